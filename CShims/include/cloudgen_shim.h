@@ -1,0 +1,106 @@
+/*
+ * cloudgen's C API over PCL (the only header Swift sees; the C++ behind it is built by g++).
+ *
+ * Clouds cross this boundary as contiguous buffers, never one call per point:
+ *   positions  float  x y z interleaved, 3 * count values (NaN marks an empty pixel of an organized cloud)
+ *   colors     uint8  r g b interleaved, 3 * count values, or NULL
+ *   normals    float  nx ny nz interleaved, 3 * count values, or NULL
+ * Every function reports failure through a cg_status (code + one-line message without the file
+ * name, which the caller knows better) and never lets a C++ exception escape. PCL's console
+ * output is silenced, so the shim never prints.
+ */
+#ifndef CLOUDGEN_SHIM_H
+#define CLOUDGEN_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    CG_OK = 0,
+    /* The file or the cloud handed in is wrong (exit status 2 in the CLI). */
+    CG_BAD_INPUT = 1,
+    /* The file system or PCL failed while doing something valid (exit status 3). */
+    CG_IO_ERROR = 2,
+    /* Out of memory or an unexpected C++ exception. */
+    CG_INTERNAL = 3
+};
+
+#define CG_MESSAGE_CAPACITY 512
+
+typedef struct cg_status {
+    int32_t code;
+    char message[CG_MESSAGE_CAPACITY];
+} cg_status;
+
+typedef enum cg_format {
+    CG_FORMAT_PLY_BINARY = 0,          /* binary_little_endian 1.0 */
+    CG_FORMAT_PLY_ASCII = 1,
+    CG_FORMAT_PCD_ASCII = 2,
+    CG_FORMAT_PCD_BINARY = 3,
+    CG_FORMAT_PCD_BINARY_COMPRESSED = 4
+} cg_format;
+
+/* A cloud to write. width * height == count; height == 1 for an unorganized cloud. */
+typedef struct cg_cloud_view {
+    const float *positions;
+    const uint8_t *colors;
+    const float *normals;
+    uint64_t count;
+    uint32_t width;
+    uint32_t height;
+} cg_cloud_view;
+
+/*
+ * Writes the cloud to `path` (created or truncated) in `format`.
+ * Fields: x y z, then rgb (PCL's packed float, 0x00RRGGBB) when colors are given, then
+ * normal_x normal_y normal_z curvature (curvature 0) when normals are given. PLY gets no
+ * `element camera`; colors are uchar red green blue and normals nx ny nz. Floats in ascii files
+ * are printed with 9 significant digits, enough to read back the same float.
+ * An organized cloud (height > 1) keeps WIDTH/HEIGHT in PCD; in PLY its NaN points are left out
+ * and PCL's range_grid element records the grid.
+ */
+int32_t cg_write_cloud(const char *path, cg_format format, const cg_cloud_view *cloud, cg_status *status);
+
+/* A cloud file loaded by PCL, waiting to be copied out. */
+typedef struct cg_cloud cg_cloud;
+
+typedef struct cg_cloud_info {
+    uint64_t count;              /* width * height */
+    uint32_t width;
+    uint32_t height;
+    int32_t is_organized;        /* height > 1, as PCL defines it */
+    int32_t has_colors;          /* rgb, rgba, or red green blue fields */
+    int32_t has_normals;         /* normal_x.. or nx.. fields */
+    const char *field_names;     /* "x,y,z,rgb" as PCL decoded them; valid until cg_cloud_free */
+} cg_cloud_info;
+
+/*
+ * Loads a PCD (v.5 / v0.7; ascii, binary, binary_compressed) or PLY (ascii, binary) file.
+ * `is_ply` picks the reader (the caller has sniffed the magic). On success *out is a handle to
+ * free with cg_cloud_free; on failure *out is NULL. Check the header's counts against the file
+ * size before calling: PCL allocates what the header claims.
+ */
+int32_t cg_read_cloud(const char *path, int32_t is_ply, cg_cloud **out, cg_status *status);
+
+int32_t cg_cloud_get_info(const cg_cloud *cloud, cg_cloud_info *info, cg_status *status);
+
+/*
+ * Copies the loaded points into caller buffers of 3 * count values each, converting from
+ * whatever the file stores (float32/float64/integer coordinates; packed rgb/rgba or separate
+ * red/green/blue colors). `colors` / `normals` may be NULL to skip them; they must be NULL when
+ * the cloud has none. `count` must equal the info's count.
+ */
+int32_t cg_cloud_copy(const cg_cloud *cloud, float *positions, uint8_t *colors, float *normals,
+                      uint64_t count, cg_status *status);
+
+void cg_cloud_free(cg_cloud *cloud);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CLOUDGEN_SHIM_H */

@@ -1,0 +1,134 @@
+// cg_write_cloud: caller buffers -> one PCLPointCloud2 blob -> PCL's PLY / PCD writers.
+#include "shim_internal.hpp"
+
+#include <pcl/PCLPointCloud2.h>
+#include <pcl/exceptions.h>
+#include <pcl/io/pcd_io.h>
+#include <pcl/io/ply_io.h>
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+namespace {
+
+using cloudgen::ShimError;
+
+// PCL prints 8 significant digits by default, which cannot tell every pair of neighbouring floats
+// apart; 9 is the smallest precision that reads back as the same float32.
+constexpr int kAsciiPrecision = 9;
+
+void appendFloatField(pcl::PCLPointCloud2 &blob, const char *name) {
+    pcl::PCLPointField field;
+    field.name = name;
+    field.offset = blob.point_step;
+    field.datatype = pcl::PCLPointField::FLOAT32;
+    field.count = 1;
+    blob.fields.push_back(field);
+    blob.point_step += sizeof(float);
+}
+
+// Interleaves the caller's buffers into the blob, one point record at a time. The template
+// parameters take the optional channels' branches out of the loop.
+template <bool Colors, bool Normals>
+void interleave(const cg_cloud_view &cloud, uint32_t step, uint8_t *out) {
+    const float *positions = cloud.positions;
+    const uint8_t *colors = cloud.colors;
+    const float *normals = cloud.normals;
+    // curvature (after the normal) stays 0: the blob was zero-filled.
+    constexpr size_t normalOffset = 12 + (Colors ? 4 : 0);
+    for (uint64_t i = 0; i < cloud.count; ++i, out += step) {
+        std::memcpy(out, positions + 3 * i, 3 * sizeof(float));
+        if constexpr (Colors) {
+            // PCL's packed rgb: the float whose bits are 0x00RRGGBB (alpha 0 keeps it a finite float).
+            const uint8_t *c = colors + 3 * i;
+            const uint32_t packed = uint32_t(c[0]) << 16 | uint32_t(c[1]) << 8 | uint32_t(c[2]);
+            std::memcpy(out + 12, &packed, sizeof(packed));
+        }
+        if constexpr (Normals) {
+            std::memcpy(out + normalOffset, normals + 3 * i, 3 * sizeof(float));
+        }
+    }
+}
+
+void buildBlob(const cg_cloud_view &cloud, pcl::PCLPointCloud2 &blob) {
+    if (cloud.positions == nullptr && cloud.count > 0)
+        throw ShimError(CG_BAD_INPUT, "no positions given");
+    if (cloud.count == 0)
+        throw ShimError(CG_BAD_INPUT, "the cloud has no points (PCL's writers refuse empty clouds)");
+    if (cloud.height == 0 || uint64_t(cloud.width) * cloud.height != cloud.count)
+        throw ShimError(CG_BAD_INPUT, "width x height does not equal the point count");
+
+    blob.width = cloud.width;
+    blob.height = cloud.height;
+    blob.is_bigendian = false;
+    blob.is_dense = cloud.height == 1;
+    blob.point_step = 0;
+    appendFloatField(blob, "x");
+    appendFloatField(blob, "y");
+    appendFloatField(blob, "z");
+    if (cloud.colors != nullptr) appendFloatField(blob, "rgb");
+    if (cloud.normals != nullptr) {
+        // PLYWriter itself renames normal_* to nx ny nz in the PLY header, which Open3D reads.
+        appendFloatField(blob, "normal_x");
+        appendFloatField(blob, "normal_y");
+        appendFloatField(blob, "normal_z");
+        appendFloatField(blob, "curvature");
+    }
+    blob.row_step = blob.point_step * blob.width;
+
+    // The one copy on the write path: PCL's writers only take a PCLPointCloud2, whose records
+    // interleave all fields of a point, while our channels live in separate buffers.
+    blob.data.resize(size_t(cloud.count) * blob.point_step);
+    uint8_t *out = blob.data.data();
+    const bool colors = cloud.colors != nullptr, normals = cloud.normals != nullptr;
+    if (colors && normals) interleave<true, true>(cloud, blob.point_step, out);
+    else if (colors) interleave<true, false>(cloud, blob.point_step, out);
+    else if (normals) interleave<false, true>(cloud, blob.point_step, out);
+    else interleave<false, false>(cloud, blob.point_step, out);
+}
+
+int writeBlob(const char *path, cg_format format, const pcl::PCLPointCloud2 &blob) {
+    const Eigen::Vector4f origin = Eigen::Vector4f::Zero();
+    const Eigen::Quaternionf orientation = Eigen::Quaternionf::Identity();
+    // PLYWriter indexes records with 32-bit unsigned arithmetic, and binary_compressed stores
+    // 32-bit sizes: past 4 GiB of point data both would write garbage.
+    const bool limited = format != CG_FORMAT_PCD_ASCII && format != CG_FORMAT_PCD_BINARY;
+    if (limited && blob.data.size() > std::numeric_limits<uint32_t>::max())
+        throw ShimError(CG_BAD_INPUT, "the cloud exceeds 4 GiB of point data, more than PCL can write "
+                                      "in this format (use PCD binary)");
+    switch (format) {
+    case CG_FORMAT_PLY_BINARY:
+        // use_camera = false: no `element camera` block, which some readers choke on.
+        return pcl::PLYWriter().writeBinary(path, blob, origin, orientation, false);
+    case CG_FORMAT_PLY_ASCII:
+        return pcl::PLYWriter().writeASCII(path, blob, origin, orientation, kAsciiPrecision, false);
+    case CG_FORMAT_PCD_ASCII:
+        return pcl::PCDWriter().writeASCII(path, blob, origin, orientation, kAsciiPrecision);
+    case CG_FORMAT_PCD_BINARY:
+        return pcl::PCDWriter().writeBinary(path, blob, origin, orientation);
+    case CG_FORMAT_PCD_BINARY_COMPRESSED:
+        return pcl::PCDWriter().writeBinaryCompressed(path, blob, origin, orientation);
+    }
+    throw ShimError(CG_BAD_INPUT, "unknown output format");
+}
+
+}  // namespace
+
+extern "C" int32_t cg_write_cloud(const char *path, cg_format format, const cg_cloud_view *cloud,
+                                  cg_status *status) {
+    return cloudgen::guarded(status, [&] {
+        if (path == nullptr || cloud == nullptr) throw ShimError(CG_BAD_INPUT, "no path or no cloud given");
+        pcl::PCLPointCloud2 blob;
+        buildBlob(*cloud, blob);
+        int result;
+        try {
+            result = writeBlob(path, format, blob);
+        } catch (const pcl::PCLException &error) {
+            throw ShimError(CG_IO_ERROR, "PCL could not write the file: " + error.getMessage());
+        }
+        if (result != 0)
+            throw ShimError(CG_IO_ERROR, "PCL could not write the file (writer returned " +
+                                             std::to_string(result) + ")");
+    });
+}

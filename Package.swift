@@ -1,0 +1,51 @@
+// swift-tools-version:6.0
+import Foundation
+import PackageDescription
+
+// CShims is C++ over PCL, built by g++ through CMake (Tools/bootstrap): the Swift toolchain's
+// clang cannot compile PCL's headers against Debian's Boost. SwiftPM only sees the C header
+// (module `CShims`) and links the static library from CShims/build.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
+let shimLibraryDir = "\(root)/CShims/build"
+let pclLibraries = ["pcl_io", "pcl_io_ply", "pcl_filters", "pcl_features", "pcl_search",
+                    "pcl_kdtree", "pcl_octree", "pcl_sample_consensus", "pcl_common"]
+
+let package = Package(
+    name: "cloudgen",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "cloudgen", targets: ["cloudgen"]),
+        .executable(name: "cloudgen-bench", targets: ["cloudgen-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // CloudCore imports no Foundation, so nothing autolinks libm for its rounding and square roots.
+        .target(name: "CloudCore", linkerSettings: [.linkedLibrary("m")]),
+        .systemLibrary(name: "CShims", path: "CShims/include"),
+        .target(
+            name: "CloudPCL",
+            dependencies: ["CloudCore", "CShims"],
+            linkerSettings: [.unsafeFlags(["-L\(shimLibraryDir)"]), .linkedLibrary("cloudgen_shim")]
+                + pclLibraries.map { .linkedLibrary($0) }
+                + [.linkedLibrary("stdc++"), .linkedLibrary("gomp")]
+        ),
+        .target(name: "CloudCapture", dependencies: ["CloudCore"]),
+        .executableTarget(
+            name: "cloudgen",
+            dependencies: ["CloudCore", "CloudPCL", "CloudCapture",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(
+            name: "cloudgen-bench",
+            dependencies: ["CloudCore", "CloudPCL", "CloudCapture"],
+            path: "Tools/bench/Sources"
+        ),
+        .testTarget(name: "CloudCoreTests", dependencies: ["CloudCore"]),
+        .testTarget(name: "CloudPCLTests", dependencies: ["CloudPCL", "CloudCore"]),
+        .testTarget(name: "CloudCaptureTests", dependencies: ["CloudCapture", "CloudCore"]),
+        .testTarget(name: "cloudgenTests", dependencies: ["CloudCore", "CloudPCL"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,18 @@
+import CloudCore
+
+/// Anything that delivers captured frames: the simulated camera now; datasets, recordings, capture
+/// bundles and USB cameras later. Sources hand out raw `CapturedFrame`s so that every one of them
+/// goes through the same conversion code (`RGBDFrame(decoding:origin:)`).
+///
+/// A source is a stateful reader (it remembers how far it has got), hence a class.
+public protocol DepthSource: AnyObject {
+    /// Identifies the source in messages and `--json` output, e.g.
+    /// "synthetic:room=4x3x2.5,seed=0,noise=1,depth=256x192,color=1920x1440,format=depth16".
+    var name: String { get }
+
+    /// Whether frames carry a camera-to-world pose (needed for `--frame world` and fusion).
+    var knowsPose: Bool { get }
+
+    /// The next frame, or nil once a finite source is exhausted.
+    func nextFrame() throws -> CapturedFrame?
+}

@@ -1,0 +1,1 @@
+print("cloudgen-bench: not written yet")
