@@ -91,8 +91,9 @@ int32_t cg_cloud_get_info(const cg_cloud *cloud, cg_cloud_info *info, cg_status 
 /*
  * Copies the loaded points into caller buffers of 3 * count values each, converting from
  * whatever the file stores (float32/float64/integer coordinates; packed rgb/rgba or separate
- * red/green/blue colors). `colors` / `normals` may be NULL to skip them; they must be NULL when
- * the cloud has none. `count` must equal the info's count.
+ * red/green/blue colors). Any buffer may be NULL to skip that channel (so a caller can fill one
+ * buffer per call); colors / normals must be NULL when the cloud has none. `count` must equal
+ * the info's count.
  */
 int32_t cg_cloud_copy(const cg_cloud *cloud, float *positions, uint8_t *colors, float *normals,
                       uint64_t count, cg_status *status);

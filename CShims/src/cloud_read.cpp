@@ -217,8 +217,14 @@ extern "C" int32_t cg_read_cloud(const char *path, int32_t is_ply, cg_cloud **ou
         int result;
         try {
             result = is_ply ? pcl::PLYReader().read(path, cloud->blob) : pcl::PCDReader().read(path, cloud->blob);
-        } catch (const pcl::PCLException &error) {
-            throw ShimError(CG_BAD_INPUT, std::string("PCL could not parse the file: ") + error.getMessage());
+        } catch (const std::bad_alloc &) {
+            throw;
+        } catch (const std::exception &error) {
+            // PCL throws on files it cannot make sense of (its own exceptions, or std::out_of_range
+            // from PCLPointCloud2::at): that is the file's fault, not the machine's.
+            const auto *pclError = dynamic_cast<const pcl::PCLException *>(&error);
+            throw ShimError(CG_BAD_INPUT, std::string("PCL could not parse the file: ") +
+                                              (pclError ? cloudgen::describe(*pclError) : error.what()));
         }
         if (result < 0)
             throw ShimError(CG_BAD_INPUT, std::string("PCL's ") + (is_ply ? "PLY" : "PCD") +
@@ -245,14 +251,14 @@ extern "C" int32_t cg_cloud_get_info(const cg_cloud *cloud, cg_cloud_info *info,
 extern "C" int32_t cg_cloud_copy(const cg_cloud *cloud, float *positions, uint8_t *colors, float *normals,
                                  uint64_t count, cg_status *status) {
     return cloudgen::guarded(status, [&] {
-        if (cloud == nullptr || positions == nullptr) throw ShimError(CG_BAD_INPUT, "no cloud or no buffer given");
+        if (cloud == nullptr) throw ShimError(CG_BAD_INPUT, "no cloud given");
         if (count != uint64_t(cloud->blob.width) * cloud->blob.height)
             throw ShimError(CG_BAD_INPUT, "buffer size does not match the cloud's point count");
         if ((colors != nullptr && !cloud->hasColors()) || (normals != nullptr && !cloud->hasNormals()))
             throw ShimError(CG_BAD_INPUT, "asked for colors or normals the file does not have");
         // The one copy on the read path: PCL's records interleave all fields in the file's types;
         // our clouds keep float positions, byte colors and float normals in separate buffers.
-        copyTriple(cloud->blob, cloud->position, positions);
+        if (positions != nullptr) copyTriple(cloud->blob, cloud->position, positions);
         if (colors != nullptr) copyColors(*cloud, colors);
         if (normals != nullptr) copyTriple(cloud->blob, cloud->normal, normals);
     });

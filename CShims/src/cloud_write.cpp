@@ -6,6 +6,7 @@
 #include <pcl/io/pcd_io.h>
 #include <pcl/io/ply_io.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -30,14 +31,17 @@ void appendFloatField(pcl::PCLPointCloud2 &blob, const char *name) {
 
 // Interleaves the caller's buffers into the blob, one point record at a time. The template
 // parameters take the optional channels' branches out of the loop.
-template <bool Colors, bool Normals>
+template <bool Colors, bool Normals, bool SkipInvalid>
 void interleave(const cg_cloud_view &cloud, uint32_t step, uint8_t *out) {
     const float *positions = cloud.positions;
     const uint8_t *colors = cloud.colors;
     const float *normals = cloud.normals;
     // curvature (after the normal) stays 0: the blob was zero-filled.
     constexpr size_t normalOffset = 12 + (Colors ? 4 : 0);
-    for (uint64_t i = 0; i < cloud.count; ++i, out += step) {
+    for (uint64_t i = 0; i < cloud.count; ++i) {
+        if constexpr (SkipInvalid) {
+            if (!std::isfinite(positions[3 * i])) continue;
+        }
         std::memcpy(out, positions + 3 * i, 3 * sizeof(float));
         if constexpr (Colors) {
             // PCL's packed rgb: the float whose bits are 0x00RRGGBB (alpha 0 keeps it a finite float).
@@ -48,10 +52,20 @@ void interleave(const cg_cloud_view &cloud, uint32_t step, uint8_t *out) {
         if constexpr (Normals) {
             std::memcpy(out + normalOffset, normals + 3 * i, 3 * sizeof(float));
         }
+        out += step;
     }
 }
 
-void buildBlob(const cg_cloud_view &cloud, pcl::PCLPointCloud2 &blob) {
+template <bool SkipInvalid>
+void interleave(const cg_cloud_view &cloud, uint32_t step, uint8_t *out) {
+    const bool colors = cloud.colors != nullptr, normals = cloud.normals != nullptr;
+    if (colors && normals) interleave<true, true, SkipInvalid>(cloud, step, out);
+    else if (colors) interleave<true, false, SkipInvalid>(cloud, step, out);
+    else if (normals) interleave<false, true, SkipInvalid>(cloud, step, out);
+    else interleave<false, false, SkipInvalid>(cloud, step, out);
+}
+
+void buildBlob(const cg_cloud_view &cloud, cg_format format, pcl::PCLPointCloud2 &blob) {
     if (cloud.positions == nullptr && cloud.count > 0)
         throw ShimError(CG_BAD_INPUT, "no positions given");
     if (cloud.count == 0)
@@ -59,10 +73,21 @@ void buildBlob(const cg_cloud_view &cloud, pcl::PCLPointCloud2 &blob) {
     if (cloud.height == 0 || uint64_t(cloud.width) * cloud.height != cloud.count)
         throw ShimError(CG_BAD_INPUT, "width x height does not equal the point count");
 
-    blob.width = cloud.width;
+    // PCL's PLY ascii writer leaves out points whose x is not finite but still writes the full
+    // width as `obj_info num_cols`, from which PCL's reader then makes phantom (0, 0, 0) points.
+    // For an unorganized cloud we leave them out ourselves, so the header counts what is there
+    // (an organized cloud's range_grid accounts for them).
+    const bool skipInvalid = format == CG_FORMAT_PLY_ASCII && cloud.height == 1;
+    uint64_t written = cloud.count;
+    if (skipInvalid) {
+        written = 0;
+        for (uint64_t i = 0; i < cloud.count; ++i) written += std::isfinite(cloud.positions[3 * i]);
+        if (written == 0) throw ShimError(CG_BAD_INPUT, "the cloud has no finite points to write as PLY ascii");
+    }
+
+    blob.width = skipInvalid ? uint32_t(written) : cloud.width;
     blob.height = cloud.height;
-    blob.is_bigendian = false;
-    blob.is_dense = cloud.height == 1;
+    blob.is_bigendian = false;  // PLYWriter names the byte order in its header from this flag
     blob.point_step = 0;
     appendFloatField(blob, "x");
     appendFloatField(blob, "y");
@@ -79,13 +104,9 @@ void buildBlob(const cg_cloud_view &cloud, pcl::PCLPointCloud2 &blob) {
 
     // The one copy on the write path: PCL's writers only take a PCLPointCloud2, whose records
     // interleave all fields of a point, while our channels live in separate buffers.
-    blob.data.resize(size_t(cloud.count) * blob.point_step);
-    uint8_t *out = blob.data.data();
-    const bool colors = cloud.colors != nullptr, normals = cloud.normals != nullptr;
-    if (colors && normals) interleave<true, true>(cloud, blob.point_step, out);
-    else if (colors) interleave<true, false>(cloud, blob.point_step, out);
-    else if (normals) interleave<false, true>(cloud, blob.point_step, out);
-    else interleave<false, false>(cloud, blob.point_step, out);
+    blob.data.resize(size_t(written) * blob.point_step);
+    if (skipInvalid) interleave<true>(cloud, blob.point_step, blob.data.data());
+    else interleave<false>(cloud, blob.point_step, blob.data.data());
 }
 
 int writeBlob(const char *path, cg_format format, const pcl::PCLPointCloud2 &blob) {
@@ -120,12 +141,12 @@ extern "C" int32_t cg_write_cloud(const char *path, cg_format format, const cg_c
     return cloudgen::guarded(status, [&] {
         if (path == nullptr || cloud == nullptr) throw ShimError(CG_BAD_INPUT, "no path or no cloud given");
         pcl::PCLPointCloud2 blob;
-        buildBlob(*cloud, blob);
+        buildBlob(*cloud, format, blob);
         int result;
         try {
             result = writeBlob(path, format, blob);
         } catch (const pcl::PCLException &error) {
-            throw ShimError(CG_IO_ERROR, "PCL could not write the file: " + error.getMessage());
+            throw ShimError(CG_IO_ERROR, "PCL could not write the file: " + cloudgen::describe(error));
         }
         if (result != 0)
             throw ShimError(CG_IO_ERROR, "PCL could not write the file (writer returned " +

@@ -7,6 +7,10 @@
 #include <stdexcept>
 #include <string>
 
+namespace pcl {
+class PCLException;
+}
+
 namespace cloudgen {
 
 // Thrown inside the shim to fail an entry point with a specific code.
@@ -16,6 +20,9 @@ struct ShimError : std::runtime_error {
 };
 
 void setStatus(cg_status *status, int32_t code, const char *message);
+
+// A PCL exception's own description, without the "function in file @ line : " prefix of what().
+std::string describe(const pcl::PCLException &error);
 
 // Silences PCL's console once per process: PCL logs parse errors to stderr, and our CLI's stderr
 // must carry only our own one-line messages.

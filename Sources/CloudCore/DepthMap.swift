@@ -18,6 +18,9 @@ public struct DepthMap: Equatable, Sendable {
     public init(raw: UnsafeRawBufferPointer, width: Int, height: Int, encoding: DepthEncoding,
                 bytesPerRow: Int? = nil, origin: String) throws {
         try ImageLimits.check(width: width, height: height, origin: origin)
+        if let units = encoding.unitsPerMetre, !(units.isFinite && units > 0) {
+            throw CloudError.badInput("\(origin): depth scale must be a positive number of units per metre, not \(units)")
+        }
         let rowBytes = bytesPerRow ?? width * encoding.bytesPerSample
         guard rowBytes >= width * encoding.bytesPerSample else {
             throw CloudError.badInput("\(origin): row stride \(rowBytes) is shorter than \(width) \(encoding) samples")

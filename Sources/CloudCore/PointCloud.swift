@@ -43,6 +43,15 @@ public struct PointCloud: Equatable, Sendable {
         return SIMD3(colors[3 * index], colors[3 * index + 1], colors[3 * index + 2])
     }
 
+    /// Points whose coordinates are all finite (organized clouds hold NaN placeholders).
+    public var finiteCount: Int {
+        positions.withUnsafeBufferPointer { p in
+            stride(from: 0, to: p.count, by: 3).reduce(0) { n, i in
+                n + (p[i].isFinite && p[i + 1].isFinite && p[i + 2].isFinite ? 1 : 0)
+            }
+        }
+    }
+
     /// Axis-aligned bounds of the finite points, or nil when there are none.
     public var bounds: (min: SIMD3<Float>, max: SIMD3<Float>)? {
         var lo = SIMD3<Float>(repeating: .infinity)

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// YUV 4:2:0 bi-planar (NV12: a full-size Y plane, then a half-size plane of interleaved Cb Cr),
 /// the layout of AVFoundation's kCVPixelFormatType_420YpCbCr8BiPlanarFullRange ('420f') and
 /// VideoRange ('420v') buffers.
@@ -69,8 +71,33 @@ public struct YUVFormat: Equatable, Sendable {
             bFromCb: 2 * (1 - kb))
     }
 
+    /// Rounds half up and clamps to 0...255. Adding 0.5 and truncating equals `rounded()` on the
+    /// clamped, non-negative value, without a libm call per sample.
     @inline(__always) static func code(_ v: Float) -> UInt8 {
-        UInt8(max(0, min(255, v.rounded())))
+        UInt8(max(0, min(255, v)) + 0.5)
+    }
+}
+
+/// Per-code-value terms of `YUVFormat.rgb(y:cb:cr:)`, so that converting a whole image is three
+/// table look-ups and four additions per pixel. Each entry is computed with the same operations in
+/// the same order as `rgb(y:cb:cr:)`, so both give bit-identical results.
+struct YUVTables {
+    var luma = [Float](repeating: 0, count: 256)
+    var redFromCr = [Float](repeating: 0, count: 256)
+    var greenFromCb = [Float](repeating: 0, count: 256)
+    var greenFromCr = [Float](repeating: 0, count: 256)
+    var blueFromCb = [Float](repeating: 0, count: 256)
+
+    init(_ format: YUVFormat) {
+        let c = format.coefficients
+        for v in 0..<256 {
+            let chroma = (Float(v) - 128) * c.cScale
+            luma[v] = (Float(v) - c.yOffset) * c.yScale
+            redFromCr[v] = c.rFromCr * chroma
+            greenFromCb[v] = c.gFromCb * chroma
+            greenFromCr[v] = c.gFromCr * chroma
+            blueFromCb[v] = c.bFromCb * chroma
+        }
     }
 }
 
@@ -86,21 +113,34 @@ extension ColorImage {
         let cStride = cbcrBytesPerRow ?? cw * 2
         try Self.checkPlane(yPlane.count, rows: height, rowBytes: width, stride: yStride, what: "Y plane", origin: origin)
         try Self.checkPlane(cbcrPlane.count, rows: ch, rowBytes: cw * 2, stride: cStride, what: "CbCr plane", origin: origin)
+        let t = YUVTables(format)
         var out = [UInt8](repeating: 0, count: width * height * 3)
         out.withUnsafeMutableBufferPointer { dst in
-            for y in 0..<height {
-                let yRow = y * yStride
-                let cRow = (y / 2) * cStride
-                var d = y * width * 3
-                for x in 0..<width {
-                    let c = cRow + (x / 2) * 2
-                    let (r, g, b) = format.rgb(y: yPlane[yRow + x], cb: cbcrPlane[c], cr: cbcrPlane[c + 1])
-                    dst[d] = r
-                    dst[d + 1] = g
-                    dst[d + 2] = b
-                    d += 3
+            t.luma.withUnsafeBufferPointer { luma in
+            t.redFromCr.withUnsafeBufferPointer { rCr in
+            t.greenFromCb.withUnsafeBufferPointer { gCb in
+            t.greenFromCr.withUnsafeBufferPointer { gCr in
+            t.blueFromCb.withUnsafeBufferPointer { bCb in
+                let dst = dst
+                // Rows are independent; bands of rows keep both cores busy on 1920x1440 frames.
+                let rowsPerBand = 32
+                DispatchQueue.concurrentPerform(iterations: (height + rowsPerBand - 1) / rowsPerBand) { band in
+                    for y in (band * rowsPerBand)..<Swift.min(height, (band + 1) * rowsPerBand) {
+                        let yRow = y * yStride
+                        let cRow = (y / 2) * cStride
+                        var d = y * width * 3
+                        for x in 0..<width {
+                            let c = cRow + (x / 2) * 2
+                            let (cb, cr) = (Int(cbcrPlane[c]), Int(cbcrPlane[c + 1]))
+                            let yy = luma[Int(yPlane[yRow + x])]
+                            dst[d] = YUVFormat.code(yy + rCr[cr])
+                            dst[d + 1] = YUVFormat.code(yy - gCb[cb] - gCr[cr])
+                            dst[d + 2] = YUVFormat.code(yy + bCb[cb])
+                            d += 3
+                        }
+                    }
                 }
-            }
+            }}}}}
         }
         self.init(width: width, height: height, rgb: out)
     }

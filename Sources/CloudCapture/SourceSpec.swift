@@ -1,0 +1,79 @@
+import CloudCore
+
+/// A parsed `--source` string (grammar in DESIGN.md, "Source specs"). Parsing checks the spec's
+/// shape; `open()` makes the source. Only the simulated camera exists in this build: the other
+/// kinds parse, so that scripts get the right message, but opening them is refused.
+public enum SourceSpec: Equatable, Sendable {
+    case synthetic(SyntheticSettings)
+    case rgbd(color: String, depth: String)
+    case tum(directory: String)
+    case redwood(directory: String)
+    case pclGrabber(directory: String)
+    case bundle(directory: String)
+    case kinect(index: Int)
+    /// A device URI or an .oni recording; nil for the first device.
+    case openNI2(String?)
+
+    public static let kinds = ["synthetic", "rgbd", "tum", "redwood", "pclgrabber", "bundle", "kinect", "openni2"]
+
+    public init(parsing text: String) throws {
+        func bad(_ problem: String) -> CloudError { .badInput("source '\(text)': \(problem)") }
+        let colon = text.firstIndex(of: ":")
+        let kind = text[..<(colon ?? text.endIndex)]
+        let argument: Substring? = colon.map { text[text.index(after: $0)...] }
+        func required(_ form: String) throws -> String {
+            guard let argument, !argument.isEmpty else { throw bad("expected \(form)") }
+            return String(argument)
+        }
+        switch kind {
+        case "synthetic":
+            self = .synthetic(try argument.map { try SyntheticSettings(parameters: $0, spec: text) } ?? SyntheticSettings())
+        case "rgbd":
+            let paths = try required("rgbd:COLOR,DEPTH").split(separator: ",", omittingEmptySubsequences: false)
+            guard paths.count == 2, !paths[0].isEmpty, !paths[1].isEmpty else {
+                throw bad("expected rgbd:COLOR,DEPTH (two image paths separated by a comma)")
+            }
+            self = .rgbd(color: String(paths[0]), depth: String(paths[1]))
+        case "tum": self = .tum(directory: try required("tum:DIR"))
+        case "redwood": self = .redwood(directory: try required("redwood:DIR"))
+        case "pclgrabber": self = .pclGrabber(directory: try required("pclgrabber:DIR"))
+        case "bundle": self = .bundle(directory: try required("bundle:DIR"))
+        case "kinect":
+            guard let argument else {
+                self = .kinect(index: 0)
+                return
+            }
+            guard let index = Int(argument), index >= 0 else {
+                throw bad("kinect:\(argument): the device index must be a non-negative integer")
+            }
+            self = .kinect(index: index)
+        case "openni2":
+            self = .openNI2(argument == nil ? nil : try required("openni2:URI or openni2:FILE.oni"))
+        default:
+            throw bad("unknown source kind '\(kind)' (kinds: \(Self.kinds.joined(separator: ", ")))")
+        }
+    }
+
+    /// The kind as written in specs.
+    public var kind: String {
+        switch self {
+        case .synthetic: return "synthetic"
+        case .rgbd: return "rgbd"
+        case .tum: return "tum"
+        case .redwood: return "redwood"
+        case .pclGrabber: return "pclgrabber"
+        case .bundle: return "bundle"
+        case .kinect: return "kinect"
+        case .openNI2: return "openni2"
+        }
+    }
+
+    public func open() throws -> DepthSource {
+        switch self {
+        case .synthetic(let settings):
+            return try SyntheticCamera(settings: settings)
+        case .rgbd, .tum, .redwood, .pclGrabber, .bundle, .kinect, .openNI2:
+            throw CloudError.badInput("source kind '\(kind)' is not available in this build yet (available: synthetic)")
+        }
+    }
+}

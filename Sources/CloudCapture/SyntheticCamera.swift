@@ -1,0 +1,132 @@
+import CloudCore
+import Dispatch
+
+/// The built-in simulated depth camera (`--source synthetic`): ray-casts `SyntheticScene` into a
+/// depth plane in the requested encoding and a YUV 4:2:0 color image, as a phone's depth camera
+/// delivers them, with intrinsics given at the color resolution so that scaling to the depth size
+/// is exercised. The pose is known exactly. Output is a pure function of the settings: the same
+/// spec gives the same bytes on every run.
+///
+/// One `open()` delivers one frame, then nil.
+public final class SyntheticCamera: DepthSource {
+    public let settings: SyntheticSettings
+    public let scene: SyntheticScene
+    /// At the color resolution (the reference dimensions).
+    public let intrinsics: CameraIntrinsics
+    /// Camera to room (world) frame.
+    public let pose: Pose
+
+    /// Depth noise standard deviation at depth z, growing with distance as structured-light and
+    /// time-of-flight sensors' does.
+    public static func noiseSigma(depth z: Double) -> Double { 0.001 + 0.0015 * z * z }
+    /// Fraction of pixels dropped at random.
+    public static let dropoutRate = 0.01
+    /// Pixels whose ray meets the surface at a cosine below this are dropped (too grazing to return).
+    public static let grazingCosine = 0.1
+    /// The color planes' encoding: AVFoundation's '420f' with HD matrix, as iPhones deliver.
+    public static let colorFormat = YUVFormat(range: .full, matrix: .bt709)
+
+    private var delivered = false
+
+    public init(settings: SyntheticSettings = SyntheticSettings()) throws {
+        try settings.validate()
+        self.settings = settings
+        scene = SyntheticScene(size: settings.room)
+        intrinsics = Self.intrinsics(color: settings.colorSize)
+        pose = Pose.lookAt(eye: scene.eye, target: scene.target)
+    }
+
+    /// Phone-like intrinsics for a color image of `size`: about 67 degrees horizontal field of
+    /// view, square pixels, and a principal point slightly off-centre as real calibrations have.
+    public static func intrinsics(color size: ImageSize) -> CameraIntrinsics {
+        let (w, h) = (Double(size.width), Double(size.height))
+        return CameraIntrinsics(fx: 0.76 * w, fy: 0.76 * w, cx: 0.497 * w, cy: 0.503 * h,
+                                referenceWidth: size.width, referenceHeight: size.height)
+    }
+
+    public var name: String { settings.spec }
+    public var knowsPose: Bool { true }
+
+    public func nextFrame() throws -> CapturedFrame? {
+        guard !delivered else { return nil }
+        delivered = true
+        return renderFrame()
+    }
+
+    /// Renders the frame `nextFrame()` delivers, without advancing the source.
+    public func renderFrame() -> CapturedFrame {
+        CapturedFrame(depth: renderDepth(), color: renderColor(), intrinsics: intrinsics, pose: pose, timestamp: 0)
+    }
+
+    private func renderDepth() -> CapturedFrame.Depth {
+        let (w, h) = (settings.depthSize.width, settings.depthSize.height)
+        let rays = PixelRays(scene: scene, pose: pose, intrinsics: intrinsics.scaled(toWidth: w, height: h))
+        let format = settings.format
+        let rowBytes = w * format.encoding.bytesPerSample
+        let (scene, eye, noise, seed) = (scene, Vec3(scene.eye), settings.noise, settings.seed)
+        var data = [UInt8](repeating: 0, count: rowBytes * h)
+        data.withUnsafeMutableBytes { plane in
+            DispatchQueue.concurrentPerform(iterations: h) { v in
+                let row = UnsafeMutableRawBufferPointer(rebasing: plane[(v * rowBytes)..<((v + 1) * rowBytes)])
+                var random = SplitMix64(seed: seed, stream: UInt64(v))
+                let rowCandidates = rays.candidates(row: v)
+                for u in 0..<w {
+                    let d = rays.direction(u: u, v: v)
+                    let hit = scene.cast(origin: eye, direction: d, inverse: d.reciprocal,
+                                         candidates: rays.candidates(rowCandidates, column: u))
+                    var z = hit.t
+                    if noise {
+                        // Two draws per pixel whatever happens, so one pixel's fate never shifts another's.
+                        let dropped = random.unit() < Self.dropoutRate
+                        let g = random.gaussian()
+                        let cosine = abs(hit.normal.dot(d)) / d.length
+                        z = dropped || cosine < Self.grazingCosine ? 0 : z + Self.noiseSigma(depth: z) * g
+                    }
+                    format.store(z, into: row, at: u)
+                }
+            }
+        }
+        return CapturedFrame.Depth(width: w, height: h, encoding: format.encoding, data: data, bytesPerRow: rowBytes)
+    }
+
+    /// Y at every pixel; Cb and Cr averaged over each 2x2 block (a partial block at odd edges),
+    /// which is what a camera's 4:2:0 subsampling does.
+    private func renderColor() -> CapturedFrame.Color {
+        let (w, h) = (settings.colorSize.width, settings.colorSize.height)
+        let (cw, ch) = ((w + 1) / 2, (h + 1) / 2)
+        let rays = PixelRays(scene: scene, pose: pose, intrinsics: intrinsics.scaled(toWidth: w, height: h))
+        let (scene, eye, yuv) = (scene, Vec3(scene.eye), Self.colorFormat)
+        var luma = [UInt8](repeating: 0, count: w * h)
+        var chroma = [UInt8](repeating: 0, count: cw * ch * 2)
+        luma.withUnsafeMutableBufferPointer { luma in
+            chroma.withUnsafeMutableBufferPointer { chroma in
+                DispatchQueue.concurrentPerform(iterations: ch) { by in
+                    let rows = (2 * by)..<min(2 * by + 2, h)
+                    let rowCandidates = (rays.candidates(row: rows.lowerBound), rays.candidates(row: rows.upperBound - 1))
+                    // Neighbouring pixels mostly share a color (flat surfaces, slow shading): reuse
+                    // the last conversion rather than converting every pixel again.
+                    var last = (rgb: (r: UInt8(0), g: UInt8(0), b: UInt8(0)), code: yuv.ycbcr(r: 0, g: 0, b: 0))
+                    for bx in 0..<cw {
+                        var (cb, cr, n) = (0, 0, 0)
+                        for v in rows {
+                            let row = v == rows.lowerBound ? rowCandidates.0 : rowCandidates.1
+                            for u in (2 * bx)..<min(2 * bx + 2, w) {
+                                let c = scene.shadedColor(origin: eye, direction: rays.direction(u: u, v: v),
+                                                          candidates: rays.candidates(row, column: u))
+                                if c != last.rgb { last = (c, yuv.ycbcr(r: c.r, g: c.g, b: c.b)) }
+                                let code = last.code
+                                luma[v * w + u] = code.y
+                                cb += Int(code.cb)
+                                cr += Int(code.cr)
+                                n += 1
+                            }
+                        }
+                        chroma[2 * (by * cw + bx)] = UInt8((cb + n / 2) / n)
+                        chroma[2 * (by * cw + bx) + 1] = UInt8((cr + n / 2) / n)
+                    }
+                }
+            }
+        }
+        return CapturedFrame.Color(width: w, height: h, layout: .yuv420BiPlanar(yuv), planes: [luma, chroma])
+    }
+}

@@ -1,0 +1,271 @@
+/// The simulated camera's world: a closed room of `size` (width x depth x height metres) with a
+/// table and three boxes, in the room frame of DESIGN.md (origin at a floor corner, x along the
+/// width, y along the depth, z up). Everything is an axis-aligned box, so rays are cast exactly
+/// and tests can check back-projected points against the geometry.
+///
+/// Layout, with s = min(1, width / 3, depth / 3, height / 2.5) shrinking the furniture for small
+/// rooms (positions are fractions of the room, sizes are metres times s):
+/// - table: top 1.2 x 0.8 x 0.04, upper face at 0.75, centred at (0.55 W, 0.55 D); 4 legs
+/// - box 0 (red) 0.5 x 0.4 x 0.45 on the floor at (0.85 W, 0.25 D)
+/// - box 1 (blue) 0.4 x 0.4 x 0.6 on the floor at (0.4 W, 0.85 D)
+/// - box 2 (purple) 0.3 x 0.25 x 0.2 on the table top, off its centre
+/// - camera near the (0, 0) corner looking at the far floor-ish corner (`eye`, `target`), so the
+///   floor, the east (x = W) and north (y = D) walls, part of the ceiling and all objects show.
+public struct SyntheticScene: Sendable {
+    public enum Wall: String, CaseIterable, Sendable {
+        /// x = 0
+        case west
+        /// x = width
+        case east
+        /// y = 0
+        case south
+        /// y = depth
+        case north
+    }
+
+    public enum Surface: Hashable, Sendable {
+        case floor, ceiling
+        case wall(Wall)
+        case tableTop, tableLeg
+        /// One of the three boxes, 0...2.
+        case box(Int)
+    }
+
+    /// Surface colors (sRGB) before shading. Walls and objects are flat colors; the floor is a
+    /// checkerboard of `floorTile`-sized tiles, light where floor(x / tile) + floor(y / tile) is even.
+    public enum Palette {
+        public static let floorLight = SIMD3<UInt8>(198, 170, 124)
+        public static let floorDark = SIMD3<UInt8>(128, 96, 64)
+        public static let ceiling = SIMD3<UInt8>(236, 233, 224)
+        public static let tableTop = SIMD3<UInt8>(150, 84, 52)
+        public static let tableLeg = SIMD3<UInt8>(64, 64, 70)
+        public static let boxes = [SIMD3<UInt8>(204, 48, 44), SIMD3<UInt8>(44, 92, 204), SIMD3<UInt8>(148, 64, 180)]
+
+        public static func wall(_ wall: Wall) -> SIMD3<UInt8> {
+            switch wall {
+            case .west: return SIMD3(150, 178, 216)  // pale blue
+            case .east: return SIMD3(156, 200, 146)  // sage green
+            case .south: return SIMD3(222, 164, 160)  // dusty pink
+            case .north: return SIMD3(228, 212, 142)  // pale yellow
+            }
+        }
+    }
+
+    /// A piece of furniture: an axis-aligned box and its flat color.
+    public struct Object: Sendable {
+        public let surface: Surface
+        public let min: SIMD3<Double>
+        public let max: SIMD3<Double>
+        public let albedo: SIMD3<UInt8>
+    }
+
+    /// Where a ray first meets the scene.
+    public struct Hit: Sendable {
+        /// The ray parameter: distance in units of the direction vector's length.
+        public let distance: Double
+        public let point: SIMD3<Double>
+        /// Unit normal of the face that was hit, pointing towards the ray's origin side.
+        public let normal: SIMD3<Double>
+        public let surface: Surface
+    }
+
+    public let size: SIMD3<Double>
+    public let floorTile: Double
+    /// The point light that shades every surface (no shadows).
+    public let light: SIMD3<Double>
+    /// Where the simulated camera stands and what it looks at.
+    public let eye: SIMD3<Double>
+    public let target: SIMD3<Double>
+
+    /// Light that reaches faces turned away from the lamp, so nothing is black.
+    public static let ambient = 0.5
+
+    struct Solid {
+        var box: AxisBox
+        var surface: Surface
+        var albedo: Vec3
+    }
+
+    let room: AxisBox
+    let solids: [Solid]
+
+    public init(size: SIMD3<Double>) {
+        let (w, d, h) = (size.x, size.y, size.z)
+        let s = Swift.min(1, w / 3, d / 3, h / 2.5)
+        self.size = size
+        floorTile = 0.5 * s
+        light = SIMD3(0.5 * w, 0.5 * d, 0.6 * h)
+        let margin = Swift.min(0.3, 0.1 * Swift.min(w, d))
+        let eyeHeight = Swift.min(1.5, 0.6 * h)
+        eye = SIMD3(margin, margin, eyeHeight)
+        // 0.35 H, but never above the eye: in a tall hall the camera still looks down at the floor.
+        target = SIMD3(w - margin, d - margin, Swift.min(0.35 * h, 0.6 * eyeHeight))
+        room = AxisBox(lo: Vec3(0, 0, 0), hi: Vec3(size))
+
+        // A box of the given size (metres before scaling) standing at height `base` on centre (cx, cy).
+        func standing(_ cx: Double, _ cy: Double, base: Double, _ sx: Double, _ sy: Double, _ sz: Double) -> AxisBox {
+            AxisBox(lo: Vec3(cx - sx * s / 2, cy - sy * s / 2, base), hi: Vec3(cx + sx * s / 2, cy + sy * s / 2, base + sz * s))
+        }
+        func solid(_ box: AxisBox, _ surface: Surface, _ color: SIMD3<UInt8>) -> Solid {
+            Solid(box: box, surface: surface, albedo: Vec3(Double(color.x), Double(color.y), Double(color.z)))
+        }
+        let (tx, ty) = (0.55 * w, 0.55 * d)
+        let (topLength, topWidth, topThickness, tableHeight) = (1.2, 0.8, 0.04, 0.75)
+        // The table top comes first: `tableTopHeight` reads it.
+        var solids = [solid(standing(tx, ty, base: (tableHeight - topThickness) * s, topLength, topWidth, topThickness),
+                            .tableTop, Palette.tableTop)]
+        let legSide = 0.06
+        let legHeight = tableHeight - topThickness
+        for (sx, sy) in [(-1.0, -1.0), (1, -1), (-1, 1), (1, 1)] {
+            // Legs sit 5 cm inside the top's corners.
+            let lx = tx + sx * (topLength / 2 - 0.05 - legSide / 2) * s
+            let ly = ty + sy * (topWidth / 2 - 0.05 - legSide / 2) * s
+            solids.append(solid(standing(lx, ly, base: 0, legSide, legSide, legHeight), .tableLeg, Palette.tableLeg))
+        }
+        solids.append(solid(standing(0.85 * w, 0.25 * d, base: 0, 0.5, 0.4, 0.45), .box(0), Palette.boxes[0]))
+        solids.append(solid(standing(0.4 * w, 0.85 * d, base: 0, 0.4, 0.4, 0.6), .box(1), Palette.boxes[1]))
+        solids.append(solid(standing(tx + 0.2 * s, ty - 0.1 * s, base: tableHeight * s, 0.3, 0.25, 0.2),
+                            .box(2), Palette.boxes[2]))
+        self.solids = solids
+    }
+
+    public var objects: [Object] {
+        solids.map {
+            Object(surface: $0.surface, min: $0.box.lo.simd, max: $0.box.hi.simd,
+                   albedo: SIMD3(UInt8($0.albedo.x), UInt8($0.albedo.y), UInt8($0.albedo.z)))
+        }
+    }
+
+    /// The height of the table's upper face.
+    public var tableTopHeight: Double {
+        solids[0].box.hi.z
+    }
+
+    // MARK: Ray casting
+
+    /// The first surface a ray from `origin` (inside the room, outside the furniture) meets.
+    /// Returns nil for an origin outside the room or a zero direction.
+    public func intersect(origin: SIMD3<Double>, direction: SIMD3<Double>) -> Hit? {
+        let o = Vec3(origin), d = Vec3(direction)
+        guard d.dot(d) > 0, o.x > 0, o.y > 0, o.z > 0, o.x < size.x, o.y < size.y, o.z < size.z else { return nil }
+        let hit = cast(origin: o, direction: d, inverse: d.reciprocal)
+        let p = o + d * hit.t
+        return Hit(distance: hit.t, point: p.simd, normal: hit.normal.simd, surface: surface(of: hit))
+    }
+
+    /// What the hot loops get back: the index of the solid that was hit (or -1 for the room's
+    /// shell, whose face is then given by `axis` and the direction's sign).
+    struct RawHit {
+        var t: Double
+        var solid: Int
+        var axis: Int
+        var normal: Vec3
+    }
+
+    /// Closed room, so every ray from inside hits something. `candidates` has bit i set for each
+    /// solid worth testing (the caller's culling); the others are skipped.
+    @inline(__always)
+    func cast(origin o: Vec3, direction d: Vec3, inverse inv: Vec3, candidates: UInt64 = .max) -> RawHit {
+        let shell = room.exit(origin: o, direction: d, inverse: inv)
+        var best = RawHit(t: shell.t, solid: -1, axis: shell.axis, normal: Self.facing(axis: shell.axis, direction: d))
+        solids.withUnsafeBufferPointer { solids in
+            var rest = candidates & (solids.count < 64 ? (1 << UInt64(solids.count)) - 1 : .max)
+            while rest != 0 {
+                let i = rest.trailingZeroBitCount
+                rest &= rest - 1
+                if let e = solids[i].box.entry(origin: o, inverse: inv), e.t < best.t {
+                    best = RawHit(t: e.t, solid: i, axis: e.axis, normal: Self.facing(axis: e.axis, direction: d))
+                }
+            }
+        }
+        return best
+    }
+
+    /// Names what a raw hit struck.
+    @inline(__always)
+    func surface(of hit: RawHit) -> Surface {
+        if hit.solid >= 0 { return solids[hit.solid].surface }
+        switch hit.axis {
+        case 0: return .wall(hit.normal.x < 0 ? .east : .west)
+        case 1: return .wall(hit.normal.y < 0 ? .north : .south)
+        default: return hit.normal.z < 0 ? .ceiling : .floor
+        }
+    }
+
+    /// The unit normal along `axis` that faces against `d`.
+    @inline(__always)
+    static func facing(axis: Int, direction d: Vec3) -> Vec3 {
+        switch axis {
+        case 0: return Vec3(d.x > 0 ? -1 : 1, 0, 0)
+        case 1: return Vec3(0, d.y > 0 ? -1 : 1, 0)
+        default: return Vec3(0, 0, d.z > 0 ? -1 : 1)
+        }
+    }
+
+    // MARK: Colors
+
+    /// The unshaded color of `surface` at `point` (only the floor varies with the point).
+    public func albedo(of surface: Surface, at point: SIMD3<Double>) -> SIMD3<UInt8> {
+        let a = albedo(surface: surface, solid: solids.firstIndex { $0.surface == surface } ?? -1, at: Vec3(point))
+        return SIMD3(UInt8(a.x), UInt8(a.y), UInt8(a.z))
+    }
+
+    /// The shaded color seen along a ray from inside the room: the color image's inner loop.
+    @inline(__always)
+    func shadedColor(origin o: Vec3, direction d: Vec3, candidates: UInt64) -> (r: UInt8, g: UInt8, b: UInt8) {
+        let hit = cast(origin: o, direction: d, inverse: d.reciprocal, candidates: candidates)
+        let p = o + d * hit.t
+        return shade(albedo: albedo(surface: surface(of: hit), solid: hit.solid, at: p), point: p, normal: hit.normal)
+    }
+
+    /// The shaded sRGB color the camera sees at a hit.
+    public func color(of hit: Hit) -> SIMD3<UInt8> {
+        let solid = solids.firstIndex { $0.surface == hit.surface } ?? -1
+        let c = shade(albedo: albedo(surface: hit.surface, solid: solid, at: Vec3(hit.point)),
+                      point: Vec3(hit.point), normal: Vec3(hit.normal))
+        return SIMD3(c.r, c.g, c.b)
+    }
+
+    @inline(__always)
+    func albedo(surface: Surface, solid: Int, at p: Vec3) -> Vec3 {
+        if solid >= 0 { return solids[solid].albedo }
+        let c: SIMD3<UInt8>
+        switch surface {
+        case .floor:
+            let parity = (Int((p.x / floorTile).rounded(.down)) + Int((p.y / floorTile).rounded(.down))) & 1
+            c = parity == 0 ? Palette.floorLight : Palette.floorDark
+        case .ceiling: c = Palette.ceiling
+        case .wall(let wall): c = Palette.wall(wall)
+        case .tableTop, .tableLeg, .box: c = .zero  // furniture always has a solid index
+        }
+        return Vec3(Double(c.x), Double(c.y), Double(c.z))
+    }
+
+    /// Lambert shading in sRGB units from the point light, over the ambient floor. The factor never
+    /// exceeds 1, so a shaded color is its albedo scaled uniformly (hue is kept).
+    @inline(__always)
+    func shade(albedo: Vec3, point p: Vec3, normal n: Vec3) -> (r: UInt8, g: UInt8, b: UInt8) {
+        let toLight = Vec3(light) - p
+        let lambert = Swift.max(0, n.dot(toLight) / toLight.length)
+        let k = Self.ambient + (1 - Self.ambient) * lambert
+        // Adding 0.5 and truncating rounds these non-negative values without a libm call per channel.
+        return (UInt8(albedo.x * k + 0.5), UInt8(albedo.y * k + 0.5), UInt8(albedo.z * k + 0.5))
+    }
+
+    // MARK: Ground truth
+
+    /// The surface `point` lies on, within `tolerance` metres, or nil when it is on none (inside
+    /// the air or outside the room). Furniture takes precedence where it touches the room's shell.
+    public func surface(atWorldPoint point: SIMD3<Double>, tolerance: Double = 0.001) -> Surface? {
+        let p = Vec3(point)
+        if let solid = solids.first(where: { $0.box.hasOnSurface(p, tolerance: tolerance) }) {
+            return solid.surface
+        }
+        guard room.hasOnSurface(p, tolerance: tolerance) else { return nil }
+        if abs(p.z) <= tolerance { return .floor }
+        if abs(p.z - size.z) <= tolerance { return .ceiling }
+        if abs(p.x) <= tolerance { return .wall(.west) }
+        if abs(p.x - size.x) <= tolerance { return .wall(.east) }
+        return abs(p.y) <= tolerance ? .wall(.south) : .wall(.north)
+    }
+}

@@ -1,0 +1,124 @@
+import CloudCore
+
+/// What `synthetic[:key=value,...]` asks of the simulated camera. The defaults make a phone-like
+/// capture (256x192 Float16 depth, 1920x1440 color) of a 4 x 3 x 2.5 m room.
+public struct SyntheticSettings: Equatable, Sendable {
+    /// Room width x depth x height in metres.
+    public var room: SIMD3<Double>
+    /// Seeds the depth noise; the scene itself does not depend on it.
+    public var seed: UInt64
+    /// Depth noise and dropouts on (a sensor) or off (exact ray-cast depth).
+    public var noise: Bool
+    public var depthSize: ImageSize
+    public var colorSize: ImageSize
+    public var format: SyntheticDepthFormat
+
+    public init(room: SIMD3<Double> = SIMD3(4.0, 3.0, 2.5), seed: UInt64 = 0, noise: Bool = true,
+                depthSize: ImageSize = ImageSize(width: 256, height: 192),
+                colorSize: ImageSize = ImageSize(width: 1920, height: 1440),
+                format: SyntheticDepthFormat = .depth16) {
+        self.room = room
+        self.seed = seed
+        self.noise = noise
+        self.depthSize = depthSize
+        self.colorSize = colorSize
+        self.format = format
+    }
+
+    public static let keys = ["room", "seed", "noise", "depth", "color", "format"]
+
+    /// Largest room side accepted: beyond it the furniture is lost in the view and depth leaves
+    /// the sensor-like range of every format.
+    public static let maxRoomSide = 100.0
+
+    /// The full spec with every key spelt out, parseable back to the same settings.
+    public var spec: String {
+        let room = [self.room.x, self.room.y, self.room.z].map(Self.formatMetres).joined(separator: "x")
+        return "synthetic:room=\(room),seed=\(seed),noise=\(noise ? 1 : 0),depth=\(depthSize),color=\(colorSize),format=\(format.rawValue)"
+    }
+
+    /// "4" rather than "4.0", so names read like the specs people type.
+    private static func formatMetres(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+    }
+
+    /// Refuses settings built in code that no spec could give (specs are checked as they are
+    /// parsed, with messages naming the key): a degenerate room or image would divide by zero or
+    /// reserve no or negative memory.
+    public func validate() throws {
+        guard [room.x, room.y, room.z].allSatisfy(Self.isValidRoomSide) else {
+            throw CloudError.badInput("\(spec): every room side must be more than 0 and at most \(Int(Self.maxRoomSide)) m")
+        }
+        guard [depthSize.width, depthSize.height, colorSize.width, colorSize.height].allSatisfy(Self.isValidImageSide) else {
+            throw CloudError.badInput("\(spec): each image side must be 1...\(ImageLimits.maxSide) pixels")
+        }
+    }
+
+    private static func isValidRoomSide(_ side: Double) -> Bool {
+        side.isFinite && side > 0 && side <= maxRoomSide
+    }
+
+    private static func isValidImageSide(_ side: Int) -> Bool {
+        (1...ImageLimits.maxSide).contains(side)
+    }
+
+    /// Parses the `key=value,...` part of a synthetic spec. `spec` is the whole spec, for messages.
+    init(parameters: Substring, spec: String) throws {
+        self.init()
+        func bad(_ problem: String) -> CloudError { .badInput("source '\(spec)': \(problem)") }
+        var seen = Set<Substring>()
+        for item in parameters.split(separator: ",", omittingEmptySubsequences: false) {
+            guard !item.isEmpty else { throw bad("empty parameter (a stray comma?)") }
+            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw bad("'\(item)' is not key=value (keys: \(Self.keys.joined(separator: ", ")))")
+            }
+            let (key, value) = (parts[0], parts[1])
+            guard Self.keys.contains(String(key)) else {
+                throw bad("unknown key '\(key)' (keys: \(Self.keys.joined(separator: ", ")))")
+            }
+            guard seen.insert(key).inserted else { throw bad("key '\(key)' is given more than once") }
+            switch key {
+            case "room":
+                room = try Self.parseRoom(value, bad)
+            case "seed":
+                guard let n = UInt64(value) else { throw bad("seed=\(value) is not a non-negative integer") }
+                seed = n
+            case "noise":
+                guard value == "0" || value == "1" else { throw bad("noise=\(value) must be 0 or 1") }
+                noise = value == "1"
+            case "depth", "color":
+                let size = try Self.parseSize(value, key: key, bad)
+                if key == "depth" { depthSize = size } else { colorSize = size }
+            default:  // "format"
+                guard let f = SyntheticDepthFormat(rawValue: String(value)) else {
+                    let names = SyntheticDepthFormat.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw bad("format=\(value) is not one of \(names)")
+                }
+                format = f
+            }
+        }
+    }
+
+    private static func parseRoom(_ value: Substring, _ bad: (String) -> CloudError) throws -> SIMD3<Double> {
+        let sides = value.split(separator: "x", omittingEmptySubsequences: false).map { Double($0) }
+        guard sides.count == 3, let w = sides[0], let d = sides[1], let h = sides[2] else {
+            throw bad("room=\(value) is not WxDxH in metres (e.g. room=4.0x3.0x2.5)")
+        }
+        guard [w, d, h].allSatisfy(isValidRoomSide) else {
+            throw bad("room=\(value): every side must be more than 0 and at most \(Int(maxRoomSide)) m")
+        }
+        return SIMD3(w, d, h)
+    }
+
+    private static func parseSize(_ value: Substring, key: Substring, _ bad: (String) -> CloudError) throws -> ImageSize {
+        let sides = value.split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
+        guard sides.count == 2, let w = sides[0], let h = sides[1] else {
+            throw bad("\(key)=\(value) is not WxH in pixels (e.g. \(key)=640x480)")
+        }
+        guard isValidImageSide(w), isValidImageSide(h) else {
+            throw bad("\(key)=\(value): each side must be 1...\(ImageLimits.maxSide) pixels")
+        }
+        return ImageSize(width: w, height: h)
+    }
+}

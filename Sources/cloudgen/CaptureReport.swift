@@ -1,0 +1,98 @@
+import CloudCapture
+import CloudCore
+import Foundation
+
+/// `capture --json`: everything a script needs to trust the cloud — the camera model as actually
+/// used (intrinsics scaled to each image), the depth format, the limits applied, what each stage
+/// kept, the files written and the time each stage took.
+struct CaptureReport: Encodable {
+    struct Intrinsics: Encodable {
+        var width: Int
+        var height: Int
+        var fx: Double
+        var fy: Double
+        var cx: Double
+        var cy: Double
+
+        init(_ k: CameraIntrinsics) {
+            (width, height, fx, fy, cx, cy) = (k.referenceWidth, k.referenceHeight, k.fx, k.fy, k.cx, k.cy)
+        }
+    }
+
+    struct Camera: Encodable {
+        /// As the source gave them, at their reference dimensions.
+        var reference: Intrinsics
+        /// Scaled to the depth map: what back-projection used.
+        var depth: Intrinsics
+        /// Scaled to the color image, when there is one.
+        var color: Intrinsics?
+        var depthFormat: String
+        /// Raw units per metre for integer depth; absent for floating-point depth and disparity.
+        var depthUnitsPerMetre: Double?
+        var colorFormat: String?
+    }
+
+    struct Range: Encodable {
+        var min: Float
+        var max: Float
+    }
+
+    struct File: Encodable {
+        var path: String
+        var format: String
+        var bytes: Int
+    }
+
+    struct Stage: Encodable {
+        var stage: String
+        var milliseconds: Double
+    }
+
+    var source: String
+    var frame: OutputFrame
+    var camera: Camera
+    /// nil: no limits, every valid depth pixel is kept.
+    var range: Range?
+    var counts: BackProjection.Counts
+    var files: [File]
+    var timings: [Stage]
+    var totalMilliseconds: Double
+
+    init(source: String, frame: OutputFrame, captured: CapturedFrame, rgbd: RGBDFrame, range: ClosedRange<Float>?,
+         counts: BackProjection.Counts, files: [File], timings: [Stage], totalMilliseconds: Double) {
+        let k = rgbd.intrinsics
+        camera = Camera(
+            reference: Intrinsics(k),
+            depth: Intrinsics(k.scaled(toWidth: rgbd.depth.width, height: rgbd.depth.height)),
+            color: rgbd.color.map { Intrinsics(k.scaled(toWidth: $0.width, height: $0.height)) },
+            depthFormat: captured.depth.encoding.description,
+            depthUnitsPerMetre: captured.depth.encoding.unitsPerMetre,
+            colorFormat: captured.color.map { Self.describe($0.layout) })
+        self.source = source
+        self.frame = frame
+        self.range = range.map { Range(min: $0.lowerBound, max: $0.upperBound) }
+        self.counts = counts
+        self.files = files
+        self.timings = timings
+        self.totalMilliseconds = totalMilliseconds
+    }
+
+    static func describe(_ layout: CapturedFrame.Color.Layout) -> String {
+        switch layout {
+        case .rgb8: return "rgb8"
+        case .bgra8: return "bgra8"
+        case .yuv420BiPlanar(let f): return "yuv420 \(f.range.rawValue) range \(f.matrix.rawValue)"
+        }
+    }
+
+    /// The human form, one line per file after a line about the capture.
+    var summary: String {
+        var lines = ["\(counts.points) points from \(source) (depth \(camera.depth.width)x\(camera.depth.height) \(camera.depthFormat)"
+            + (camera.color.map { ", color \($0.width)x\($0.height)" } ?? ", no color")
+            + "), \(frame.rawValue) frame, \(String(format: "%.1f", totalMilliseconds)) ms"]
+        for f in files {
+            lines.append("  wrote \(f.path) (\(f.format), \(f.bytes) bytes)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

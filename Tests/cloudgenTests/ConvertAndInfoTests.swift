@@ -1,0 +1,73 @@
+import Foundation
+import XCTest
+
+final class ConvertAndInfoTests: XCTestCase {
+    var dir: URL!
+
+    override func setUpWithError() throws { dir = try makeScratchDirectory() }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
+
+    func info(_ path: String) throws -> [String: Any] {
+        let r = try CLI.run(["info", path, "--json"], in: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], r.stdout)
+    }
+
+    /// PCL's organized grabber frame: 640x480 with NaN where the Kinect saw nothing.
+    func testInfoDescribesAnOrganizedPCLFrame() throws {
+        let j = try info(sharedData("pcl-grabber/frame_20121214T142255.814212.pcd"))
+        XCTAssertEqual(j["points"] as? Int, 640 * 480)
+        let grid = try XCTUnwrap(j["organized"] as? [String: Int])
+        XCTAssertEqual(grid, ["width": 640, "height": 480])
+        XCTAssertEqual(j["hasColors"] as? Bool, true)
+        XCTAssertLessThan(try XCTUnwrap(j["finitePoints"] as? Int), 640 * 480)
+        let bounds = try XCTUnwrap(j["bounds"] as? [String: [Double]])
+        XCTAssertGreaterThan(bounds["min"]?[2] ?? 0, 0.3, "Kinect depth starts beyond 0.3 m")
+    }
+
+    func testConvertPCDToPLYAndBackKeepsCountAndColors() throws {
+        let source = sharedData("pcl-clouds/milk_color.pcd")
+        let r = try CLI.run(["convert", source, "--ply", "m.ply"], in: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let r2 = try CLI.run(["convert", "m.ply", "--pcd", "m.pcd", "--encoding", "compressed"], in: dir)
+        XCTAssertEqual(r2.status, 0, r2.stderr)
+        let a = try info(source), b = try info("m.ply"), c = try info("m.pcd")
+        XCTAssertEqual(a["points"] as? Int, b["points"] as? Int)
+        XCTAssertEqual(a["points"] as? Int, c["points"] as? Int)
+        XCTAssertEqual(c["hasColors"] as? Bool, true)
+        XCTAssertEqual((a["bounds"] as? [String: [Double]])?["max"], (c["bounds"] as? [String: [Double]])?["max"])
+    }
+
+    /// Lying headers and truncated bodies: exit 2, one line naming the file, no output file.
+    func testBadCloudFilesExitTwoNamingTheFileAndWriteNothing() throws {
+        let body = [UInt8](repeating: 0, count: 12 * 10)
+        let files: [(String, Data)] = [
+            ("huge.pcd", Data("# .PCD v0.7\nVERSION 0.7\nFIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nCOUNT 1 1 1\nWIDTH 1000000000000\nHEIGHT 1\nVIEWPOINT 0 0 0 1 0 0 0\nPOINTS 1000000000000\nDATA binary\n".utf8) + body),
+            ("huge.ply", Data("ply\nformat binary_little_endian 1.0\nelement vertex 1000000000000\nproperty float x\nproperty float y\nproperty float z\nend_header\n".utf8) + body),
+            ("short.pcd", Data("# .PCD v0.7\nVERSION 0.7\nFIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nCOUNT 1 1 1\nWIDTH 100\nHEIGHT 1\nVIEWPOINT 0 0 0 1 0 0 0\nPOINTS 100\nDATA binary\n".utf8) + body),
+            ("short.ply", Data("ply\nformat binary_little_endian 1.0\nelement vertex 100\nproperty float x\nproperty float y\nproperty float z\nend_header\n".utf8) + body),
+            ("garbage.ply", Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 37) })),
+            ("empty.pcd", Data()),
+        ]
+        for (name, data) in files {
+            try data.write(to: dir.appendingPathComponent(name))
+            for args in [["convert", name, "--ply", "out.ply"], ["info", name]] {
+                let r = try CLI.run(args, in: dir)
+                XCTAssertEqual(r.status, 2, "\(args): \(r.stderr)")
+                XCTAssertEqual(r.stderrLines.count, 1, "\(args): \(r.stderr)")
+                XCTAssertTrue(r.stderr.contains(name), "\(args): \(r.stderr)")
+                XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.ply").path))
+            }
+        }
+        let missing = try CLI.run(["info", "nowhere.pcd"], in: dir)
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.stderr.contains("nowhere.pcd"), missing.stderr)
+        XCTAssertEqual(filesIn(dir), files.map(\.0).sorted(), "only the inputs remain")
+    }
+
+    func testConvertWithoutAnOutputIsAUsageError() throws {
+        let r = try CLI.run(["convert", sharedData("pcl-clouds/bunny.pcd")], in: dir)
+        XCTAssertEqual(r.status, 2)
+        XCTAssertTrue(r.stderr.contains("--ply"), r.stderr)
+    }
+}

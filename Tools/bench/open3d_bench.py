@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""Open3D's side of Tools/bench: the same frames and stages as `cloudgen-bench`, timed the same way.
+
+Usage: open3d_bench.py WORKDIR [--runs N] [--warmup N]
+
+WORKDIR is what `cloudgen-bench WORKDIR` exported: for each frame (A, B) a meta.json, the depth
+plane (raw uint16 millimetres for A, float32 metres for B), the decoded RGB8 color image, and our
+own cloud (xyz float32, rgb uint8) so that points can be compared one by one. Prints one JSON
+object on stdout. Run it from the venv `Tools/bench/run` makes; nothing here installs anything.
+"""
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+
+import numpy as np
+import open3d as o3d
+
+
+def measure(body, runs, warmup):
+    """Median and min wall time of `body()` in seconds, after `warmup` untimed calls.
+
+    perf_counter_ns is monotonic and of the same resolution as DispatchTime on the Swift side.
+    """
+    for _ in range(warmup):
+        body()
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter_ns()
+        body()
+        samples.append(time.perf_counter_ns() - start)
+    samples.sort()
+    n = len(samples)
+    median = samples[n // 2] if n % 2 else (samples[n // 2 - 1] + samples[n // 2]) / 2
+    return {"median_s": median * 1e-9, "min_s": samples[0] * 1e-9, "runs": runs}
+
+
+def nearest_indices(n_from, n_to):
+    """For each of `n_from` pixels, the index among `n_to` pixels covering the same field of view
+    whose footprint holds its centre: the sampling cloudgen's back-projection uses for color."""
+    i = np.arange(n_from, dtype=np.float64)
+    return np.minimum(n_to - 1, np.floor((i + 0.5) * n_to / n_from).astype(np.int64))
+
+
+def load_frame(workdir, name):
+    folder = os.path.join(workdir, name)
+    with open(os.path.join(folder, "meta.json")) as f:
+        meta = json.load(f)
+    d, c = meta["depth"], meta["color"]
+    # The files are little-endian; numpy's native types then read them as they are (and Open3D's
+    # Image refuses arrays whose dtype carries an explicit byte order).
+    assert sys.byteorder == "little", "the exported planes are little-endian"
+    dtype = {"uint16": np.uint16, "float32": np.float32}[meta["depth_dtype"]]
+    depth = np.fromfile(os.path.join(folder, meta["depth_file"]), dtype=dtype).reshape(d["height"], d["width"])
+    color = np.fromfile(os.path.join(folder, meta["color_file"]), dtype=np.uint8)
+    color = color.reshape(c["height"], c["width"], 3)
+    ours = None
+    if "cloud_xyz_file" in meta:
+        xyz = np.fromfile(os.path.join(folder, meta["cloud_xyz_file"]), dtype=np.float32).reshape(-1, 3)
+        rgb = np.fromfile(os.path.join(folder, meta["cloud_rgb_file"]), dtype=np.uint8).reshape(-1, 3)
+        ours = (xyz, rgb)
+    return meta, depth, color, ours
+
+
+def bench_frame(workdir, name, runs, warmup):
+    meta, depth_np, color_np, ours = load_frame(workdir, name)
+    d = meta["depth"]
+    same_size = color_np.shape[:2] == depth_np.shape
+    rows = cols = None
+    if not same_size:
+        rows = nearest_indices(d["height"], color_np.shape[0])
+        cols = nearest_indices(d["width"], color_np.shape[1])
+
+    # Open3D wants color and depth of one size. With a high-resolution color camera the realistic
+    # path is to bring color down to the depth grid first; nearest sampling in numpy, on the same
+    # pixels cloudgen samples, so that both give the same colors.
+    def convert():
+        color = color_np if same_size else np.ascontiguousarray(color_np[rows[:, None], cols[None, :]])
+        return o3d.geometry.RGBDImage.create_from_color_and_depth(
+            o3d.geometry.Image(color), o3d.geometry.Image(depth_np),
+            depth_scale=meta["depth_scale"], depth_trunc=1e9, convert_rgb_to_intensity=False)
+
+    # Open3D's intrinsics are at the depth size: the same scaled values cloudgen back-projects with.
+    intrinsic = o3d.camera.PinholeCameraIntrinsic(d["width"], d["height"], d["fx"], d["fy"], d["cx"], d["cy"])
+    rgbd = convert()
+
+    def project():
+        return o3d.geometry.PointCloud.create_from_rgbd_image(rgbd, intrinsic)
+
+    result = {
+        "depth": [d["width"], d["height"]],
+        "color": [color_np.shape[1], color_np.shape[0]],
+        "color_path": "as is" if same_size else
+            "numpy nearest resize of color to the depth size, then create_from_color_and_depth (timed in convert)",
+        "convert": measure(convert, runs, warmup),
+        "backproject": measure(project, runs, warmup),
+    }
+    cloud = project()
+    points = np.asarray(cloud.points)
+    result["points"] = len(points)
+    result["backproject"]["points_per_s"] = len(points) / result["backproject"]["median_s"]
+    if ours is not None:
+        xyz, rgb = ours
+        check = {"cloudgen_points": len(xyz), "same_count": len(xyz) == len(points)}
+        if len(xyz) == len(points):
+            # Both walk the valid pixels in row-major order, so point i is the same pixel in both.
+            check["max_position_difference_m"] = float(np.max(np.abs(points - xyz.astype(np.float64)))) if len(xyz) else 0.0
+            colors = np.rint(np.asarray(cloud.colors) * 255).astype(np.int64)
+            check["max_color_difference"] = int(np.max(np.abs(colors - rgb.astype(np.int64)))) if len(rgb) else 0
+        result["check"] = check
+    return result, cloud
+
+
+def bench_writes(workdir, cloud, runs, warmup):
+    out = os.path.join(workdir, "open3d-out")
+    os.makedirs(out, exist_ok=True)
+    results = {}
+    cases = [("ply_binary", "a.ply", False), ("pcd_binary", "a.pcd", False),
+             ("pcd_binary_compressed", "a-compressed.pcd", True)]
+    for key, filename, compressed in cases:
+        path = os.path.join(out, filename)
+
+        def write():
+            if not o3d.io.write_point_cloud(path, cloud, write_ascii=False, compressed=compressed):
+                raise RuntimeError(f"Open3D could not write {path}")
+
+        stats = measure(write, runs, warmup)
+        size = os.path.getsize(path)
+        stats["bytes"] = size
+        stats["mb_per_s"] = size / 1e6 / stats["median_s"]
+        results[key] = stats
+    return results
+
+
+def bench_reference(folder, workdir, runs, warmup):
+    """Open3D alone on a real TUM RGB-D frame with its default 3 m truncation: the setting of the
+    reference figures in Docs/benchmarks.md, so that a reader can tell how this machine compares."""
+    color = o3d.io.read_image(os.path.join(folder, "TUM_color.png"))
+    depth = o3d.io.read_image(os.path.join(folder, "TUM_depth.png"))
+    intrinsic = o3d.camera.PinholeCameraIntrinsic(o3d.camera.PinholeCameraIntrinsicParameters.PrimeSenseDefault)
+
+    def frame_to_cloud():
+        rgbd = o3d.geometry.RGBDImage.create_from_color_and_depth(
+            color, depth, depth_scale=5000.0, convert_rgb_to_intensity=False)
+        return o3d.geometry.PointCloud.create_from_rgbd_image(rgbd, intrinsic)
+
+    cloud = frame_to_cloud()
+    path = os.path.join(workdir, "open3d-out", "tum.ply")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    write = measure(lambda: o3d.io.write_point_cloud(path, cloud, write_ascii=False), runs, warmup)
+    write["bytes"] = os.path.getsize(path)
+    return {"frame": "TUM_depth.png + TUM_color.png (640x480), depth_trunc 3.0 (Open3D's default)",
+            "points": len(cloud.points), "frame_to_cloud": measure(frame_to_cloud, runs, warmup),
+            "write_ply_binary": write}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("workdir")
+    parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--reference-tum", metavar="DIR",
+                        help="folder with TUM_color.png and TUM_depth.png: also time Open3D alone on that real frame")
+    args = parser.parse_args()
+    o3d.utility.set_verbosity_level(o3d.utility.VerbosityLevel.Error)
+
+    frames = {}
+    cloud_a = None
+    for name in ("A", "B"):
+        frames[name], cloud = bench_frame(args.workdir, name, args.runs, args.warmup)
+        if name == "A":
+            cloud_a = cloud
+    report = {
+        "open3d": o3d.__version__,
+        "numpy": np.__version__,
+        "python": platform.python_version(),
+        "runs": args.runs,
+        "warmup": args.warmup,
+        "frames": frames,
+        "writes_a": bench_writes(args.workdir, cloud_a, args.runs, args.warmup),
+    }
+    if args.reference_tum:
+        report["reference_tum"] = bench_reference(args.reference_tum, args.workdir, args.runs, args.warmup)
+    json.dump(report, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Puts the JSON reports of cloudgen-bench and open3d_bench.py side by side as markdown.
+
+Usage: report.py CLOUDGEN.json CLOUDGEN_1CORE.json OPEN3D.json MACHINE.json
+Ratio = Open3D median time / cloudgen median time: above 1 cloudgen is faster. Exits 1 when the
+two sides' point counts differ, because then the timings do not compare like with like.
+Standard library only.
+"""
+
+import json
+import sys
+
+
+def t(x):
+    """Median (min) in milliseconds."""
+    return f"{x['median_s'] * 1e3:.2f} ({x['min_s'] * 1e3:.2f}) ms"
+
+
+def ratio(ours, theirs):
+    return f"{theirs['median_s'] / ours['median_s']:.2f}"
+
+
+def main():
+    ours, ours1, theirs, machine = (json.load(open(p)) for p in sys.argv[1:5])
+    out = [
+        f"- Machine: {machine['cpu']}, {machine['nproc']} CPUs (nproc); {machine['os']}; "
+        f"load average before the table {machine['loadavg']}; {machine['date']}",
+        f"- Software: {machine['swift']}, cloudgen-bench {ours['build']} build; Open3D {theirs['open3d']} "
+        f"(PyPI open3d-cpu), numpy {theirs['numpy']}, Python {theirs['python']}",
+        f"- Each figure: median (min) of {ours['runs']} timed runs after {ours['warmup']} warm-up runs. "
+        "Ratio = Open3D time / cloudgen time: above 1 cloudgen is faster. \"1 core\": cloudgen-bench "
+        "pinned to one CPU with taskset (the Open3D stages timed here are single-threaded).",
+        "",
+        "| stage | cloudgen | cloudgen, 1 core | Open3D | ratio | ratio, 1 core |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    labels = {"A": "A (640x480 mm16, color 640x480)", "B": "B (256x192 Float16, color 1920x1440)"}
+
+    def row(stage, o, o1, th, extra=lambda x: ""):
+        out.append(f"| {stage} | {t(o)}{extra(o)} | {t(o1)}{extra(o1)} | {t(th)}{extra(th)} "
+                   f"| {ratio(o, th)} | {ratio(o1, th)} |")
+
+    def pts(x):
+        return f", {x['points_per_s'] / 1e6:.0f} M points/s" if "points_per_s" in x else ""
+
+    def mbs(x):
+        return f", {x['mb_per_s']:.0f} MB/s" if "mb_per_s" in x else ""
+
+    for name in ("A", "B"):
+        o, o1, th = ours["frames"][name], ours1["frames"][name], theirs["frames"][name]
+        row(f"{labels[name]}: raw frame -> metres + RGB", o["convert"], o1["convert"], th["convert"])
+        row(f"{labels[name]}: back-projection", o["backproject"], o1["backproject"], th["backproject"], pts)
+        # Open3D's two stages were timed apart; their sum stands for the whole.
+        whole = {k: th["convert"][k] + th["backproject"][k] for k in ("median_s", "min_s")}
+        row(f"{labels[name]}: raw frame -> cloud", o["frame_to_cloud"], o1["frame_to_cloud"], whole)
+    names = {"ply_binary": "binary PLY", "pcd_binary": "binary PCD", "pcd_binary_compressed": "binary_compressed PCD"}
+    for key, label in names.items():
+        o, o1, th = ours["writes_a"][key], ours1["writes_a"][key], theirs["writes_a"][key]
+        row(f"write A's cloud, {label} ({o['bytes'] / 1e6:.2f} MB / Open3D {th['bytes'] / 1e6:.2f} MB)",
+            o, o1, th, mbs)
+
+    out.append("")
+    out.append("cloudgen's raw frame -> metres + RGB, split into depth only / color only: " + "; ".join(
+        f"{n} {t(ours['frames'][n]['convert_depth_only'])} / {t(ours['frames'][n]['convert_color_only'])}"
+        for n in ("A", "B")) + ".")
+    out.append(f"Open3D's color for B: {theirs['frames']['B']['color_path']}.")
+    out.append("")
+    out.append("Point counts (no depth truncation on either side):")
+    same = True
+    for name in ("A", "B"):
+        o, th = ours["frames"][name], theirs["frames"][name]
+        check = th.get("check", {})
+        equal = o["points"] == th["points"]
+        same = same and equal
+        line = (f"- {name}: cloudgen {o['points']}, Open3D {th['points']} ({'equal' if equal else 'DIFFERENT'}; "
+                f"{o['valid_pixels']} of {o['depth'][0] * o['depth'][1]} depth pixels are valid)")
+        if "max_position_difference_m" in check:
+            line += (f"; point by point: largest position difference {check['max_position_difference_m']:.1e} m, "
+                     f"largest color difference {check['max_color_difference']}")
+        out.append(line)
+    ref = theirs.get("reference_tum")
+    if ref:
+        out.append("")
+        out.append(f"Open3D alone on the real TUM frame ({ref['frame']}, {ref['points']} points): "
+                   f"frame -> cloud {t(ref['frame_to_cloud'])}, binary PLY write {t(ref['write_ply_binary'])} "
+                   f"({ref['write_ply_binary']['bytes'] / 1e6:.2f} MB).")
+    print("\n".join(out))
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Reads cloud files with Open3D, plyfile and pypcd4 and checks they agree with `cloudgen info`.
+
+Usage: check_readers.py CLOUDGEN FILE...   (run through Tools/interop/run, which makes the venv)
+For each PLY/PCD file: the point count every reader sees, and whether colors match cloudgen's
+reading exactly. Exits 1 when any reader disagrees.
+"""
+import json
+import subprocess
+import sys
+
+import numpy as np
+import open3d as o3d
+
+
+def cloudgen_info(cloudgen, path):
+    out = subprocess.run([cloudgen, "info", path, "--json"], check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def open3d_read(path):
+    pc = o3d.io.read_point_cloud(path)
+    colors = np.round(np.asarray(pc.colors) * 255).astype(np.uint8) if pc.has_colors() else None
+    return np.asarray(pc.points), colors
+
+
+def plyfile_read(path):
+    from plyfile import PlyData
+
+    v = PlyData.read(path)["vertex"].data
+    xyz = np.stack([v["x"], v["y"], v["z"]], axis=1).astype(np.float64)
+    rgb = np.stack([v["red"], v["green"], v["blue"]], axis=1) if "red" in v.dtype.names else None
+    return xyz, rgb
+
+
+def pypcd4_read(path):
+    from pypcd4 import PointCloud
+
+    pc = PointCloud.from_path(path)
+    arr = pc.numpy(("x", "y", "z"))
+    rgb = None
+    if "rgb" in pc.fields:
+        packed = pc.numpy(("rgb",))[:, 0].astype(np.float32).view(np.uint32)
+        rgb = np.stack([(packed >> 16) & 255, (packed >> 8) & 255, packed & 255], axis=1).astype(np.uint8)
+    return arr.astype(np.float64), rgb
+
+
+def main():
+    cloudgen, files = sys.argv[1], sys.argv[2:]
+    failed = False
+    for path in files:
+        info = cloudgen_info(cloudgen, path)
+        expected = info["finitePoints"]
+        readers = {"open3d": open3d_read}
+        readers["plyfile" if path.endswith(".ply") else "pypcd4"] = plyfile_read if path.endswith(".ply") else pypcd4_read
+        results = {}
+        for name, read in readers.items():
+            xyz, rgb = read(path)
+            finite = np.isfinite(xyz).all(axis=1)
+            results[name] = (int(finite.sum()), rgb[finite] if rgb is not None else None, xyz[finite])
+        counts = {name: r[0] for name, r in results.items()}
+        ok = all(c == expected for c in counts.values())
+        ref_xyz, ref_rgb = results["open3d"][2], results["open3d"][1]
+        for name, (_, rgb, xyz) in results.items():
+            if info["hasColors"] and (rgb is None or ref_rgb is None or not np.array_equal(rgb, ref_rgb)):
+                ok = False
+                print(f"  {name}: colors differ from open3d's or are missing")
+            if xyz.shape != ref_xyz.shape or np.abs(xyz - ref_xyz).max(initial=0) > 1e-6:
+                ok = False
+                print(f"  {name}: coordinates differ from open3d's")
+        failed |= not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {path}: cloudgen {expected} points, " +
+              ", ".join(f"{n} {c}" for n, c in counts.items()) +
+              (", colors equal" if info["hasColors"] else ", no colors"))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
