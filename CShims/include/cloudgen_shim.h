@@ -58,10 +58,14 @@ typedef struct cg_cloud_view {
  * Writes the cloud to `path` (created or truncated) in `format`.
  * Fields: x y z, then rgb (PCL's packed float, 0x00RRGGBB) when colors are given, then
  * normal_x normal_y normal_z curvature (curvature 0) when normals are given. PLY gets no
- * `element camera`; colors are uchar red green blue and normals nx ny nz. Floats in ascii files
- * are printed with 9 significant digits, enough to read back the same float.
+ * `element camera`; colors are uchar red green blue and normals nx ny nz. Floats in PCD ascii
+ * are printed with 9 significant digits, enough to read back the same float; PCL's PLY ascii
+ * writer prints 6 whatever it is asked.
  * An organized cloud (height > 1) keeps WIDTH/HEIGHT in PCD; in PLY its NaN points are left out
- * and PCL's range_grid element records the grid.
+ * and PCL's range_grid element records the grid. PLY ascii also leaves out the non-finite points
+ * of an unorganized cloud (PCL's writer drops them; we keep its header consistent).
+ * Refused with CG_BAD_INPUT: an empty cloud, and more than 4 GiB of point data in PLY or PCD
+ * binary_compressed (PCL's limits).
  */
 int32_t cg_write_cloud(const char *path, cg_format format, const cg_cloud_view *cloud, cg_status *status);
 

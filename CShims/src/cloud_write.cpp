@@ -16,7 +16,8 @@ namespace {
 using cloudgen::ShimError;
 
 // PCL prints 8 significant digits by default, which cannot tell every pair of neighbouring floats
-// apart; 9 is the smallest precision that reads back as the same float32.
+// apart; 9 is the smallest precision that reads back as the same float32. (PCL's PLY ascii writer
+// ignores the precision it is given and prints 6.)
 constexpr int kAsciiPrecision = 9;
 
 void appendFloatField(pcl::PCLPointCloud2 &blob, const char *name) {
@@ -66,10 +67,10 @@ void interleave(const cg_cloud_view &cloud, uint32_t step, uint8_t *out) {
 }
 
 void buildBlob(const cg_cloud_view &cloud, cg_format format, pcl::PCLPointCloud2 &blob) {
-    if (cloud.positions == nullptr && cloud.count > 0)
-        throw ShimError(CG_BAD_INPUT, "no positions given");
-    if (cloud.count == 0)
-        throw ShimError(CG_BAD_INPUT, "the cloud has no points (PCL's writers refuse empty clouds)");
+    // PCL's PLY writers refuse an empty cloud and its PCD writers write one with a warning; an
+    // empty cloud is refused for every format so that PLY and PCD behave alike.
+    if (cloud.count == 0) throw ShimError(CG_BAD_INPUT, "the cloud has no points, so there is nothing to write");
+    if (cloud.positions == nullptr) throw ShimError(CG_BAD_INPUT, "no positions given");
     if (cloud.height == 0 || uint64_t(cloud.width) * cloud.height != cloud.count)
         throw ShimError(CG_BAD_INPUT, "width x height does not equal the point count");
 
@@ -102,6 +103,13 @@ void buildBlob(const cg_cloud_view &cloud, cg_format format, pcl::PCLPointCloud2
     }
     blob.row_step = blob.point_step * blob.width;
 
+    // PLYWriter indexes records with 32-bit unsigned arithmetic, and binary_compressed stores
+    // 32-bit sizes: past 4 GiB of point data both would write garbage.
+    const bool limited = format != CG_FORMAT_PCD_ASCII && format != CG_FORMAT_PCD_BINARY;
+    if (limited && written * blob.point_step > std::numeric_limits<uint32_t>::max())
+        throw ShimError(CG_BAD_INPUT, "the cloud is more than 4 GiB of point data, more than PCL can write "
+                                      "in this format (PCD binary can)");
+
     // The one copy on the write path: PCL's writers only take a PCLPointCloud2, whose records
     // interleave all fields of a point, while our channels live in separate buffers.
     blob.data.resize(size_t(written) * blob.point_step);
@@ -112,12 +120,6 @@ void buildBlob(const cg_cloud_view &cloud, cg_format format, pcl::PCLPointCloud2
 int writeBlob(const char *path, cg_format format, const pcl::PCLPointCloud2 &blob) {
     const Eigen::Vector4f origin = Eigen::Vector4f::Zero();
     const Eigen::Quaternionf orientation = Eigen::Quaternionf::Identity();
-    // PLYWriter indexes records with 32-bit unsigned arithmetic, and binary_compressed stores
-    // 32-bit sizes: past 4 GiB of point data both would write garbage.
-    const bool limited = format != CG_FORMAT_PCD_ASCII && format != CG_FORMAT_PCD_BINARY;
-    if (limited && blob.data.size() > std::numeric_limits<uint32_t>::max())
-        throw ShimError(CG_BAD_INPUT, "the cloud exceeds 4 GiB of point data, more than PCL can write "
-                                      "in this format (use PCD binary)");
     switch (format) {
     case CG_FORMAT_PLY_BINARY:
         // use_camera = false: no `element camera` block, which some readers choke on.

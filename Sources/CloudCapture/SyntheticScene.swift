@@ -5,12 +5,15 @@
 ///
 /// Layout, with s = min(1, width / 3, depth / 3, height / 2.5) shrinking the furniture for small
 /// rooms (positions are fractions of the room, sizes are metres times s):
-/// - table: top 1.2 x 0.8 x 0.04, upper face at 0.75, centred at (0.55 W, 0.55 D); 4 legs
-/// - box 0 (red) 0.5 x 0.4 x 0.45 on the floor at (0.85 W, 0.25 D)
-/// - box 1 (blue) 0.4 x 0.4 x 0.6 on the floor at (0.4 W, 0.85 D)
+/// - table: top 1.2 x 0.8 x 0.04, upper face at 0.75, centred at (0.72 W, 0.74 D); 4 legs
+/// - box 0 (red) 0.5 x 0.4 x 0.45 on the floor at (0.85 W, 0.5 D)
+/// - box 1 (blue) 0.4 x 0.4 x 0.6 on the floor at (0.56 W, 0.87 D)
 /// - box 2 (purple) 0.3 x 0.25 x 0.2 on the table top, off its centre
-/// - camera near the (0, 0) corner looking at the far floor-ish corner (`eye`, `target`), so the
-///   floor, the east (x = W) and north (y = D) walls, part of the ceiling and all objects show.
+/// - camera at (0.42 W, 0.36 D) looking down at the far (W, D) corner near the floor (`eye`,
+///   `target`), so the floor, the east (x = W) and north (y = D) walls and all objects show.
+///   The eye stands well inside the room rather than in the opposite corner so that in rooms up to
+///   5 x 4 x 3 m every depth is below 4 m, where Float16 depth (the default format, as on phones)
+///   still resolves 2 mm; from a corner the far walls would be 6 m away and quantised to 3.9 mm.
 public struct SyntheticScene: Sendable {
     public enum Wall: String, CaseIterable, Sendable {
         /// x = 0
@@ -97,9 +100,9 @@ public struct SyntheticScene: Sendable {
         light = SIMD3(0.5 * w, 0.5 * d, 0.6 * h)
         let margin = Swift.min(0.3, 0.1 * Swift.min(w, d))
         let eyeHeight = Swift.min(1.5, 0.6 * h)
-        eye = SIMD3(margin, margin, eyeHeight)
+        eye = SIMD3(0.42 * w, 0.36 * d, eyeHeight)
         // 0.35 H, but never above the eye: in a tall hall the camera still looks down at the floor.
-        target = SIMD3(w - margin, d - margin, Swift.min(0.35 * h, 0.6 * eyeHeight))
+        target = SIMD3(w - margin, d - margin, Swift.min(0.1 * h, 0.6 * eyeHeight))
         room = AxisBox(lo: Vec3(0, 0, 0), hi: Vec3(size))
 
         // A box of the given size (metres before scaling) standing at height `base` on centre (cx, cy).
@@ -109,7 +112,7 @@ public struct SyntheticScene: Sendable {
         func solid(_ box: AxisBox, _ surface: Surface, _ color: SIMD3<UInt8>) -> Solid {
             Solid(box: box, surface: surface, albedo: Vec3(Double(color.x), Double(color.y), Double(color.z)))
         }
-        let (tx, ty) = (0.55 * w, 0.55 * d)
+        let (tx, ty) = (0.72 * w, 0.74 * d)
         let (topLength, topWidth, topThickness, tableHeight) = (1.2, 0.8, 0.04, 0.75)
         // The table top comes first: `tableTopHeight` reads it.
         var solids = [solid(standing(tx, ty, base: (tableHeight - topThickness) * s, topLength, topWidth, topThickness),
@@ -122,8 +125,8 @@ public struct SyntheticScene: Sendable {
             let ly = ty + sy * (topWidth / 2 - 0.05 - legSide / 2) * s
             solids.append(solid(standing(lx, ly, base: 0, legSide, legSide, legHeight), .tableLeg, Palette.tableLeg))
         }
-        solids.append(solid(standing(0.85 * w, 0.25 * d, base: 0, 0.5, 0.4, 0.45), .box(0), Palette.boxes[0]))
-        solids.append(solid(standing(0.4 * w, 0.85 * d, base: 0, 0.4, 0.4, 0.6), .box(1), Palette.boxes[1]))
+        solids.append(solid(standing(0.85 * w, 0.5 * d, base: 0, 0.5, 0.4, 0.45), .box(0), Palette.boxes[0]))
+        solids.append(solid(standing(0.56 * w, 0.87 * d, base: 0, 0.4, 0.4, 0.6), .box(1), Palette.boxes[1]))
         solids.append(solid(standing(tx + 0.2 * s, ty - 0.1 * s, base: tableHeight * s, 0.3, 0.25, 0.2),
                             .box(2), Palette.boxes[2]))
         self.solids = solids

@@ -32,10 +32,10 @@ final class SyntheticCameraTests: XCTestCase {
         XCTAssertEqual(k.cx, 0.497 * 1920, accuracy: 1e-9)
         XCTAssertEqual(k.cy, 0.503 * 1440, accuracy: 1e-9)
 
-        // Pose: the camera stands near the (0, 0) corner at 1.5 m looking at the far corner.
+        // Pose: the camera stands at (0.42 W, 0.36 D), 1.5 m up, looking at the far corner.
         let pose = try XCTUnwrap(frame.pose)
         XCTAssertEqual(pose, camera.pose)
-        XCTAssertEqual(pose.translation, SIMD3(0.3, 0.3, 1.5))
+        XCTAssertEqual(pose.translation, SIMD3(0.42 * 4, 0.36 * 3, 1.5))
         let forward = pose.rotate(SIMD3(0, 0, 1))
         let toTarget = camera.scene.target - camera.scene.eye
         XCTAssertEqual((forward * toTarget).sum() / (toTarget * toTarget).sum().squareRoot(), 1, accuracy: 1e-12)

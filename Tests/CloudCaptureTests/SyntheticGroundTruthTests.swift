@@ -42,7 +42,7 @@ final class SyntheticGroundTruthTests: XCTestCase {
         XCTAssertGreaterThan(counts[.floor, default: 0], pixels / 10, "\(counts)")
         XCTAssertGreaterThan(counts[.wall(.east), default: 0], 0, "\(counts)")
         XCTAssertGreaterThan(counts[.wall(.north), default: 0], 0, "\(counts)")
-        XCTAssertGreaterThan(counts[.ceiling, default: 0], 0, "\(counts)")
+        XCTAssertEqual(counts[.ceiling, default: 0], 0, "the camera looks down: \(counts)")
         XCTAssertEqual(counts[.wall(.west), default: 0] + counts[.wall(.south), default: 0], 0, "behind the camera")
         for i in 0..<3 {
             XCTAssertGreaterThan(counts[.box(i), default: 0], 50, "box \(i) in view: \(counts)")
@@ -128,7 +128,7 @@ final class SyntheticGroundTruthTests: XCTestCase {
         for (surface, albedo) in [("floor", palette.floorLight), ("floor", palette.floorDark),
                                   ("wall(CloudCapture.SyntheticScene.Wall.east)", palette.wall(.east)),
                                   ("wall(CloudCapture.SyntheticScene.Wall.north)", palette.wall(.north)),
-                                  ("ceiling", palette.ceiling), ("tableTop", palette.tableTop),
+                                  ("tableTop", palette.tableTop),
                                   ("box(0)", palette.boxes[0]), ("box(1)", palette.boxes[1])] {
             XCTAssertGreaterThan(checked["\(surface) \(albedo)", default: 0], 0, "no clean pixel on \(surface): \(checked.keys)")
         }
