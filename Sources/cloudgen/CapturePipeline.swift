@@ -31,6 +31,11 @@ struct CapturePipeline {
 
         var (cloud, counts) = try BackProjection(options: .init(range: range)).run(rgbd)
         clock.lap("backProject")
+        if counts.points == 0 && !outputs.isEmpty {
+            throw CloudError.badInput("\(source.name): no points to write: " + (range.map {
+                String(format: "--range %g,%g kept none of the %d valid depth pixels", $0.lowerBound, $0.upperBound, counts.valid)
+            } ?? "the frame has no valid depth"))
+        }
         if let range, counts.valid > 0, counts.droppedByRange * 2 > counts.valid {
             Console.warning(String(format: "--range %g,%g dropped %d of %d valid depth pixels (%.0f%%)",
                                    range.lowerBound, range.upperBound, counts.droppedByRange, counts.valid,

@@ -84,9 +84,20 @@ final class CaptureCommandTests: XCTestCase {
     }
 
     func testRangeThatDropsMostDepthWarnsOnStderr() throws {
-        let r = try CLI.run(["capture", "--source", "synthetic", "--range", "0,1", "--ply", "s.ply"], in: dir)
+        // The simulated camera sees the room from 1.2 m to 4 m: 0-1.8 m keeps about 30%.
+        let r = try CLI.run(["capture", "--source", "synthetic", "--range", "0,1.8", "--ply", "s.ply"], in: dir)
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertTrue(r.stderr.contains("warning: --range 0,1 dropped"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("warning: --range 0,1.8 dropped"), r.stderr)
+        let kept = try CLI.run(["capture", "--source", "synthetic", "--range", "0,2.2", "--ply", "s.ply"], in: dir)
+        XCTAssertEqual(kept.stderr, "", "dropping less than half says nothing")
+    }
+
+    func testRangeThatKeepsNothingIsBadInputAndWritesNothing() throws {
+        let r = try CLI.run(["capture", "--source", "synthetic", "--range", "0,0.5", "--ply", "s.ply"], in: dir)
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertEqual(r.stderrLines.count, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("no points to write: --range 0,0.5 kept none of the"), r.stderr)
+        XCTAssertEqual(filesIn(dir), [])
     }
 
     func testNoSourceAndNoCameraExitsThreeNamingSyntheticAndWritesNothing() throws {

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Puts the JSON reports of cloudgen-bench and open3d_bench.py side by side as markdown.
 
-Usage: report.py CLOUDGEN.json CLOUDGEN_1CORE.json OPEN3D.json MACHINE.json
+Usage: report.py WORKDIR   (the work dir of Tools/bench/run: cloudgen.json, cloudgen-1core.json,
+open3d.json, machine.json, cpu.txt)
 Ratio = Open3D median time / cloudgen median time: above 1 cloudgen is faster. Exits 1 when the
 two sides' point counts differ, because then the timings do not compare like with like.
 Standard library only.
 """
 
 import json
+import os
 import sys
 
 
@@ -20,16 +22,34 @@ def ratio(ours, theirs):
     return f"{theirs['median_s'] / ours['median_s']:.2f}"
 
 
+def others_load(path, ticks_per_s):
+    """CPUs' worth of work other processes did while the benchmarks ran, on average: the machine's
+    busy time over each run less the run's own CPU time. Lines: NAME wall user sys busy0 busy1."""
+    other = wall = 0.0
+    with open(path) as f:
+        for line in f:
+            _, w, user, system, before, after = line.split()
+            wall += float(w)
+            other += (int(after) - int(before)) / ticks_per_s - float(user) - float(system)
+    return max(0.0, other) / wall if wall else 0.0
+
+
 def main():
-    ours, ours1, theirs, machine = (json.load(open(p)) for p in sys.argv[1:5])
+    work = sys.argv[1]
+    ours, ours1, theirs, machine = (json.load(open(os.path.join(work, n))) for n in
+                                    ("cloudgen.json", "cloudgen-1core.json", "open3d.json", "machine.json"))
+    load = others_load(os.path.join(work, "cpu.txt"), machine["clk_tck"])
+    heap = (f"glibc malloc keeps freed memory (GLIBC_TUNABLES={machine['glibc_tunables']})"
+            if machine["glibc_tunables"] else "default glibc malloc settings")
     out = [
         f"- Machine: {machine['cpu']}, {machine['nproc']} CPUs (nproc); {machine['os']}; "
-        f"load average before the table {machine['loadavg']}; {machine['date']}",
+        f"{machine['date']}; other processes used {load:.2f} CPUs on average during the runs",
         f"- Software: {machine['swift']}, cloudgen-bench {ours['build']} build; Open3D {theirs['open3d']} "
         f"(PyPI open3d-cpu), numpy {theirs['numpy']}, Python {theirs['python']}",
         f"- Each figure: median (min) of {ours['runs']} timed runs after {ours['warmup']} warm-up runs. "
         "Ratio = Open3D time / cloudgen time: above 1 cloudgen is faster. \"1 core\": cloudgen-bench "
-        "pinned to one CPU with taskset (the Open3D stages timed here are single-threaded).",
+        "pinned to one CPU with taskset (the Open3D stages timed here are single-threaded). "
+        f"Both sides ran with {heap}.",
         "",
         "| stage | cloudgen | cloudgen, 1 core | Open3D | ratio | ratio, 1 core |",
         "| --- | --- | --- | --- | --- | --- |",
