@@ -40,7 +40,9 @@ def pypcd4_read(path):
     arr = pc.numpy(("x", "y", "z"))
     rgb = None
     if "rgb" in pc.fields:
-        packed = pc.numpy(("rgb",))[:, 0].astype(np.float32).view(np.uint32)
+        # PCL declares rgb as F (a packed float) in binary files and U in ascii ones.
+        raw = pc.pc_data["rgb"]
+        packed = raw.view(np.uint32) if raw.dtype == np.float32 else raw.astype(np.uint32)
         rgb = np.stack([(packed >> 16) & 255, (packed >> 8) & 255, packed & 255], axis=1).astype(np.uint8)
     return arr.astype(np.float64), rgb
 
@@ -71,7 +73,7 @@ def main():
         failed |= not ok
         print(f"{'ok  ' if ok else 'FAIL'} {path}: cloudgen {expected} points, " +
               ", ".join(f"{n} {c}" for n, c in counts.items()) +
-              (", colors equal" if info["hasColors"] else ", no colors"))
+              ((", colors equal" if ok else "") if info["hasColors"] else ", no colors"))
     sys.exit(1 if failed else 0)
 
 
