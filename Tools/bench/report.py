@@ -54,6 +54,9 @@ def main():
         "| stage | cloudgen | cloudgen, 1 core | Open3D | ratio | ratio, 1 core |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
+    if load > 0.2:
+        out.insert(0, f"**Other processes kept {load:.2f} CPUs busy during these runs: the figures below "
+                      "are skewed by them. Rerun on a quiet machine.**\n")
     labels = {"A": "A (640x480 mm16, color 640x480)", "B": "B (256x192 Float16, color 1920x1440)"}
 
     def row(stage, o, o1, th, extra=lambda x: ""):
