@@ -23,6 +23,11 @@ let package = Package(
     targets: [
         // CloudCore imports no Foundation, so nothing autolinks libm for its rounding and square roots.
         .target(name: "CloudCore", linkerSettings: [.linkedLibrary("m")]),
+        // C over Debian's libpng, libjpeg-turbo and libtiff: their error handlers longjmp, which
+        // Swift cannot, so the setjmp side lives in C.
+        .target(name: "CImageCodecs",
+                linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("tiff")]),
+        .target(name: "CloudIO", dependencies: ["CloudCore", "CImageCodecs"]),
         .systemLibrary(name: "CShims", path: "CShims/include"),
         .target(
             name: "CloudPCL",
@@ -31,10 +36,10 @@ let package = Package(
                 + pclLibraries.map { .linkedLibrary($0) }
                 + [.linkedLibrary("stdc++"), .linkedLibrary("gomp")]
         ),
-        .target(name: "CloudCapture", dependencies: ["CloudCore"]),
+        .target(name: "CloudCapture", dependencies: ["CloudCore", "CloudIO"]),
         .executableTarget(
             name: "cloudgen",
-            dependencies: ["CloudCore", "CloudPCL", "CloudCapture",
+            dependencies: ["CloudCore", "CloudIO", "CloudPCL", "CloudCapture",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
@@ -43,9 +48,10 @@ let package = Package(
             path: "Tools/bench/Sources"
         ),
         .testTarget(name: "CloudCoreTests", dependencies: ["CloudCore"]),
+        .testTarget(name: "CloudIOTests", dependencies: ["CloudIO", "CloudCore"]),
         .testTarget(name: "CloudPCLTests", dependencies: ["CloudPCL", "CloudCore"]),
         .testTarget(name: "CloudCaptureTests", dependencies: ["CloudCapture", "CloudCore"]),
-        .testTarget(name: "cloudgenTests", dependencies: ["CloudCore", "CloudPCL"]),
+        .testTarget(name: "cloudgenTests", dependencies: ["CloudCore", "CloudIO", "CloudPCL"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,0 +1,1 @@
+#include "cimagecodecs.h"
