@@ -16,6 +16,27 @@ struct DepthRange: ExpressibleByArgument {
     static var defaultValueDescription: String { "none" }
 }
 
+/// `--frames N|all`.
+enum FrameCount: ExpressibleByArgument {
+    case count(Int)
+    case all
+
+    init?(argument: String) {
+        if argument == "all" {
+            self = .all
+        } else if let n = Int(argument), n > 0 {
+            self = .count(n)
+        } else {
+            return nil
+        }
+    }
+
+    var limit: Int? {
+        if case .count(let n) = self { return n }
+        return nil
+    }
+}
+
 /// The frame points are written in.
 enum OutputFrame: String, ExpressibleByArgument, CaseIterable, Encodable {
     /// x right, y down, z forward from the camera that took the frame.

@@ -23,6 +23,12 @@ struct Capture: ParsableCommand {
     @Option(help: ArgumentHelp("Keep depth within MIN,MAX metres along the optical axis (MAX may be inf).", valueName: "min,max"))
     var range: DepthRange?
 
+    @Option(help: ArgumentHelp("Frames to take: a number, or 'all' that the source has (default: 1, or all with --fuse). A sequence without --fuse writes one file per frame, NAME_000.ply ...", valueName: "n|all"))
+    var frames: FrameCount?
+
+    @Flag(help: "Merge a posed sequence into one world-frame cloud.")
+    var fuse = false
+
     @OptionGroup var output: CloudOutputOptions
 
     @Flag(help: "Print one JSON object describing the capture on stdout, nothing else.")
@@ -30,7 +36,8 @@ struct Capture: ParsableCommand {
 
     func run() throws {
         let report = try CapturePipeline(
-            sourceSpec: source, frame: frame, range: range?.limits, outputs: output.requested
+            sourceSpec: source, frame: frame, range: range?.limits,
+            frameLimit: (frames ?? (fuse ? .all : .count(1))).limit, fuse: fuse, outputs: output.requested
         ).run()
         if json {
             try Console.printJSON(report)

@@ -4,11 +4,16 @@ import CloudPCL
 import Foundation
 
 /// source -> captured frame -> RGBD frame in metres -> camera-frame cloud -> (world frame) -> files,
-/// timing each stage. The CLI's `capture`; the HTTP service will drive the same stages.
+/// for one frame or a sequence, timing each stage. The CLI's `capture`; the HTTP service will
+/// drive the same stages.
 struct CapturePipeline {
     var sourceSpec: String?
     var frame: OutputFrame
     var range: ClosedRange<Float>?
+    /// How many frames to take; nil takes all a finite source has.
+    var frameLimit: Int?
+    /// Merge the frames, each placed by its pose, into one world-frame cloud.
+    var fuse: Bool
     var outputs: [(path: String, format: CloudFileFormat)]
 
     func run() throws -> CaptureReport {
@@ -18,45 +23,87 @@ struct CapturePipeline {
             throw CloudError.io("no depth camera found; use --source synthetic to capture from the built-in simulated camera")
         }
         let source = try SourceSpec(parsing: sourceSpec).open()
-        if frame == .world && !source.knowsPose {
-            throw CloudError.badInput("\(source.name): this source does not know its pose, so --frame world is not possible")
+        let needsPose = fuse || frame == .world
+        if needsPose && !source.knowsPose {
+            let what = fuse ? "--fuse needs a posed sequence" : "--frame world needs the camera's pose"
+            throw CloudError.badInput("\(source.name): \(what), and this source has no poses")
         }
-        guard let captured = try source.nextFrame() else {
+        let progress = Progress(expected: frameLimit, quiet: frameLimit == 1)
+
+        var first: (captured: CapturedFrame, rgbd: RGBDFrame)?
+        var totals = BackProjection.Counts(pixels: 0, valid: 0, droppedByRange: 0, points: 0)
+        var fused = PointCloud(positions: [], colors: nil)
+        var files: [CaptureReport.File] = []
+        var index = 0
+        while frameLimit.map({ index < $0 }) ?? true {
+            guard let captured = try source.nextFrame() else { break }
+            clock.lap("acquire")
+            let rgbd = try RGBDFrame(decoding: captured, origin: source.name)
+            clock.lap("convert")
+            var (cloud, counts) = try BackProjection(options: .init(range: range)).run(rgbd)
+            clock.lap("backProject")
+            if needsPose {
+                guard let pose = rgbd.pose else {
+                    throw CloudError.badInput("\(source.name): frame \(index) has no pose")
+                }
+                pose.transform(positions: &cloud.positions)
+                clock.lap("toWorld")
+            }
+            totals.add(counts)
+            if first == nil { first = (captured, rgbd) }
+            if fuse {
+                try fused.append(cloud, origin: source.name)
+                clock.lap("fuse")
+            } else {
+                let single = frameLimit == 1
+                files += try write(cloud, counts: counts, suffix: single ? nil : index, clock: &clock, origin: source.name)
+            }
+            index += 1
+            progress.advance(frames: index, points: totals.points)
+        }
+        guard let first else {
             throw CloudError.io("\(source.name): the source delivered no frame")
         }
-        clock.lap("acquire")
-
-        let rgbd = try RGBDFrame(decoding: captured, origin: source.name)
-        clock.lap("convert")
-
-        var (cloud, counts) = try BackProjection(options: .init(range: range)).run(rgbd)
-        clock.lap("backProject")
-        if counts.points == 0 && !outputs.isEmpty {
-            throw CloudError.badInput("\(source.name): no points to write: " + (range.map {
-                String(format: "--range %g,%g kept none of the %d valid depth pixels", $0.lowerBound, $0.upperBound, counts.valid)
-            } ?? "the frame has no valid depth"))
+        if fuse {
+            files += try write(fused, counts: totals, suffix: nil, clock: &clock, origin: source.name)
         }
-        if let range, counts.valid > 0, counts.droppedByRange * 2 > counts.valid {
+        if let range, totals.valid > 0, totals.droppedByRange * 2 > totals.valid {
             Console.warning(String(format: "--range %g,%g dropped %d of %d valid depth pixels (%.0f%%)",
-                                   range.lowerBound, range.upperBound, counts.droppedByRange, counts.valid,
-                                   100 * Double(counts.droppedByRange) / Double(counts.valid)))
-        }
-        if frame == .world, let pose = rgbd.pose {
-            pose.transform(positions: &cloud.positions)
-            clock.lap("toWorld")
-        }
-
-        var files: [CaptureReport.File] = []
-        for (path, format) in outputs {
-            try CloudWriter.write(cloud, to: path, format: format)
-            clock.lap("write \(path)")
-            files.append(.init(path: path, format: format.description, bytes: Self.size(of: path)))
+                                   range.lowerBound, range.upperBound, totals.droppedByRange, totals.valid,
+                                   100 * Double(totals.droppedByRange) / Double(totals.valid)))
         }
         if outputs.isEmpty {
             Console.warning("no output file requested (add --ply FILE or --pcd FILE)")
         }
-        return CaptureReport(source: source.name, frame: frame, captured: captured, rgbd: rgbd, range: range,
-                             counts: counts, files: files, timings: clock.laps, totalMilliseconds: clock.total)
+        progress.finish(frames: index, points: totals.points)
+        return CaptureReport(source: source.name, frame: needsPose ? .world : .camera, frames: index, fused: fuse,
+                             captured: first.captured, rgbd: first.rgbd, range: range, counts: totals,
+                             files: files, timings: clock.laps, totalMilliseconds: clock.total)
+    }
+
+    /// Writes every requested file for one cloud; `suffix` numbers the files of a sequence.
+    private func write(_ cloud: PointCloud, counts: BackProjection.Counts, suffix: Int?, clock: inout StageClock,
+                       origin: String) throws -> [CaptureReport.File] {
+        if cloud.isEmpty && !outputs.isEmpty {
+            let frameName = suffix.map { " in frame \($0)" } ?? ""
+            throw CloudError.badInput("\(origin): no points to write\(frameName): " + (range.map {
+                String(format: "--range %g,%g kept none of the %d valid depth pixels", $0.lowerBound, $0.upperBound, counts.valid)
+            } ?? "no valid depth"))
+        }
+        return try outputs.map { output in
+            let path = suffix.map { Self.numbered(output.path, $0) } ?? output.path
+            try CloudWriter.write(cloud, to: path, format: output.format)
+            clock.lap("write")
+            return .init(path: path, format: output.format.description, bytes: Self.size(of: path), points: cloud.count)
+        }
+    }
+
+    /// `scan.ply` -> `scan_000.ply`: one file per frame of an unfused sequence.
+    static func numbered(_ path: String, _ index: Int) -> String {
+        let url = URL(fileURLWithPath: path)
+        let ext = url.pathExtension
+        let stem = ext.isEmpty ? path : String(path.dropLast(ext.count + 1))
+        return stem + String(format: "_%03d", index) + (ext.isEmpty ? "" : ".\(ext)")
     }
 
     static func size(of path: String) -> Int {
@@ -64,7 +111,34 @@ struct CapturePipeline {
     }
 }
 
-/// Wall-clock time of consecutive stages, in milliseconds.
+extension BackProjection.Counts {
+    mutating func add(_ other: Self) {
+        pixels += other.pixels
+        valid += other.valid
+        droppedByRange += other.droppedByRange
+        points += other.points
+    }
+}
+
+extension PointCloud {
+    /// Appends another cloud's points. Both must agree on carrying colors; organized grids do not
+    /// survive concatenation.
+    mutating func append(_ other: PointCloud, origin: String) throws {
+        if isEmpty {
+            self = PointCloud(positions: other.positions, colors: other.colors, normals: other.normals)
+            return
+        }
+        guard (colors == nil) == (other.colors == nil) else {
+            throw CloudError.badInput("\(origin): frames disagree on having color, so they cannot be fused")
+        }
+        positions += other.positions
+        if let c = other.colors { colors! += c }
+        normals = nil
+    }
+}
+
+/// Wall-clock time per stage in milliseconds, summed over the frames of a sequence, in the order
+/// the stages first ran.
 struct StageClock {
     private let start = DispatchTime.now().uptimeNanoseconds
     private var last = DispatchTime.now().uptimeNanoseconds
@@ -72,7 +146,12 @@ struct StageClock {
 
     mutating func lap(_ name: String) {
         let now = DispatchTime.now().uptimeNanoseconds
-        laps.append(.init(stage: name, milliseconds: Self.ms(now - last)))
+        let ms = Self.ms(now - last)
+        if let i = laps.firstIndex(where: { $0.stage == name }) {
+            laps[i].milliseconds = ((laps[i].milliseconds + ms) * 1e3).rounded() / 1e3
+        } else {
+            laps.append(.init(stage: name, milliseconds: ms))
+        }
         last = now
     }
 

@@ -41,6 +41,7 @@ struct CaptureReport: Encodable {
         var path: String
         var format: String
         var bytes: Int
+        var points: Int
     }
 
     struct Stage: Encodable {
@@ -50,6 +51,11 @@ struct CaptureReport: Encodable {
 
     var source: String
     var frame: OutputFrame
+    /// Frames taken from the source.
+    var frames: Int
+    /// Whether they were merged into one world-frame cloud.
+    var fused: Bool
+    /// The first frame's camera model.
     var camera: Camera
     /// nil: no limits, every valid depth pixel is kept.
     var range: Range?
@@ -58,7 +64,7 @@ struct CaptureReport: Encodable {
     var timings: [Stage]
     var totalMilliseconds: Double
 
-    init(source: String, frame: OutputFrame, captured: CapturedFrame, rgbd: RGBDFrame, range: ClosedRange<Float>?,
+    init(source: String, frame: OutputFrame, frames: Int, fused: Bool, captured: CapturedFrame, rgbd: RGBDFrame, range: ClosedRange<Float>?,
          counts: BackProjection.Counts, files: [File], timings: [Stage], totalMilliseconds: Double) {
         let k = rgbd.intrinsics
         camera = Camera(
@@ -70,6 +76,8 @@ struct CaptureReport: Encodable {
             colorFormat: captured.color.map { Self.describe($0.layout) })
         self.source = source
         self.frame = frame
+        self.frames = frames
+        self.fused = fused
         self.range = range.map { Range(min: $0.lowerBound, max: $0.upperBound) }
         self.counts = counts
         self.files = files
@@ -87,11 +95,12 @@ struct CaptureReport: Encodable {
 
     /// The human form, one line per file after a line about the capture.
     var summary: String {
-        var lines = ["\(counts.points) points from \(source) (depth \(camera.depth.width)x\(camera.depth.height) \(camera.depthFormat)"
+        let taken = frames == 1 ? "" : "\(frames) frames, " + (fused ? "fused, " : "")
+        var lines = ["\(counts.points) points from \(source) (\(taken)depth \(camera.depth.width)x\(camera.depth.height) \(camera.depthFormat)"
             + (camera.color.map { ", color \($0.width)x\($0.height)" } ?? ", no color")
             + "), \(frame.rawValue) frame, \(String(format: "%.1f", totalMilliseconds)) ms"]
         for f in files {
-            lines.append("  wrote \(f.path) (\(f.format), \(f.bytes) bytes)")
+            lines.append("  wrote \(f.path) (\(f.format), \(f.points) points, \(f.bytes) bytes)")
         }
         return lines.joined(separator: "\n")
     }

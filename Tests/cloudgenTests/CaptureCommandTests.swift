@@ -77,7 +77,7 @@ final class CaptureCommandTests: XCTestCase {
         XCTAssertEqual(files.first?["path"] as? String, "s.pcd")
         XCTAssertGreaterThan(files.first?["bytes"] as? Int ?? 0, 0)
         let stages = try XCTUnwrap(json["timings"] as? [[String: Any]]).compactMap { $0["stage"] as? String }
-        XCTAssertEqual(stages, ["acquire", "convert", "backProject", "write s.pcd"])
+        XCTAssertEqual(stages, ["acquire", "convert", "backProject", "write"])
         let range = try XCTUnwrap(json["range"] as? [String: Any])
         XCTAssertEqual(range["max"] as? String, "inf")
         XCTAssertEqual(r.stderr, "", "--json leaves stderr quiet when nothing is wrong")
