@@ -33,8 +33,8 @@ struct Progress {
 
     func finish(frames: Int, points: Int) {
         guard !quiet else { return }
-        let summary = String(format: "captured %d frame%@, %d points in %.2f s (%.1f frames/s)",
-                             frames, frames == 1 ? "" : "s", points, seconds, Double(frames) / max(seconds, 1e-9))
+        let summary = "captured \(frames) frame\(frames == 1 ? "" : "s"), \(points) points in "
+            + String(format: "%.2f s (%.1f frames/s)", seconds, Double(frames) / max(seconds, 1e-9))
         FileHandle.standardError.write(Data(((interactive ? "\r\u{1B}[K" : "") + "cloudgen: " + summary + "\n").utf8))
     }
 }
