@@ -11,8 +11,10 @@ import Dispatch
 public final class SyntheticCamera: DepthSource {
     public let settings: SyntheticSettings
     public let scene: SyntheticScene
-    /// At the color resolution (the reference dimensions).
+    /// At the reference dimensions: the color resolution unless `reference=` says otherwise.
     public let intrinsics: CameraIntrinsics
+    /// The lens tables delivered with every frame when `distortion=1`.
+    public var distortion: LensDistortion? { lens?.distortion }
     /// Camera to room (world) frame.
     public let pose: Pose
 
@@ -26,13 +28,15 @@ public final class SyntheticCamera: DepthSource {
     /// The color planes' encoding: AVFoundation's '420f' with HD matrix, as iPhones deliver.
     public static let colorFormat = YUVFormat(range: .full, matrix: .bt709)
 
+    private let lens: SyntheticLens?
     private var delivered = false
 
     public init(settings: SyntheticSettings = SyntheticSettings()) throws {
         try settings.validate()
         self.settings = settings
         scene = SyntheticScene(size: settings.room)
-        intrinsics = Self.intrinsics(color: settings.colorSize)
+        intrinsics = Self.intrinsics(color: settings.reference)
+        lens = settings.distortion ? SyntheticLens(reference: settings.reference) : nil
         pose = Pose.lookAt(eye: scene.eye, target: scene.target)
     }
 
@@ -55,12 +59,13 @@ public final class SyntheticCamera: DepthSource {
 
     /// Renders the frame `nextFrame()` delivers, without advancing the source.
     public func renderFrame() -> CapturedFrame {
-        CapturedFrame(depth: renderDepth(), color: renderColor(), intrinsics: intrinsics, pose: pose, timestamp: 0)
+        CapturedFrame(depth: renderDepth(), color: renderColor(), intrinsics: intrinsics, pose: pose, timestamp: 0,
+                      distortion: distortion)
     }
 
     private func renderDepth() -> CapturedFrame.Depth {
         let (w, h) = (settings.depthSize.width, settings.depthSize.height)
-        let rays = PixelRays(scene: scene, pose: pose, intrinsics: intrinsics.scaled(toWidth: w, height: h))
+        let rays = SyntheticView(scene: scene, pose: pose, intrinsics: intrinsics, lens: lens, width: w, height: h)
         let format = settings.format
         let rowBytes = w * format.encoding.bytesPerSample
         let (scene, eye, noise, seed) = (scene, Vec3(scene.eye), settings.noise, settings.seed)
@@ -71,9 +76,8 @@ public final class SyntheticCamera: DepthSource {
                 var random = SplitMix64(seed: seed, stream: UInt64(v))
                 let rowCandidates = rays.candidates(row: v)
                 for u in 0..<w {
-                    let d = rays.direction(u: u, v: v)
-                    let hit = scene.cast(origin: eye, direction: d, inverse: d.reciprocal,
-                                         candidates: rays.candidates(rowCandidates, column: u))
+                    let (d, candidates) = rays.ray(u: u, v: v, row: rowCandidates)
+                    let hit = scene.cast(origin: eye, direction: d, inverse: d.reciprocal, candidates: candidates)
                     var z = hit.t
                     if noise {
                         // Two draws per pixel whatever happens, so one pixel's fate never shifts another's.
@@ -94,7 +98,7 @@ public final class SyntheticCamera: DepthSource {
     private func renderColor() -> CapturedFrame.Color {
         let (w, h) = (settings.colorSize.width, settings.colorSize.height)
         let (cw, ch) = ((w + 1) / 2, (h + 1) / 2)
-        let rays = PixelRays(scene: scene, pose: pose, intrinsics: intrinsics.scaled(toWidth: w, height: h))
+        let rays = SyntheticView(scene: scene, pose: pose, intrinsics: intrinsics, lens: lens, width: w, height: h)
         let (scene, eye, yuv) = (scene, Vec3(scene.eye), Self.colorFormat)
         var luma = [UInt8](repeating: 0, count: w * h)
         var chroma = [UInt8](repeating: 0, count: cw * ch * 2)
@@ -111,8 +115,8 @@ public final class SyntheticCamera: DepthSource {
                         for v in rows {
                             let row = v == rows.lowerBound ? rowCandidates.0 : rowCandidates.1
                             for u in (2 * bx)..<min(2 * bx + 2, w) {
-                                let c = scene.shadedColor(origin: eye, direction: rays.direction(u: u, v: v),
-                                                          candidates: rays.candidates(row, column: u))
+                                let (d, candidates) = rays.ray(u: u, v: v, row: row)
+                                let c = scene.shadedColor(origin: eye, direction: d, candidates: candidates)
                                 if c != last.rgb { last = (c, yuv.ycbcr(r: c.r, g: c.g, b: c.b)) }
                                 let code = last.code
                                 luma[v * w + u] = code.y

@@ -12,30 +12,43 @@ public struct SyntheticSettings: Equatable, Sendable {
     public var depthSize: ImageSize
     public var colorSize: ImageSize
     public var format: SyntheticDepthFormat
+    /// Render through a barrel-distorting lens and deliver its lookup tables (`SyntheticLens`).
+    public var distortion: Bool
+    /// The dimensions the intrinsics (and distortion) are given at; nil means the color size. A
+    /// phone's calibration is at its photo resolution (4032x3024), above both images.
+    public var referenceSize: ImageSize?
 
     public init(room: SIMD3<Double> = SIMD3(4.0, 3.0, 2.5), seed: UInt64 = 0, noise: Bool = true,
                 depthSize: ImageSize = ImageSize(width: 256, height: 192),
                 colorSize: ImageSize = ImageSize(width: 1920, height: 1440),
-                format: SyntheticDepthFormat = .depth16) {
+                format: SyntheticDepthFormat = .depth16, distortion: Bool = false, referenceSize: ImageSize? = nil) {
         self.room = room
         self.seed = seed
         self.noise = noise
         self.depthSize = depthSize
         self.colorSize = colorSize
         self.format = format
+        self.distortion = distortion
+        self.referenceSize = referenceSize
     }
 
-    public static let keys = ["room", "seed", "noise", "depth", "color", "format"]
+    public static let keys = ["room", "seed", "noise", "depth", "color", "format", "distortion", "reference"]
 
     /// Largest room side accepted: beyond it the furniture is lost in the view and depth leaves
     /// the sensor-like range of every format.
     public static let maxRoomSide = 100.0
 
-    /// The full spec with every key spelt out, parseable back to the same settings.
+    /// The full spec, parseable back to the same settings: every key spelt out, except that
+    /// `distortion` and `reference` appear only when set, so that the names of specs written
+    /// before they existed stay as they were.
     public var spec: String {
         let room = [self.room.x, self.room.y, self.room.z].map(Self.formatMetres).joined(separator: "x")
         return "synthetic:room=\(room),seed=\(seed),noise=\(noise ? 1 : 0),depth=\(depthSize),color=\(colorSize),format=\(format.rawValue)"
+            + (distortion ? ",distortion=1" : "") + (referenceSize.map { ",reference=\($0)" } ?? "")
     }
+
+    /// The intrinsics' (and lens tables') reference dimensions.
+    public var reference: ImageSize { referenceSize ?? colorSize }
 
     /// "4" rather than "4.0", so names read like the specs people type.
     private static func formatMetres(_ v: Double) -> String {
@@ -49,7 +62,8 @@ public struct SyntheticSettings: Equatable, Sendable {
         guard [room.x, room.y, room.z].allSatisfy(Self.isValidRoomSide) else {
             throw CloudError.badInput("\(spec): every room side must be more than 0 and at most \(Int(Self.maxRoomSide)) m")
         }
-        guard [depthSize.width, depthSize.height, colorSize.width, colorSize.height].allSatisfy(Self.isValidImageSide) else {
+        let sides = [depthSize, colorSize, reference].flatMap { [$0.width, $0.height] }
+        guard sides.allSatisfy(Self.isValidImageSide) else {
             throw CloudError.badInput("\(spec): each image side must be 1...\(ImageLimits.maxSide) pixels")
         }
     }
@@ -84,12 +98,16 @@ public struct SyntheticSettings: Equatable, Sendable {
             case "seed":
                 guard let n = UInt64(value) else { throw bad("seed=\(value) is not a non-negative integer") }
                 seed = n
-            case "noise":
-                guard value == "0" || value == "1" else { throw bad("noise=\(value) must be 0 or 1") }
-                noise = value == "1"
-            case "depth", "color":
+            case "noise", "distortion":
+                guard value == "0" || value == "1" else { throw bad("\(key)=\(value) must be 0 or 1") }
+                if key == "noise" { noise = value == "1" } else { distortion = value == "1" }
+            case "depth", "color", "reference":
                 let size = try Self.parseSize(value, key: key, bad)
-                if key == "depth" { depthSize = size } else { colorSize = size }
+                switch key {
+                case "depth": depthSize = size
+                case "color": colorSize = size
+                default: referenceSize = size
+                }
             default:  // "format"
                 guard let f = SyntheticDepthFormat(rawValue: String(value)) else {
                     let names = SyntheticDepthFormat.allCases.map(\.rawValue).joined(separator: ", ")

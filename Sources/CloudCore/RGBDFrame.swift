@@ -4,19 +4,31 @@
 /// report what the source actually delivered.
 public struct CapturedFrame: Sendable {
     public struct Depth: Sendable {
+        /// AVDepthData's `depthDataAccuracy`. Relative depth (dual-camera disparity) orders points
+        /// correctly but has no known scale: a cloud made from it is not in metres.
+        public enum Accuracy: String, Sendable {
+            case absolute, relative
+        }
+
         public var width: Int
         public var height: Int
         public var encoding: DepthEncoding
         /// Little-endian samples, rows `bytesPerRow` apart.
         public var data: [UInt8]
         public var bytesPerRow: Int
+        public var accuracy: Accuracy
+        /// Whether the source smoothed and filled holes (AVDepthData's `isDepthDataFiltered`).
+        public var isFiltered: Bool
 
-        public init(width: Int, height: Int, encoding: DepthEncoding, data: [UInt8], bytesPerRow: Int? = nil) {
+        public init(width: Int, height: Int, encoding: DepthEncoding, data: [UInt8], bytesPerRow: Int? = nil,
+                    accuracy: Accuracy = .absolute, isFiltered: Bool = false) {
             self.width = width
             self.height = height
             self.encoding = encoding
             self.data = data
             self.bytesPerRow = bytesPerRow ?? width * encoding.bytesPerSample
+            self.accuracy = accuracy
+            self.isFiltered = isFiltered
         }
     }
 
@@ -49,13 +61,22 @@ public struct CapturedFrame: Sendable {
     public var pose: Pose?
     /// Seconds, in the source's own clock.
     public var timestamp: Double
+    /// The lens's radial distortion, shared by depth and colour (one lens, one calibration), at
+    /// the intrinsics' reference dimensions; nil when the images are rectified or the lens is ideal.
+    public var distortion: LensDistortion?
+    /// Depth camera frame to colour camera frame (metres); nil when the images are registered,
+    /// i.e. seen from one viewpoint, as AVFoundation delivers depth with video.
+    public var depthToColor: Pose?
 
-    public init(depth: Depth, color: Color?, intrinsics: CameraIntrinsics, pose: Pose?, timestamp: Double) {
+    public init(depth: Depth, color: Color?, intrinsics: CameraIntrinsics, pose: Pose?, timestamp: Double,
+                distortion: LensDistortion? = nil, depthToColor: Pose? = nil) {
         self.depth = depth
         self.color = color
         self.intrinsics = intrinsics
         self.pose = pose
         self.timestamp = timestamp
+        self.distortion = distortion
+        self.depthToColor = depthToColor
     }
 }
 

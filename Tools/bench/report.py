@@ -39,7 +39,7 @@ def main():
     ours, ours1, theirs, machine = (json.load(open(os.path.join(work, n))) for n in
                                     ("cloudgen.json", "cloudgen-1core.json", "open3d.json", "machine.json"))
     load = others_load(os.path.join(work, "cpu.txt"), machine["clk_tck"])
-    heap = (f"glibc malloc keeps freed memory (GLIBC_TUNABLES={machine['glibc_tunables']})"
+    heap = (f"glibc malloc keeping freed memory (GLIBC_TUNABLES={machine['glibc_tunables']})"
             if machine["glibc_tunables"] else "default glibc malloc settings")
     out = [
         f"- Machine: {machine['cpu']}, {machine['nproc']} CPUs (nproc); {machine['os']}; "

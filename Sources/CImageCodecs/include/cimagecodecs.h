@@ -1,6 +1,87 @@
-/* C wrappers over libpng, libjpeg-turbo and libtiff (filled in by the image-codecs work). */
+/*
+ * C over Debian's libpng, libjpeg-turbo and libtiff for CloudIO.
+ *
+ * Those libraries report errors by longjmp (libpng, libjpeg) or through process-wide handlers
+ * that print (libtiff). Swift can do neither, so every entry point here catches the library's
+ * error itself and returns a status: a code and a one-line message without the file name
+ * (the caller knows it better). Nothing here prints or aborts.
+ *
+ * Decoding is two calls on an opaque decoder, so that the caller can check the dimensions and
+ * allocate the exact output buffer before any pixel buffer exists:
+ *   cic_X_open(bytes, size, &decoder, &info, &status)   reads the header only
+ *   cic_X_decode(decoder, pixels, pixels_size, &status) writes rows into `pixels`
+ *   cic_X_close(decoder)                                always, whatever happened
+ * The encoded bytes must stay valid and unchanged until cic_X_close. Output rows are packed
+ * (width * channels * bit_depth / 8 bytes each, no padding), channels interleaved, 16-bit
+ * samples in host byte order.
+ */
 #ifndef CIMAGECODECS_H
 #define CIMAGECODECS_H
+
 #include <stddef.h>
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    CIC_OK = 0,
+    /* The data is corrupt, truncated or of a kind these decoders do not produce. */
+    CIC_BAD_INPUT = 1,
+    /* The file system failed (writing), or memory ran out. */
+    CIC_IO_ERROR = 2
+};
+
+#define CIC_MESSAGE_CAPACITY 256
+
+typedef struct cic_status {
+    int32_t code;
+    char message[CIC_MESSAGE_CAPACITY];
+} cic_status;
+
+/* What cic_X_decode will write: the output format after expansion (palette -> RGB, 1/2/4-bit
+ * gray -> 8-bit, PNG transparency -> alpha channel). */
+typedef struct cic_image_info {
+    uint32_t width;
+    uint32_t height;
+    int32_t bit_depth; /* 8 or 16 */
+    int32_t channels;  /* 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA */
+} cic_image_info;
+
+typedef struct cic_png_decoder cic_png_decoder;
+typedef struct cic_jpeg_decoder cic_jpeg_decoder;
+typedef struct cic_tiff_decoder cic_tiff_decoder;
+
+/* PNG: every color type and bit depth; 16-bit samples keep their exact values (no gamma or
+ * sRGB conversion is applied). */
+int32_t cic_png_open(const uint8_t *bytes, size_t size, cic_png_decoder **decoder,
+                     cic_image_info *info, cic_status *status);
+int32_t cic_png_decode(cic_png_decoder *decoder, void *pixels, size_t pixels_size, cic_status *status);
+void cic_png_close(cic_png_decoder *decoder);
+
+/* JPEG: 8-bit grayscale (1 channel) or color (3 channels, RGB); CMYK is refused. Data that ends
+ * before the image does is an error, not a gray bottom half as libjpeg would make it. */
+int32_t cic_jpeg_open(const uint8_t *bytes, size_t size, cic_jpeg_decoder **decoder,
+                      cic_image_info *info, cic_status *status);
+int32_t cic_jpeg_decode(cic_jpeg_decoder *decoder, void *pixels, size_t pixels_size, cic_status *status);
+void cic_jpeg_close(cic_jpeg_decoder *decoder);
+
+/* TIFF (first image of the file): 8- or 16-bit unsigned gray, gray+alpha, RGB or RGBA, in strips
+ * or tiles, interleaved or planar, with any compression libtiff decodes. */
+int32_t cic_tiff_open(const uint8_t *bytes, size_t size, cic_tiff_decoder **decoder,
+                      cic_image_info *info, cic_status *status);
+int32_t cic_tiff_decode(cic_tiff_decoder *decoder, void *pixels, size_t pixels_size, cic_status *status);
+void cic_tiff_close(cic_tiff_decoder *decoder);
+
+/* Writes a PNG to `path` (created or truncated): packed rows of `channels` (1 or 3) samples of
+ * `bit_depth` (8 or 16; 16-bit samples in host order), zlib `compression_level` 0...9.
+ * A partly written file is left behind on failure; the caller writes to a temporary path. */
+int32_t cic_png_write(const char *path, const void *pixels, uint32_t width, uint32_t height,
+                      int32_t channels, int32_t bit_depth, int32_t compression_level, cic_status *status);
+
+#ifdef __cplusplus
+}
+#endif
+
 #endif

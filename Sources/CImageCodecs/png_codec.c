@@ -1,0 +1,199 @@
+#include <errno.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "codecs_internal.h"
+
+/* libpng reports errors by calling an error function that must not return: ours records the
+ * message in the status of the call in progress and longjmps back into that call. */
+
+struct cic_png_decoder {
+    png_structp png;
+    png_infop info;
+    const uint8_t *bytes;
+    size_t size;
+    size_t offset;
+    cic_status *status; /* of the call in progress */
+    jmp_buf jump;
+    cic_image_info output;
+};
+
+static void decoder_error(png_structp png, png_const_charp message) {
+    cic_png_decoder *decoder = png_get_error_ptr(png);
+    cic_fail(decoder->status, CIC_BAD_INPUT, "%s", message);
+    longjmp(decoder->jump, 1);
+}
+
+static void ignore_warning(png_structp png, png_const_charp message) {
+    (void)png;
+    (void)message;
+}
+
+static void read_from_memory(png_structp png, png_bytep out, size_t count) {
+    cic_png_decoder *decoder = png_get_io_ptr(png);
+    if (count > decoder->size - decoder->offset) png_error(png, "the file ends before the image does (truncated)");
+    memcpy(out, decoder->bytes + decoder->offset, count);
+    decoder->offset += count;
+}
+
+int32_t cic_png_open(const uint8_t *bytes, size_t size, cic_png_decoder **out, cic_image_info *info,
+                     cic_status *status) {
+    cic_succeed(status);
+    *out = NULL;
+    cic_png_decoder *decoder = calloc(1, sizeof *decoder);
+    if (!decoder) return cic_fail(status, CIC_IO_ERROR, "out of memory");
+    decoder->bytes = bytes;
+    decoder->size = size;
+    decoder->status = status;
+    decoder->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, decoder, decoder_error, ignore_warning);
+    if (!decoder->png) {
+        free(decoder);
+        return cic_fail(status, CIC_IO_ERROR, "libpng could not start (out of memory?)");
+    }
+    *out = decoder; /* from here on cic_png_close frees everything */
+    decoder->info = png_create_info_struct(decoder->png);
+    if (!decoder->info) return cic_fail(status, CIC_IO_ERROR, "libpng could not start (out of memory?)");
+    if (setjmp(decoder->jump)) return status->code;
+
+    png_set_read_fn(decoder->png, decoder, read_from_memory);
+    png_read_info(decoder->png, decoder->info);
+    png_uint_32 width, height;
+    int bit_depth, color_type;
+    png_get_IHDR(decoder->png, decoder->info, &width, &height, &bit_depth, &color_type, NULL, NULL, NULL);
+
+    /* Only transforms that keep sample values: palette indices become their RGB entries, 1/2/4-bit
+     * gray becomes 8-bit. No gamma, no sRGB, no background: depth must come out exact. A tRNS
+     * chunk is ignored, as alpha is (clouds have none). */
+    int channels;
+    switch (color_type) {
+    case PNG_COLOR_TYPE_PALETTE:
+        png_set_palette_to_rgb(decoder->png);
+        channels = 3;
+        break;
+    case PNG_COLOR_TYPE_GRAY:
+        if (bit_depth < 8) png_set_expand_gray_1_2_4_to_8(decoder->png);
+        channels = 1;
+        break;
+    case PNG_COLOR_TYPE_GRAY_ALPHA: channels = 2; break;
+    case PNG_COLOR_TYPE_RGB: channels = 3; break;
+    case PNG_COLOR_TYPE_RGB_ALPHA: channels = 4; break;
+    default: return cic_fail(status, CIC_BAD_INPUT, "unknown PNG color type %d", color_type);
+    }
+    if (bit_depth == 16 && CIC_HOST_LITTLE_ENDIAN) png_set_swap(decoder->png);
+    png_set_interlace_handling(decoder->png);
+
+    decoder->output = (cic_image_info){.width = width, .height = height,
+                                       .bit_depth = bit_depth == 16 ? 16 : 8, .channels = channels};
+    *info = decoder->output;
+    return CIC_OK;
+}
+
+int32_t cic_png_decode(cic_png_decoder *decoder, void *pixels, size_t pixels_size, cic_status *status) {
+    cic_succeed(status);
+    decoder->status = status;
+    const cic_image_info *o = &decoder->output;
+    size_t row_bytes = (size_t)o->width * (size_t)o->channels * (size_t)(o->bit_depth / 8);
+    if (pixels_size != row_bytes * o->height) {
+        return cic_fail(status, CIC_BAD_INPUT, "output buffer of %zu bytes does not fit a %ux%u image",
+                        pixels_size, o->width, o->height);
+    }
+    /* Row pointers into the caller's buffer, so that libpng decodes straight into it (interlaced
+     * images need all rows at once). */
+    png_bytep *volatile rows = malloc(sizeof(png_bytep) * o->height);
+    if (!rows) return cic_fail(status, CIC_IO_ERROR, "out of memory");
+    if (setjmp(decoder->jump)) {
+        free(rows);
+        return status->code;
+    }
+    for (uint32_t y = 0; y < o->height; y++) rows[y] = (png_bytep)pixels + row_bytes * y;
+    png_read_update_info(decoder->png, decoder->info);
+    if (png_get_rowbytes(decoder->png, decoder->info) != row_bytes) {
+        png_error(decoder->png, "libpng's row size differs from the expected one");
+    }
+    png_read_image(decoder->png, rows);
+    /* Reads up to IEND, so that a file cut after its pixel data is still reported as truncated. */
+    png_read_end(decoder->png, NULL);
+    free(rows);
+    return CIC_OK;
+}
+
+void cic_png_close(cic_png_decoder *decoder) {
+    if (!decoder) return;
+    png_destroy_read_struct(&decoder->png, decoder->info ? &decoder->info : NULL, NULL);
+    free(decoder);
+}
+
+/* Writing: errors are the file system's (the arguments are checked first), so they are I/O errors
+ * and carry errno's text. */
+
+struct png_writer {
+    FILE *file;
+    cic_status *status;
+    jmp_buf jump;
+};
+
+static void writer_error(png_structp png, png_const_charp message) {
+    struct png_writer *writer = png_get_error_ptr(png);
+    if (writer->status->code == CIC_OK) cic_fail(writer->status, CIC_IO_ERROR, "%s", message);
+    longjmp(writer->jump, 1);
+}
+
+static void write_to_file(png_structp png, png_bytep data, size_t count) {
+    struct png_writer *writer = png_get_io_ptr(png);
+    if (fwrite(data, 1, count, writer->file) != count) {
+        cic_fail(writer->status, CIC_IO_ERROR, "cannot write: %s", strerror(errno));
+        png_error(png, "write failed");
+    }
+}
+
+static void flush_file(png_structp png) {
+    struct png_writer *writer = png_get_io_ptr(png);
+    if (fflush(writer->file) != 0) {
+        cic_fail(writer->status, CIC_IO_ERROR, "cannot write: %s", strerror(errno));
+        png_error(png, "flush failed");
+    }
+}
+
+int32_t cic_png_write(const char *path, const void *pixels, uint32_t width, uint32_t height, int32_t channels,
+                      int32_t bit_depth, int32_t compression_level, cic_status *status) {
+    cic_succeed(status);
+    if (width == 0 || height == 0 || width > PNG_UINT_31_MAX || height > PNG_UINT_31_MAX) {
+        return cic_fail(status, CIC_BAD_INPUT, "cannot write a %ux%u PNG", width, height);
+    }
+    if ((channels != 1 && channels != 3) || (bit_depth != 8 && bit_depth != 16)) {
+        return cic_fail(status, CIC_BAD_INPUT, "cannot write %d-bit PNG with %d channels", bit_depth, channels);
+    }
+    if (compression_level < 0 || compression_level > 9) {
+        return cic_fail(status, CIC_BAD_INPUT, "PNG compression level %d is outside 0...9", compression_level);
+    }
+    struct png_writer writer = {.status = status};
+    writer.file = fopen(path, "wb");
+    if (!writer.file) return cic_fail(status, CIC_IO_ERROR, "cannot create: %s", strerror(errno));
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &writer, writer_error, ignore_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!info) {
+        png_destroy_write_struct(png ? &png : NULL, NULL);
+        fclose(writer.file);
+        return cic_fail(status, CIC_IO_ERROR, "libpng could not start (out of memory?)");
+    }
+    if (setjmp(writer.jump)) {
+        png_destroy_write_struct(&png, &info);
+        fclose(writer.file);
+        return status->code;
+    }
+    png_set_write_fn(png, &writer, write_to_file, flush_file);
+    png_set_compression_level(png, compression_level);
+    png_set_IHDR(png, info, width, height, bit_depth, channels == 1 ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGB,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    if (bit_depth == 16 && CIC_HOST_LITTLE_ENDIAN) png_set_swap(png);
+    size_t row_bytes = (size_t)width * (size_t)channels * (size_t)(bit_depth / 8);
+    for (uint32_t y = 0; y < height; y++) png_write_row(png, (png_const_bytep)pixels + row_bytes * y);
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    /* fclose reports the last buffered write's failure (a full disk shows up here). */
+    if (fclose(writer.file) != 0) return cic_fail(status, CIC_IO_ERROR, "cannot write: %s", strerror(errno));
+    return CIC_OK;
+}

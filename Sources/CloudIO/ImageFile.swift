@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CloudCore
+
+/// The image formats `ImageFile` reads, told apart by their first bytes, never by the extension
+/// (datasets name 16-bit PGMs `.png` and TIFFs `.tif`, `.tiff` or nothing).
+public enum ImageFormat: String, Sendable, CaseIterable {
+    case png, jpeg, tiff
+    /// Netpbm: binary PGM (P5) and PPM (P6) are read; the other kinds are recognised to be refused by name.
+    case pnm
+    /// PCL's LZF-compressed raw frames (`pcl::io::LZFImageWriter`).
+    case pclzf
+
+    /// The format whose signature `bytes` begin with, or nil.
+    public static func sniff(_ bytes: UnsafeRawBufferPointer) -> ImageFormat? {
+        func starts(with signature: [UInt8]) -> Bool {
+            bytes.count >= signature.count && zip(bytes, signature).allSatisfy { $0 == $1 }
+        }
+        if starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        // Classic TIFF (42) and BigTIFF (43), little- and big-endian.
+        if starts(with: [0x49, 0x49, 0x2A, 0x00]) || starts(with: [0x4D, 0x4D, 0x00, 0x2A])
+            || starts(with: [0x49, 0x49, 0x2B, 0x00]) || starts(with: [0x4D, 0x4D, 0x00, 0x2B]) { return .tiff }
+        if starts(with: Array("PCLZF".utf8)) { return .pclzf }
+        // "P1" ... "P7" followed by whitespace.
+        if bytes.count >= 3, bytes[0] == UInt8(ascii: "P"), (UInt8(ascii: "1")...UInt8(ascii: "7")).contains(bytes[1]),
+           PNMImage.isWhitespace(bytes[2]) { return .pnm }
+        return nil
+    }
+}
+
+/// Reads images from files or memory into `DecodedImage`s, with the format sniffed from the data.
+///
+/// Every failure is `CloudError.badInput("<origin>: <what is wrong>")` on one line: a missing or
+/// unreadable file, an unknown format, corrupt or truncated data, a size beyond `ImageLimits`
+/// (checked before any pixel buffer is allocated), a bit depth or channel layout not read here.
+public enum ImageFile {
+    /// No image this module accepts needs more: the largest raster `ImageLimits` allows (4 channels
+    /// of 16 bits) plus headers and compression overhead. A larger file is refused before it is read.
+    public static let maxFileBytes = ImageLimits.maxSide * ImageLimits.maxSide * 8 + (1 << 20)
+
+    /// Reads and decodes the image file at `path`.
+    public static func read(_ path: String) throws -> DecodedImage {
+        let bytes = try readWholeFile(path)
+        return try bytes.withUnsafeBytes { try decode($0, origin: path) }
+    }
+
+    /// Decodes an encoded image held in memory; `origin` names it in error messages.
+    public static func decode(_ bytes: [UInt8], origin: String) throws -> DecodedImage {
+        try bytes.withUnsafeBytes { try decode($0, origin: origin) }
+    }
+
+    /// Decodes an encoded image held in memory; `origin` names it in error messages.
+    public static func decode(_ bytes: UnsafeRawBufferPointer, origin: String) throws -> DecodedImage {
+        guard !bytes.isEmpty else { throw CloudError.badInput("\(origin): the file is empty") }
+        guard let format = ImageFormat.sniff(bytes) else {
+            throw CloudError.badInput("\(origin): not an image format cloudgen reads (PNG, JPEG, TIFF, PGM/PPM, PCLZF); it starts with \(hexPrefix(bytes))")
+        }
+        switch format {
+        case .png: return try LibraryDecoder.png.decode(bytes, origin: origin)
+        case .jpeg: return try LibraryDecoder.jpeg.decode(bytes, origin: origin)
+        case .tiff: return try LibraryDecoder.tiff.decode(bytes, origin: origin)
+        case .pnm: return try PNMImage.decode(bytes, origin: origin)
+        case .pclzf: return try PCLZFImage.decode(bytes, origin: origin).image
+        }
+    }
+
+    private static func hexPrefix(_ bytes: UnsafeRawBufferPointer) -> String {
+        let digits = Array("0123456789abcdef")
+        return bytes.prefix(8).map { String([digits[Int($0 >> 4)], digits[Int($0 & 15)]]) }.joined(separator: " ")
+    }
+}
+
+/// The whole file, read with one buffer of its exact size after checking that size.
+func readWholeFile(_ path: String) throws -> [UInt8] {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw CloudError.badInput("\(path): cannot open: \(String(cString: strerror(errno)))") }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+        throw CloudError.badInput("\(path): cannot read: \(String(cString: strerror(errno)))")
+    }
+    guard info.st_mode & S_IFMT == S_IFREG else { throw CloudError.badInput("\(path): not a regular file") }
+    let size = Int(info.st_size)
+    guard size <= ImageFile.maxFileBytes else {
+        throw CloudError.badInput("\(path): \(size) bytes is larger than any image cloudgen reads (at most \(ImageFile.maxFileBytes))")
+    }
+    var failure: CloudError?
+    let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+        while count < size {
+            let n = read(fd, buffer.baseAddress! + count, size - count)
+            if n > 0 {
+                count += n
+            } else if n == 0 {
+                failure = .badInput("\(path): the file shrank while being read")
+                return
+            } else if errno != EINTR {
+                failure = .badInput("\(path): cannot read: \(String(cString: strerror(errno)))")
+                return
+            }
+        }
+    }
+    if let failure { throw failure }
+    return bytes
+}
