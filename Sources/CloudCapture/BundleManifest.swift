@@ -57,7 +57,7 @@ struct BundleManifest: Codable {
         var lensDistortionCenter: [Double]?
         var lensDistortionLookupTable: [Double]?
         var inverseLensDistortionLookupTable: [Double]?
-        /// Depth camera to colour camera, 4 columns of 3: [R | t], t in millimetres (AVFoundation's unit).
+        /// Depth camera to color camera, 4 columns of 3: [R | t], t in millimetres (AVFoundation's unit).
         var extrinsicMatrix: [[Double]]?
     }
 
@@ -81,7 +81,7 @@ enum BundleDepthFormat: String, CaseIterable {
     }
 }
 
-/// Colour formats: the two bi-planar YUV ranges ('420f', '420v'), 32-bit BGRA, or a JPEG file.
+/// Color formats: the two bi-planar YUV ranges ('420f', '420v'), 32-bit BGRA, or a JPEG file.
 enum BundleColorFormat: String, CaseIterable {
     case yuv420f, yuv420v, bgra, jpeg
 

@@ -1,8 +1,8 @@
 import CloudCore
 
 /// A parsed `--source` string (grammar in DESIGN.md, "Source specs"). Parsing checks the spec's
-/// shape; `open()` makes the source. Only the simulated camera exists in this build: the other
-/// kinds parse, so that scripts get the right message, but opening them is refused.
+/// shape; `open()` makes the source. The simulated camera and capture bundles exist in this build:
+/// the other kinds parse, so that scripts get the right message, but opening them is refused.
 public enum SourceSpec: Equatable, Sendable {
     case synthetic(SyntheticSettings)
     case rgbd(color: String, depth: String)
@@ -72,8 +72,10 @@ public enum SourceSpec: Equatable, Sendable {
         switch self {
         case .synthetic(let settings):
             return try SyntheticCamera(settings: settings)
-        case .rgbd, .tum, .redwood, .pclGrabber, .bundle, .kinect, .openNI2:
-            throw CloudError.badInput("source kind '\(kind)' is not available in this build yet (available: synthetic)")
+        case .bundle(let directory):
+            return try BundleSource(directory: directory)
+        case .rgbd, .tum, .redwood, .pclGrabber, .kinect, .openNI2:
+            throw CloudError.badInput("source kind '\(kind)' is not available in this build yet (available: synthetic, bundle)")
         }
     }
 }

@@ -51,8 +51,6 @@ public struct BackProjection {
         let xFactor = (0..<w).map { Float((Double($0) - k.cx) / k.fx) }
         let yFactor = (0..<h).map { Float((Double($0) - k.cy) / k.fy) }
         let color = frame.color
-        let colorColumn = color.map { c in (0..<w).map { Self.sourceIndex($0, from: w, to: c.width) } }
-        let colorRow = color.map { c in (0..<h).map { Self.sourceIndex($0, from: h, to: c.height) } }
         let lo = options.range?.lowerBound ?? 0
         let hi = options.range?.upperBound ?? .infinity
 
@@ -90,10 +88,25 @@ public struct BackProjection {
             for b in 0..<bands { bandStart[b] = b * rowsPerBand * w }
         }
 
-        var positions = [Float](repeating: .nan, count: total * 3)
-        var colors: [UInt8]? = color == nil ? nil : [UInt8](repeating: 0, count: total * 3)
+        // Organized clouds start all-NaN and get their valid pixels filled in; unorganized ones are
+        // written completely, so they skip the fill.
+        var positions = options.organized
+            ? [Float](repeating: .nan, count: total * 3)
+            : [Float](unsafeUninitializedCapacity: total * 3) { _, n in n = total * 3 }
+        var colors: [UInt8]? = color == nil ? nil : [UInt8](unsafeUninitializedCapacity: total * 3) { buffer, n in
+            // Organized clouds leave pixels without depth untouched: black, not garbage.
+            if options.organized { buffer.initialize(repeating: 0) }
+            n = total * 3
+        }
         let organized = options.organized
+        // Color offsets per column and per row, so the inner loop adds two integers per point.
+        let colorColumnOffset = color.map { c in (0..<w).map { 3 * Self.sourceIndex($0, from: w, to: c.width) } } ?? []
+        let colorRowOffset = color.map { c in (0..<h).map { 3 * c.width * Self.sourceIndex($0, from: h, to: c.height) } } ?? []
+        let noColor: [UInt8] = []
         depth.metres.withUnsafeBufferPointer { z in
+        xFactor.withUnsafeBufferPointer { xf in
+        colorColumnOffset.withUnsafeBufferPointer { colorColumn in
+        (color?.rgb ?? noColor).withUnsafeBufferPointer { rgbIn in
             positions.withUnsafeMutableBufferPointer { pos in
                 withOptionalMutableBuffer(&colors) { rgbOut in
                     let pos = pos
@@ -101,29 +114,31 @@ public struct BackProjection {
                         var o = bandStart[b]
                         for v in (b * rowsPerBand)..<Swift.min((b + 1) * rowsPerBand, h) {
                             let yf = yFactor[v]
-                            let row = v * w
+                            let row = v &* w
+                            let colorRow = rgbOut == nil ? 0 : colorRowOffset[v]
                             for u in 0..<w {
-                                let d = z[row + u]
+                                let d = z[row &+ u]
                                 guard d > 0, d >= lo, d <= hi else {
-                                    if organized { o += 1 }
+                                    if organized { o &+= 1 }
                                     continue
                                 }
-                                pos[3 * o] = xFactor[u] * d
-                                pos[3 * o + 1] = yf * d
-                                pos[3 * o + 2] = d
-                                if let rgbOut, let color, let colorRow, let colorColumn {
-                                    let s = 3 * (colorRow[v] * color.width + colorColumn[u])
-                                    rgbOut[3 * o] = color.rgb[s]
-                                    rgbOut[3 * o + 1] = color.rgb[s + 1]
-                                    rgbOut[3 * o + 2] = color.rgb[s + 2]
+                                let p = 3 &* o
+                                pos[p] = xf[u] * d
+                                pos[p &+ 1] = yf * d
+                                pos[p &+ 2] = d
+                                if let rgbOut {
+                                    let s = colorRow &+ colorColumn[u]
+                                    rgbOut[p] = rgbIn[s]
+                                    rgbOut[p &+ 1] = rgbIn[s &+ 1]
+                                    rgbOut[p &+ 2] = rgbIn[s &+ 2]
                                 }
-                                o += 1
+                                o &+= 1
                             }
                         }
                     }
                 }
             }
-        }
+        }}}}
         let grid = organized ? PointCloud.Grid(width: w, height: h) : nil
         let cloud = PointCloud(positions: positions, colors: colors, organized: grid)
         return (cloud, Counts(pixels: w * h, valid: valid, droppedByRange: valid - kept, points: kept))

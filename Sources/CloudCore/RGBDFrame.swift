@@ -61,10 +61,10 @@ public struct CapturedFrame: Sendable {
     public var pose: Pose?
     /// Seconds, in the source's own clock.
     public var timestamp: Double
-    /// The lens's radial distortion, shared by depth and colour (one lens, one calibration), at
+    /// The lens's radial distortion, shared by depth and color (one lens, one calibration), at
     /// the intrinsics' reference dimensions; nil when the images are rectified or the lens is ideal.
     public var distortion: LensDistortion?
-    /// Depth camera frame to colour camera frame (metres); nil when the images are registered,
+    /// Depth camera frame to color camera frame (metres); nil when the images are registered,
     /// i.e. seen from one viewpoint, as AVFoundation delivers depth with video.
     public var depthToColor: Pose?
 
@@ -95,7 +95,9 @@ public struct RGBDFrame: Sendable {
     }
 
     /// Converts a captured frame: depth to metres, color to RGB. `origin` names the source in errors.
-    public init(decoding frame: CapturedFrame, origin: String) throws {
+    /// With `colorAtDepthResolution`, only the color pixels the depth pixels sample are converted
+    /// (the cloud comes out identical; the frame's color image is then depth-sized).
+    public init(decoding frame: CapturedFrame, origin: String, colorAtDepthResolution: Bool = false) throws {
         try frame.intrinsics.validate(origin: origin)
         let d = frame.depth
         let depth = try d.data.withUnsafeBytes {
@@ -104,7 +106,9 @@ public struct RGBDFrame: Sendable {
         }
         var color: ColorImage?
         if let c = frame.color {
-            color = try ColorImage(decoding: c, origin: origin)
+            color = colorAtDepthResolution
+                ? try ColorImage(decoding: c, sampledAt: d.width, height: d.height, origin: origin)
+                : try ColorImage(decoding: c, origin: origin)
         }
         self.init(depth: depth, color: color, intrinsics: frame.intrinsics, pose: frame.pose)
     }

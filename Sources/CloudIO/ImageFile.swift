@@ -64,7 +64,7 @@ public enum ImageFile {
         case .jpeg: return try LibraryDecoder.jpeg.decode(bytes, origin: origin)
         case .tiff: return try LibraryDecoder.tiff.decode(bytes, origin: origin)
         case .pnm: return try PNMImage.decode(bytes, origin: origin)
-        case .pclzf: return try PCLZFImage.decode(bytes, origin: origin).image
+        case .pclzf: return try PCLZFImage.decode(bytes, origin: origin)
         }
     }
 

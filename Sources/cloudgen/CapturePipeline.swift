@@ -38,7 +38,8 @@ struct CapturePipeline {
         while frameLimit.map({ index < $0 }) ?? true {
             guard let captured = try source.nextFrame() else { break }
             clock.lap("acquire")
-            let rgbd = try RGBDFrame(decoding: captured, origin: source.name)
+            // Only the cloud needs color here, so only the color pixels it samples are converted.
+            let rgbd = try RGBDFrame(decoding: captured, origin: source.name, colorAtDepthResolution: true)
             clock.lap("convert")
             var (cloud, counts) = try BackProjection(options: .init(range: range)).run(rgbd)
             clock.lap("backProject")

@@ -70,7 +70,7 @@ struct CaptureReport: Encodable {
         camera = Camera(
             reference: Intrinsics(k),
             depth: Intrinsics(k.scaled(toWidth: rgbd.depth.width, height: rgbd.depth.height)),
-            color: rgbd.color.map { Intrinsics(k.scaled(toWidth: $0.width, height: $0.height)) },
+            color: captured.color.map { Intrinsics(k.scaled(toWidth: $0.width, height: $0.height)) },
             depthFormat: captured.depth.encoding.description,
             depthUnitsPerMetre: captured.depth.encoding.unitsPerMetre,
             colorFormat: captured.color.map { Self.describe($0.layout) })

@@ -83,3 +83,42 @@ final class ColorConversionTests: XCTestCase {
         }
     }
 }
+
+final class ColorSamplingTests: XCTestCase {
+    /// Sampling straight from the raw planes must give exactly what back-projection samples from
+    /// the fully converted image, for every layout.
+    func testSampledColorEqualsSamplingTheFullConversion() throws {
+        let (w, h) = (61, 47)  // odd sizes: the chroma plane rounds up
+        let rgb = (0..<(w * h * 3)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }
+        var bgra: [UInt8] = []
+        for i in 0..<(w * h) { bgra += [rgb[3 * i + 2], rgb[3 * i + 1], rgb[3 * i], 255] }
+        let y = (0..<(w * h)).map { UInt8(truncatingIfNeeded: $0 &* 40_503 >> 3) }
+        let cbcr = (0..<(((w + 1) / 2) * ((h + 1) / 2) * 2)).map { UInt8(truncatingIfNeeded: $0 &* 97 + 11) }
+        let layouts: [CapturedFrame.Color] = [
+            .init(width: w, height: h, layout: .rgb8, planes: [rgb]),
+            .init(width: w, height: h, layout: .bgra8, planes: [bgra]),
+            .init(width: w, height: h, layout: .yuv420BiPlanar(YUVFormat(range: .video, matrix: .bt709)), planes: [y, cbcr]),
+        ]
+        for color in layouts {
+            let full = try ColorImage(decoding: color, origin: "t")
+            for (dw, dh) in [(16, 12), (61, 47), (7, 5)] {
+                let sampled = try ColorImage(decoding: color, sampledAt: dw, height: dh, origin: "t")
+                XCTAssertEqual(sampled.width, dw)
+                let k = CameraIntrinsics(fx: 10, fy: 10, cx: 3, cy: 2, referenceWidth: dw, referenceHeight: dh)
+                let depth = DepthMap(width: dw, height: dh, metres: [Float](repeating: 1, count: dw * dh))
+                let a = try BackProjection().run(RGBDFrame(depth: depth, color: full, intrinsics: k, pose: nil)).cloud
+                let b = try BackProjection().run(RGBDFrame(depth: depth, color: sampled, intrinsics: k, pose: nil)).cloud
+                XCTAssertEqual(a.colors, b.colors, "\(color.layout) at \(dw)x\(dh)")
+                XCTAssertEqual(a.positions, b.positions)
+            }
+        }
+    }
+
+    func testShortPlanesAreRefused() {
+        let c = CapturedFrame.Color(width: 64, height: 48, layout: .yuv420BiPlanar(YUVFormat(range: .full, matrix: .bt601)),
+                                    planes: [[UInt8](repeating: 0, count: 64 * 48), [UInt8](repeating: 0, count: 10)])
+        XCTAssertThrowsError(try ColorImage(decoding: c, sampledAt: 16, height: 12, origin: "cam")) {
+            XCTAssertTrue("\($0)".hasPrefix("cam: CbCr plane"), "\($0)")
+        }
+    }
+}

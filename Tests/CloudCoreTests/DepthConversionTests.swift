@@ -17,6 +17,18 @@ final class DepthConversionTests: XCTestCase {
         XCTAssertEqual(z, [1.0, 1.5, 5.0, 0.333_251_953_125, 0, 0, 0, 0])
     }
 
+    func testHalfToSingleConversionIsExactForEveryBitPattern() {
+        for bits in 0...UInt16.max {
+            let expected = Float(Float16(bitPattern: bits))
+            let got = DepthMap.float(halfBits: bits)
+            if expected.isNaN {
+                XCTAssertTrue(got.isNaN, "\(bits)")
+            } else {
+                XCTAssertEqual(got.bitPattern, expected.bitPattern, "half bits \(String(bits, radix: 16))")
+            }
+        }
+    }
+
     func testDisparityIsInverseMetresAndInvalidWhenNotPositive() throws {
         // Float16 0.5 -> 2 m, 4.0 -> 0.25 m, 0 -> none, -2.0 -> none.
         let z16 = try decode(le16([0x3800, 0x4400, 0x0000, 0xC000]), width: 4, .disparityFloat16)

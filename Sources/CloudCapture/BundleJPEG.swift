@@ -1,0 +1,55 @@
+import CloudCore
+import Foundation
+
+/// Just enough of JPEG's marker structure (ITU-T T.81, annex B) to find the frame header: a
+/// bundle's JPEG color is checked when the bundle is opened, by reading a few bytes per segment,
+/// rather than when its frame is decoded.
+enum JPEGHeader {
+    /// The image size from the first start-of-frame segment; bad input naming `path` for data that
+    /// is not a JPEG, ends before its frame header, or has no usable size.
+    static func dimensions(of path: String) throws -> ImageSize {
+        func bad(_ problem: String) -> CloudError { .badInput("\(path): corrupt JPEG: \(problem)") }
+        guard let file = FileHandle(forReadingAtPath: path) else {
+            throw CloudError.io("\(path): cannot be opened")
+        }
+        defer { try? file.close() }
+        func read(_ count: Int, at offset: UInt64) throws -> [UInt8] {
+            try file.seek(toOffset: offset)
+            let bytes = [UInt8](try file.read(upToCount: count) ?? Data())
+            guard bytes.count == count else { throw bad("the file ends inside its headers") }
+            return bytes
+        }
+        guard try read(2, at: 0) == [0xFF, 0xD8] else { throw bad("it does not start with a JPEG start-of-image marker") }
+        var offset: UInt64 = 2
+        while true {
+            var marker = try read(2, at: offset)
+            guard marker[0] == 0xFF else { throw bad("no segment marker at byte \(offset)") }
+            // A marker may be preceded by any number of 0xFF fill bytes.
+            while marker[1] == 0xFF {
+                offset += 1
+                marker = try read(2, at: offset)
+            }
+            let code = marker[1]
+            offset += 2
+            // Markers without a length field: TEM and RST0...RST7. SOI again or EOI this early is corrupt.
+            if code == 0x01 || (0xD0...0xD7).contains(code) { continue }
+            guard code != 0xD8, code != 0xD9 else { throw bad("the image ends before its frame header") }
+            guard code != 0xDA else { throw bad("scan data starts before any frame header") }
+            let lengthBytes = try read(2, at: offset)
+            let length = Int(lengthBytes[0]) << 8 | Int(lengthBytes[1])
+            guard length >= 2 else { throw bad("segment 0xFF\(String(code, radix: 16, uppercase: true)) has length \(length)") }
+            // SOF0...SOF15 except DHT (C4), JPG (C8) and DAC (CC), which share the range.
+            if (0xC0...0xCF).contains(code) && code != 0xC4 && code != 0xC8 && code != 0xCC {
+                guard length >= 8 else { throw bad("frame header of \(length) bytes is too short") }
+                let sof = try read(5, at: offset + 2)
+                let height = Int(sof[1]) << 8 | Int(sof[2])
+                let width = Int(sof[3]) << 8 | Int(sof[4])
+                guard width > 0, height > 0 else {
+                    throw bad("frame header gives size \(width)x\(height) (a height defined later by a DNL segment is not supported)")
+                }
+                return ImageSize(width: width, height: height)
+            }
+            offset += UInt64(length)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import CloudCore
+
+/// Decompression of LZF (Marc Lehmann's liblzf format, used by PCL's PCLZF images and PCD
+/// `binary_compressed`). The stream is a sequence of items, each starting with a control byte:
+///
+///     000LLLLL                      literal run: the next L + 1 bytes are copied
+///     LLLooooo oooooooo             back reference of L + 2 bytes (L = 1...6)
+///     111ooooo LLLLLLLL oooooooo    back reference of L + 9 bytes
+///
+/// A back reference copies from `distance = o + 1` bytes behind the output position (13-bit o,
+/// so up to 8192 back). When the distance is shorter than the length, the copy overlaps the bytes
+/// it is producing, which is how runs are encoded (distance 2 repeats a 16-bit value).
+enum LZF {
+    /// Decompresses `input` so that it fills `output` exactly. Every item is checked against both
+    /// buffers before it is copied: corrupt or truncated data throws, never reads or writes outside.
+    static func decompress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+                           origin: String) throws {
+        guard let source = input.baseAddress?.assumingMemoryBound(to: UInt8.self),
+              let target = output.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            if input.count == output.count { return }
+            throw CloudError.badInput("\(origin): LZF data of \(input.count) bytes cannot make \(output.count)")
+        }
+        let inputCount = input.count
+        let outputCount = output.count
+        var i = 0
+        var o = 0
+        func corrupt(_ what: String) -> CloudError {
+            .badInput("\(origin): corrupt LZF data at byte \(i) of \(inputCount): \(what)")
+        }
+        while i < inputCount {
+            let control = Int(source[i])
+            i += 1
+            if control < 32 {
+                let length = control + 1
+                guard length <= inputCount - i else { throw corrupt("a literal run of \(length) bytes passes the end of the data (truncated)") }
+                guard length <= outputCount - o else { throw corrupt("the data decompresses to more than \(outputCount) bytes") }
+                (target + o).update(from: source + i, count: length)
+                i += length
+                o += length
+                continue
+            }
+            var length = control >> 5
+            if length == 7 {
+                guard i < inputCount else { throw corrupt("a back reference is cut off (truncated)") }
+                length += Int(source[i])
+                i += 1
+            }
+            length += 2
+            guard i < inputCount else { throw corrupt("a back reference is cut off (truncated)") }
+            let distance = ((control & 0x1F) << 8 | Int(source[i])) + 1
+            i += 1
+            guard distance <= o else { throw corrupt("a back reference points \(distance) bytes back from output byte \(o)") }
+            guard length <= outputCount - o else { throw corrupt("the data decompresses to more than \(outputCount) bytes") }
+            if distance >= length {
+                (target + o).update(from: target + (o - distance), count: length)
+            } else {
+                for k in 0..<length { target[o + k] = target[o - distance + k] }
+            }
+            o += length
+        }
+        guard o == outputCount else {
+            throw CloudError.badInput("\(origin): LZF data decompresses to \(o) bytes, the header says \(outputCount) (truncated?)")
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import CloudCore
+
+/// PCL's PCLZF images, as `pcl::io::LZFImageWriter` writes them (PCL's image grabber records
+/// frames this way). A 37-byte header, all integers little-endian as the x86 writers stored them:
+///
+///     0   "PCLZF"
+///     5   width            uint32
+///     9   height           uint32
+///     13  image type       16 ASCII bytes, padded with blanks: depth16, rgb24, yuv422, bayer8
+///     29  compressed size  uint32, exactly the bytes after the header
+///     33  raw size         uint32, bytes after decompression
+///
+/// then one LZF stream (see `LZF`). The raw layouts, chosen by PCL for compressibility:
+/// - depth16: width * height uint16, row-major, little-endian (millimetres from OpenNI devices);
+/// - rgb24: planar, all R then all G then all B (PCL reorders interleaved RGB before compressing);
+/// - yuv422: planar, the U of every pixel pair, then every Y, then the V of every pair;
+/// - bayer8: the raw sensor mosaic, which PCL demosaics with its own edge-aware filter.
+enum PCLZFImage {
+    static let headerSize = 37
+
+    enum Kind: String {
+        case depth16, rgb24, yuv422, bayer8
+
+        var rawBytesPerPixel: Int {
+            switch self {
+            case .depth16, .yuv422: return 2
+            case .rgb24: return 3
+            case .bayer8: return 1
+            }
+        }
+    }
+
+    static func decode(_ bytes: UnsafeRawBufferPointer, origin: String) throws -> DecodedImage {
+        guard bytes.count >= headerSize else {
+            throw CloudError.badInput("\(origin): PCLZF header is \(bytes.count) bytes, needs \(headerSize) (truncated)")
+        }
+        func uint32(at offset: Int) -> Int {
+            Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+        }
+        let width = uint32(at: 5)
+        let height = uint32(at: 9)
+        let typeField = String(decoding: bytes[13..<29], as: UTF8.self)
+        let compressedSize = uint32(at: 29)
+        let rawSize = uint32(at: 33)
+
+        // Older PCL versions spelled the type in capitals with underscores ("RGB24_").
+        let typeName = String(typeField.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) })
+        guard let kind = Kind(rawValue: typeName) else {
+            throw CloudError.badInput("\(origin): unknown PCLZF image type '\(typeField.printableASCII)'")
+        }
+        try ImageLimits.check(width: width, height: height, origin: origin)
+        let pixels = width * height
+        guard rawSize == pixels * kind.rawBytesPerPixel else {
+            throw CloudError.badInput("\(origin): PCLZF \(kind) header says \(rawSize) raw bytes, \(width)x\(height) needs \(pixels * kind.rawBytesPerPixel)")
+        }
+        let stored = bytes.count - headerSize
+        guard compressedSize == stored else {
+            throw CloudError.badInput("\(origin): PCLZF header says \(compressedSize) bytes of compressed data, the file holds \(stored)\(stored < compressedSize ? " (truncated)" : "")")
+        }
+        let compressed = UnsafeRawBufferPointer(rebasing: bytes[headerSize...])
+
+        switch kind {
+        case .depth16:
+            // Decompressed straight into the final array; the bytes are little-endian uint16.
+            var depth = [UInt16](repeating: 0, count: pixels)
+            try depth.withUnsafeMutableBytes { try LZF.decompress(compressed, into: $0, origin: origin) }
+            #if _endian(big)
+            for i in depth.indices { depth[i] = UInt16(littleEndian: depth[i]) }
+            #endif
+            return DecodedImage(width: width, height: height, channels: 1, samples: .uint16(depth))
+        case .rgb24:
+            let planes = try decompress(compressed, count: rawSize, origin: origin)
+            let rgb = [UInt8](unsafeUninitializedCapacity: pixels * 3) { out, initialized in
+                planes.withUnsafeBufferPointer { p in
+                    for i in 0..<pixels {
+                        out[3 * i] = p[i]
+                        out[3 * i + 1] = p[pixels + i]
+                        out[3 * i + 2] = p[2 * pixels + i]
+                    }
+                }
+                initialized = pixels * 3
+            }
+            return DecodedImage(width: width, height: height, channels: 3, samples: .uint8(rgb))
+        case .yuv422:
+            guard pixels % 2 == 0 else {
+                throw CloudError.badInput("\(origin): PCLZF yuv422 needs an even number of pixels, \(width)x\(height) is odd")
+            }
+            let planes = try decompress(compressed, count: rawSize, origin: origin)
+            return DecodedImage(width: width, height: height, channels: 3, samples: .uint8(rgb(yuv422: planes, pixels: pixels)))
+        case .bayer8:
+            throw CloudError.badInput("\(origin): PCLZF bayer8 (raw sensor mosaic) is not supported; cloudgen reads depth16, rgb24 and yuv422")
+        }
+    }
+
+    private static func decompress(_ compressed: UnsafeRawBufferPointer, count: Int, origin: String) throws -> [UInt8] {
+        var raw = [UInt8](repeating: 0, count: count)
+        try raw.withUnsafeMutableBytes { try LZF.decompress(compressed, into: $0, origin: origin) }
+        return raw
+    }
+
+    /// The conversion PCL's `LZFYUV422ImageReader` applies (the one of OpenNI's YUV422 stream), in
+    /// 14-bit fixed point, so that our colors equal PCL's: R = Y + 1.140 V, G = Y - 0.395 U - 0.581 V,
+    /// B = Y + 2.032 U, with U and V centred on 128, each term rounded, then clamped to 0...255.
+    /// Each U and V sample covers a pair of horizontally neighbouring pixels.
+    static func rgb(yuv422 planes: [UInt8], pixels: Int) -> [UInt8] {
+        let pairs = pixels / 2
+        return [UInt8](unsafeUninitializedCapacity: pixels * 3) { out, initialized in
+            planes.withUnsafeBufferPointer { p in
+                for pair in 0..<pairs {
+                    let u = Int(p[pair]) - 128
+                    let v = Int(p[pairs + pixels + pair]) - 128
+                    let red = (18678 * v + 8192) >> 14
+                    let green = (-9519 * v - 6472 * u + 8192) >> 14
+                    let blue = (33292 * u + 8192) >> 14
+                    for k in 0..<2 {
+                        let y = Int(p[pairs + 2 * pair + k])
+                        let d = 3 * (2 * pair + k)
+                        out[d] = UInt8(clamping: y + red)
+                        out[d + 1] = UInt8(clamping: y + green)
+                        out[d + 2] = UInt8(clamping: y + blue)
+                    }
+                }
+            }
+            initialized = pixels * 3
+        }
+    }
+}
+
+private extension String {
+    var printableASCII: String {
+        String(unicodeScalars.filter { $0.value > 0x20 && $0.value < 0x7F })
+    }
+}

@@ -1,0 +1,42 @@
+import CloudCore
+import Foundation
+
+/// Camera-to-world poses in the Open3D / Redwood `.log` format: per frame a line
+/// "id id frame-index" then the 4x4 matrix, row by row.
+public enum TrajectoryLog {
+    /// A trajectory of a million frames is ~100 MB of text: anything larger is not one.
+    static let maxBytes = 128 << 20
+
+    public static func read(_ path: String) throws -> [Pose] {
+        let data = try readSmallFile(path, limit: maxBytes, what: "trajectory log")
+        guard let text = String(data: data, encoding: .utf8) else { throw CloudError.badInput("\(path): not a text file") }
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.split(whereSeparator: \.isWhitespace) }.filter { !$0.isEmpty }
+        guard lines.count % 5 == 0, !lines.isEmpty else {
+            throw CloudError.badInput("\(path): \(lines.count) non-empty lines; a trajectory log has 5 per frame (a header and 4 matrix rows)")
+        }
+        var poses: [Pose] = []
+        poses.reserveCapacity(lines.count / 5)
+        for f in 0..<(lines.count / 5) {
+            let header = lines[5 * f]
+            guard header.count == 3, header.allSatisfy({ Int($0) != nil }) else {
+                throw CloudError.badInput("\(path): line \(5 * f + 1): expected 'id id frame', found '\(header.joined(separator: " "))'")
+            }
+            var rows: [[Double]] = []
+            for r in 1...4 {
+                let values = lines[5 * f + r].compactMap { Double($0) }
+                guard values.count == 4, values.allSatisfy(\.isFinite) else {
+                    throw CloudError.badInput("\(path): line \(5 * f + r + 1): expected 4 finite numbers")
+                }
+                rows.append(values)
+            }
+            guard rows[3] == [0, 0, 0, 1] else {
+                throw CloudError.badInput("\(path): frame \(f): the matrix's last row must be 0 0 0 1")
+            }
+            poses.append(Pose(rows: (SIMD3(rows[0][0], rows[0][1], rows[0][2]),
+                                     SIMD3(rows[1][0], rows[1][1], rows[1][2]),
+                                     SIMD3(rows[2][0], rows[2][1], rows[2][2])),
+                              translation: SIMD3(rows[0][3], rows[1][3], rows[2][3])))
+        }
+        return poses
+    }
+}
