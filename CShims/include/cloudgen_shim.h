@@ -61,11 +61,17 @@ typedef struct cg_cloud_view {
  * `element camera`; colors are uchar red green blue and normals nx ny nz. Floats in PCD ascii
  * are printed with 9 significant digits, enough to read back the same float; PCL's PLY ascii
  * writer prints 6 whatever it is asked.
+ * Binary PLY, binary and binary_compressed PCD are written by the shim itself (PCD byte for byte
+ * as PCL's PCDWriter writes it, without its page padding); the ascii encodings by PCL's writers.
+ * A binary PLY header is `ply`, `format binary_little_endian 1.0`, `element vertex N`, the
+ * properties, `end_header` (an organized cloud adds PCL's `obj_info num_cols` / `num_rows` and
+ * its range_grid element).
  * An organized cloud (height > 1) keeps WIDTH/HEIGHT in PCD; in PLY its NaN points are left out
  * and PCL's range_grid element records the grid. PLY ascii also leaves out the non-finite points
  * of an unorganized cloud (PCL's writer drops them; we keep its header consistent).
- * Refused with CG_BAD_INPUT: an empty cloud, and more than 4 GiB of point data in PLY or PCD
- * binary_compressed (PCL's limits).
+ * Refused with CG_BAD_INPUT: an empty cloud, more than 4 GiB of point data in PLY ascii (PCL's
+ * limit) or PCD binary_compressed (its 32-bit sizes), and an organized binary PLY with more
+ * than 2^31 - 1 points (range_grid's int32 indices).
  */
 int32_t cg_write_cloud(const char *path, cg_format format, const cg_cloud_view *cloud, cg_status *status);
 

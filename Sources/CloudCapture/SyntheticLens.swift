@@ -1,10 +1,12 @@
 import CloudCore
 
 /// The simulated camera's barrel lens (`distortion=1`): relative radial magnification
-/// m(r) = k1 (r / r_max)^2 up to r_max and k1 beyond it, which is how the lookup-table model
-/// extends a table past its last entry, so that the tables describe this lens exactly at their
-/// entries. Radii are in reference-dimension pixels from a centre a little off the principal
-/// point, as real calibrations have it.
+/// m(r) = k1 (2 x^2 - x^4) with x = r / r_max, k1 beyond r_max. It starts as the usual k1 r^2
+/// barrel and flattens out at r_max, so holding the last entry beyond r_max (the lookup-table
+/// model's rule) continues it smoothly. A lens whose magnification still grew at r_max would
+/// put a kink into the inverse table's last intervals, where barrel-rectified corners land,
+/// and linear interpolation across it errs by a third of a pixel. Radii are reference pixels
+/// from a centre a little off the principal point, as real calibrations have it.
 ///
 /// Rendering needs, for every captured (distorted) pixel, the ray of its rectified position: the
 /// inverse of the forward mapping, solved here exactly rather than read from the inverse table,
@@ -24,27 +26,32 @@ struct SyntheticLens {
         center = SIMD2(0.502 * w, 0.499 * h)
         var lens = LensDistortion(center: center, referenceWidth: size.width, referenceHeight: size.height,
                                   lookupTable: [], inverseLookupTable: [])
-        maxRadius = lens.maxRadius
+        let maxRadius = lens.maxRadius
+        self.maxRadius = maxRadius
         let n = Self.tableEntries
-        let radii = (0..<n).map { Double($0) * lens.maxRadius / Double(n - 1) }
-        lens.lookupTable = radii.map { Self.k1 * ($0 / lens.maxRadius) * ($0 / lens.maxRadius) }
+        let radii = (0..<n).map { Double($0) * maxRadius / Double(n - 1) }
+        lens.lookupTable = radii.map { Self.magnification($0 / maxRadius) }
         // The inverse table moves distorted radius r_d to rectified radius r = r_d (1 + m_inv), so
         // m_inv = r / r_d - 1; at the centre, where m = 0, it is 0 too.
-        let maxRadius = maxRadius
         lens.inverseLookupTable = radii.map { $0 > 0 ? Self.rectifiedRadius($0, maxRadius: maxRadius) / $0 - 1 : 0 }
         distortion = lens
     }
 
+    /// m at x = r / r_max.
+    static func magnification(_ x: Double) -> Double {
+        x >= 1 ? k1 : k1 * (2 * x * x - x * x * x * x)
+    }
+
     /// The rectified radius whose image lies at distorted radius `rd`: the root of
-    /// r (1 + k1 r^2 / R^2) = rd below R, or rd / (1 + k1) beyond it. The forward mapping grows
-    /// monotonically (its slope 1 + 3 k1 r^2 / R^2 stays above 0.9), so Newton's method from
-    /// r = rd converges in a handful of steps.
+    /// r (1 + m(r / R)) = rd below R, rd / (1 + k1) beyond. The forward mapping grows
+    /// monotonically (its slope 1 + k1 (6 x^2 - 5 x^4) stays above 1 + 1.8 k1), so Newton's
+    /// method from r = rd converges in a handful of steps.
     static func rectifiedRadius(_ rd: Double, maxRadius: Double) -> Double {
         guard rd < maxRadius * (1 + k1) else { return rd / (1 + k1) }
-        let a = k1 / (maxRadius * maxRadius)
         var r = rd
         for _ in 0..<50 {
-            let step = (r + a * r * r * r - rd) / (1 + 3 * a * r * r)
+            let x2 = (r / maxRadius) * (r / maxRadius)
+            let step = (r * (1 + k1 * (2 * x2 - x2 * x2)) - rd) / (1 + k1 * (6 * x2 - 5 * x2 * x2))
             r -= step
             if abs(step) <= 1e-12 * maxRadius { break }
         }

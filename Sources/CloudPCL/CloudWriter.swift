@@ -6,9 +6,10 @@ import Darwin
 import CShims
 import CloudCore
 
-/// Writes clouds as PLY or PCD through PCL, atomically: PCL writes a temporary file in the
-/// destination's folder, which is checked and then renamed over the destination; on any failure
-/// it is removed, so a half-written cloud file never exists under the destination's name.
+/// Writes clouds as PLY or PCD through the shim, atomically: the shim writes a temporary file in
+/// the destination's folder (binary encodings itself, ascii through PCL's writers), which is
+/// checked and then renamed over the destination; on any failure it is removed, so a half-written
+/// cloud file never exists under the destination's name.
 public enum CloudWriter {
     /// Writes `cloud` to `path` in the format its extension names (.ply / .pcd) and `encoding`.
     public static func write(_ cloud: PointCloud, to path: String, encoding: CloudEncoding = .binary) throws {
@@ -22,7 +23,8 @@ public enum CloudWriter {
     /// `element camera`. An organized cloud keeps WIDTH x HEIGHT in PCD; in PLY its NaN points
     /// are left out and PCL's range_grid element keeps the grid (PCL reads it back organized,
     /// Open3D and plyfile read the valid points). Floats keep every bit in binary files and PCD
-    /// ascii (9 significant digits); PCL's PLY ascii writer prints 6.
+    /// ascii (9 significant digits); PCL's PLY ascii writer prints 6. Binary and
+    /// binary_compressed PCD are byte for byte what PCL's PCDWriter writes, without its padding.
     public static func write(_ cloud: PointCloud, to path: String, format: CloudFileFormat) throws {
         guard cloud.count <= HeaderCheck.maxPoints else {
             throw CloudError.badInput("\(path): \(cloud.count) points is more than cloudgen writes (at most \(HeaderCheck.maxPoints))")
@@ -43,32 +45,27 @@ public enum CloudWriter {
             }
         }
         if let error = status.error(about: path) { throw error }
-        try finish(temporary.path, writtenFor: path)
+        try checkWritten(temporary.path, writtenFor: path)
         guard rename(temporary.path, path) == 0 else {
             throw CloudError.io("\(path): cannot rename the finished temporary file into place: \(String(cString: strerror(errno)))")
         }
         renamed = true
     }
 
-    /// Holds what PCL wrote against its own header, because PCL's PLY writer does not check its
-    /// stream (a full disk would leave a short file), and trims the up to 4 KiB of zeros PCL's
-    /// PCD binary writers leave after the data (they size the file for mmap in whole pages).
-    private static func finish(_ temporary: String, writtenFor path: String) throws {
-        let header: CloudFileHeader
+    /// Holds the written file against its own header before it takes the destination's name:
+    /// PCL's ascii writers do not check their streams (a full disk would leave a short file).
+    private static func checkWritten(_ temporary: String, writtenFor path: String) throws {
         do {
-            header = try HeaderCheck.check(path: temporary)
+            _ = try HeaderCheck.check(path: temporary)
         } catch let error as CloudError {
-            throw CloudError.io("\(path): PCL wrote an incomplete file (is the disk full?): \(error.message)")
-        }
-        if let length = header.dataLength, truncate(temporary, off_t(header.dataOffset + length)) != 0 {
-            throw CloudError.io("\(path): cannot trim the written file: \(String(cString: strerror(errno)))")
+            throw CloudError.io("\(path): the written file is incomplete (is the disk full?): \(error.message)")
         }
     }
 }
 
 /// `.NAME.tmp-PID-RANDOM` next to the destination, created empty with O_EXCL, so that it is ours
-/// alone, gets the permissions a new file gets (PCL's own binary PCD writer would create 0600),
-/// and a missing or read-only folder fails before PCL runs.
+/// alone, gets the permissions a new file gets (PCL's writers, which open it by name, keep them),
+/// and a missing or read-only folder fails before the shim runs.
 private struct TemporaryFile {
     let path: String
 

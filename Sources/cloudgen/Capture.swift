@@ -31,13 +31,17 @@ struct Capture: ParsableCommand {
 
     @OptionGroup var output: CloudOutputOptions
 
+    @Option(help: ArgumentHelp("Also write each frame as an RGBD image folder (color/ and 16-bit millimetre depth/ PNGs, camera_intrinsic.json, trajectory.log) that Open3D and redwood: read.", valueName: "dir"))
+    var rgbd: String?
+
     @Flag(help: "Print one JSON object describing the capture on stdout, nothing else.")
     var json = false
 
     func run() throws {
         let report = try CapturePipeline(
             sourceSpec: source, frame: frame, range: range?.limits,
-            frameLimit: (frames ?? (fuse ? .all : .count(1))).limit, fuse: fuse, outputs: output.requested
+            frameLimit: (frames ?? (fuse ? .all : .count(1))).limit, fuse: fuse, outputs: output.requested,
+            rgbdDirectory: rgbd
         ).run()
         if json {
             try Console.printJSON(report)

@@ -1,5 +1,6 @@
 import CloudCapture
 import CloudCore
+import CloudIO
 import CloudPCL
 import Foundation
 
@@ -15,6 +16,8 @@ struct CapturePipeline {
     /// Merge the frames, each placed by its pose, into one world-frame cloud.
     var fuse: Bool
     var outputs: [(path: String, format: CloudFileFormat)]
+    /// Also write each frame as color + 16-bit depth PNGs and Open3D intrinsics JSON.
+    var rgbdDirectory: String?
 
     func run() throws -> CaptureReport {
         var clock = StageClock()
@@ -29,6 +32,7 @@ struct CapturePipeline {
             throw CloudError.badInput("\(source.name): \(what), and this source has no poses")
         }
         let progress = Progress(expected: frameLimit, quiet: frameLimit == 1)
+        let exporter = try rgbdDirectory.map { try RGBDExporter(directory: $0) }
 
         var first: (captured: CapturedFrame, rgbd: RGBDFrame)?
         var totals = BackProjection.Counts(pixels: 0, valid: 0, droppedByRange: 0, points: 0)
@@ -41,6 +45,10 @@ struct CapturePipeline {
             // Only the cloud needs color here, so only the color pixels it samples are converted.
             let rgbd = try RGBDFrame(decoding: captured, origin: source.name, colorAtDepthResolution: true)
             clock.lap("convert")
+            if let exporter {
+                try exporter.write(rgbd)
+                clock.lap("rgbd")
+            }
             var (cloud, counts) = try BackProjection(options: .init(range: range)).run(rgbd)
             clock.lap("backProject")
             if needsPose {
@@ -65,6 +73,12 @@ struct CapturePipeline {
         guard let first else {
             throw CloudError.io("\(source.name): the source delivered no frame")
         }
+        if let exporter {
+            try exporter.finish()
+            if exporter.depthClipped > 0 {
+                Console.warning("\(exporter.directory): \(exporter.depthClipped) depth pixels beyond 65.535 m do not fit 16-bit millimetres and were written as 0")
+            }
+        }
         if fuse {
             files += try write(fused, counts: totals, suffix: nil, clock: &clock, origin: source.name)
         }
@@ -73,13 +87,13 @@ struct CapturePipeline {
                                    range.lowerBound, range.upperBound, totals.droppedByRange, totals.valid,
                                    100 * Double(totals.droppedByRange) / Double(totals.valid)))
         }
-        if outputs.isEmpty {
+        if outputs.isEmpty && exporter == nil {
             Console.warning("no output file requested (add --ply FILE or --pcd FILE)")
         }
         progress.finish(frames: index, points: totals.points)
         return CaptureReport(source: source.name, frame: needsPose ? .world : .camera, frames: index, fused: fuse,
                              captured: first.captured, rgbd: first.rgbd, range: range, counts: totals,
-                             files: files, timings: clock.laps, totalMilliseconds: clock.total)
+                             files: files, rgbdDirectory: rgbdDirectory, timings: clock.laps, totalMilliseconds: clock.total)
     }
 
     /// Writes every requested file for one cloud; `suffix` numbers the files of a sequence.

@@ -61,11 +61,13 @@ struct CaptureReport: Encodable {
     var range: Range?
     var counts: BackProjection.Counts
     var files: [File]
+    /// The RGBD image folder written with --rgbd.
+    var rgbdDirectory: String?
     var timings: [Stage]
     var totalMilliseconds: Double
 
     init(source: String, frame: OutputFrame, frames: Int, fused: Bool, captured: CapturedFrame, rgbd: RGBDFrame, range: ClosedRange<Float>?,
-         counts: BackProjection.Counts, files: [File], timings: [Stage], totalMilliseconds: Double) {
+         counts: BackProjection.Counts, files: [File], rgbdDirectory: String?, timings: [Stage], totalMilliseconds: Double) {
         let k = rgbd.intrinsics
         camera = Camera(
             reference: Intrinsics(k),
@@ -81,6 +83,7 @@ struct CaptureReport: Encodable {
         self.range = range.map { Range(min: $0.lowerBound, max: $0.upperBound) }
         self.counts = counts
         self.files = files
+        self.rgbdDirectory = rgbdDirectory
         self.timings = timings
         self.totalMilliseconds = totalMilliseconds
     }

@@ -1,0 +1,92 @@
+import CloudCore
+import Foundation
+
+/// Writes frames as an RGBD image folder that Open3D, Redwood- and TUM-style tools read
+/// (`--rgbd DIR`), in the layout the `redwood:` source reads back:
+///
+///     DIR/color/000000.png        8-bit RGB at the depth map's size: the colors the cloud took
+///     DIR/depth/000000.png        16-bit depth in millimetres, 0 where there is none
+///     DIR/camera_intrinsic.json   Open3D PinholeCameraIntrinsic JSON, scaled to the depth size
+///     DIR/trajectory.log          camera-to-world poses, when the source knows them
+///
+/// Color is written at the depth resolution, sampled exactly as back-projection samples it, so the
+/// pair is registered pixel for pixel and a cloud made from it equals the original but for depth
+/// rounded to the millimetre.
+public final class RGBDExporter {
+    public let directory: String
+    private var intrinsics: CameraIntrinsics?
+    private var poses: [Pose] = []
+    private var frames = 0
+    /// Depth beyond 65.535 m does not fit in 16-bit millimetres; such pixels are written as 0.
+    public private(set) var depthClipped = 0
+
+    public init(directory: String) throws {
+        self.directory = directory
+        for sub in ["", "/color", "/depth"] {
+            do {
+                try FileManager.default.createDirectory(atPath: directory + sub, withIntermediateDirectories: true)
+            } catch {
+                throw CloudError.io("\(directory + sub): cannot create the folder (\(error.localizedDescription))")
+            }
+        }
+    }
+
+    /// `frame` must carry color at its depth map's size (`RGBDFrame(decoding:colorAtDepthResolution: true)`).
+    public func write(_ frame: RGBDFrame) throws {
+        let depth = frame.depth
+        let k = frame.intrinsics.scaled(toWidth: depth.width, height: depth.height)
+        if let intrinsics, intrinsics != k {
+            throw CloudError.badInput("\(directory): frame \(frames) has other intrinsics than frame 0; one folder holds one camera")
+        }
+        intrinsics = k
+        let name = String(format: "%06d.png", frames)
+        var clipped = 0
+        let millimetres = depth.metres.map { z -> UInt16 in
+            let mm = (Double(z) * 1000).rounded()
+            if mm > Double(UInt16.max) { clipped += 1; return 0 }
+            return UInt16(mm)
+        }
+        depthClipped += clipped
+        try PNGWriter.write(gray16: millimetres, width: depth.width, height: depth.height, to: "\(directory)/depth/\(name)")
+        if let color = frame.color {
+            guard color.width == depth.width, color.height == depth.height else {
+                throw CloudError.badInput("\(directory): color \(color.width)x\(color.height) is not at the depth size \(depth.width)x\(depth.height)")
+            }
+            try PNGWriter.write(rgb: color, to: "\(directory)/color/\(name)")
+        }
+        if let pose = frame.pose { poses.append(pose) }
+        frames += 1
+    }
+
+    /// Writes the intrinsics and, when every frame had a pose, the trajectory. Call once at the end.
+    public func finish() throws {
+        guard let k = intrinsics else { return }
+        let matrix = [k.fx, 0, 0, 0, k.fy, 0, k.cx, k.cy, 1].map { String($0) }.joined(separator: ", ")
+        let json = "{\n\t\"width\" : \(k.referenceWidth),\n\t\"height\" : \(k.referenceHeight),\n\t\"intrinsic_matrix\" : [ \(matrix) ]\n}\n"
+        try writeAtomically(Data(json.utf8), to: "\(directory)/camera_intrinsic.json")
+        if poses.count == frames {
+            var log = ""
+            for (i, p) in poses.enumerated() {
+                log += "\(i) \(i) \(i + 1)\n"
+                for (row, t) in [(p.rotation.0, p.translation.x), (p.rotation.1, p.translation.y), (p.rotation.2, p.translation.z)] {
+                    log += "\(row.x) \(row.y) \(row.z) \(t)\n"
+                }
+                log += "0 0 0 1\n"
+            }
+            try writeAtomically(Data(log.utf8), to: "\(directory)/trajectory.log")
+        }
+    }
+}
+
+/// Writes `data` to a temporary file beside `path`, then renames it into place.
+func writeAtomically(_ data: Data, to path: String) throws {
+    let url = URL(fileURLWithPath: path)
+    let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
+    do {
+        try data.write(to: temporary)
+        if rename(temporary.path, path) != 0 { throw CocoaError(.fileWriteUnknown) }
+    } catch {
+        try? FileManager.default.removeItem(at: temporary)
+        throw CloudError.io("\(path): cannot be written")
+    }
+}
