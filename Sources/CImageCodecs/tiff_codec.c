@@ -131,8 +131,9 @@ int32_t cic_tiff_open(const uint8_t *bytes, size_t size, cic_tiff_decoder **out,
     if (!options) return cic_fail(status, CIC_IO_ERROR, "out of memory");
     TIFFOpenOptionsSetErrorHandlerExtR(options, record_error, decoder);
     TIFFOpenOptionsSetWarningHandlerExtR(options, ignore_warning, decoder);
-    /* No single allocation of libtiff's (tag arrays, strip buffers) needs more than the largest
-     * image CloudCore accepts: a lying header fails here instead of reserving gigabytes. */
+    /* libtiff decodes into our buffers and reads strips in place from the mapped bytes, so what it
+     * allocates itself is tag arrays and codec state: a header whose counts would need more than
+     * 1 GiB at once is lying, and fails here instead of reserving it. */
     TIFFOpenOptionsSetMaxSingleMemAlloc(options, (tmsize_t)1 << 30);
     decoder->tiff = TIFFClientOpenExt("TIFF", "r", decoder, read_memory, refuse_write, seek_memory, close_memory,
                                       memory_size, map_memory, unmap_memory, options);
@@ -163,7 +164,7 @@ int32_t cic_tiff_open(const uint8_t *bytes, size_t size, cic_tiff_decoder **out,
     if (photometric != PHOTOMETRIC_MINISBLACK && photometric != PHOTOMETRIC_RGB) {
         return cic_fail(status, CIC_BAD_INPUT, "unsupported %s TIFF; cloudgen reads gray and RGB", photometric_name(photometric));
     }
-    /* Gray with an alpha sample, or RGB with an alpha sample. */
+    /* Gray or RGB, each with or without one more (alpha) sample. */
     if (photometric == PHOTOMETRIC_MINISBLACK ? samples > 2 || samples < 1 : samples != 3 && samples != 4) {
         return cic_fail(status, CIC_BAD_INPUT, "unsupported TIFF with %u samples per %s pixel", samples,
                         photometric == PHOTOMETRIC_RGB ? "RGB" : "gray");
@@ -175,8 +176,9 @@ int32_t cic_tiff_open(const uint8_t *bytes, size_t size, cic_tiff_decoder **out,
 }
 
 /* Copies a decoded strip or tile (`rows` x `columns` pixels of `chunk_samples` interleaved
- * samples each, `chunk_row_bytes` apart) to (x, y) of the packed output, into every sample from
- * `first_sample` on; planar files have one sample per chunk. */
+ * samples each, `chunk_row_bytes` apart) to (x, y) of the packed output: whole pixels when the
+ * chunk holds all samples, else (planar files, one sample per chunk) into sample `first_sample`
+ * of each pixel. */
 static void copy_chunk(const cic_image_info *o, uint8_t *pixels, const uint8_t *chunk, size_t chunk_row_bytes,
                        uint32_t x, uint32_t y, uint32_t columns, uint32_t rows, int chunk_samples, int first_sample) {
     size_t sample_bytes = (size_t)o->bit_depth / 8;
@@ -249,6 +251,12 @@ int32_t cic_tiff_decode(cic_tiff_decoder *decoder, void *pixels, size_t pixels_s
     size_t tile_row_bytes = (size_t)tile_width * (size_t)chunk_samples * sample_bytes;
     if (tile_width == 0 || tile_height == 0 || tile_size <= 0 || (size_t)tile_size != tile_row_bytes * tile_height) {
         return tiff_failure(decoder, "the TIFF's tile size is invalid");
+    }
+    /* The tile buffer's size comes from the header: tiles may exceed a small image, but not both
+     * the image and 1024 pixels on a side, so a lying header cannot make it huge. */
+    if ((tile_width > o->width && tile_width > 1024) || (tile_height > o->height && tile_height > 1024)) {
+        return cic_fail(status, CIC_BAD_INPUT, "TIFF tiles of %ux%u are larger than the %ux%u image", tile_width,
+                        tile_height, o->width, o->height);
     }
     uint8_t *tile = malloc((size_t)tile_size);
     if (!tile) return cic_fail(status, CIC_IO_ERROR, "out of memory");

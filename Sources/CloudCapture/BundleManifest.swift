@@ -11,7 +11,7 @@ struct BundleManifest: Codable {
     static let fileName = "manifest.json"
 
     var format: String
-    var version: Int
+    @WholeNumber var version: Int
     var frames: [Frame]
 
     struct Frame: Codable {
@@ -30,8 +30,8 @@ struct BundleManifest: Codable {
         var file: String
         /// `DepthFormat` raw value.
         var format: String
-        var width: Int
-        var height: Int
+        @WholeNumber var width: Int
+        @WholeNumber var height: Int
         /// "absolute" or "relative" (AVDepthData.depthDataAccuracy).
         var accuracy: String
         /// AVDepthData.isDepthDataFiltered.
@@ -43,8 +43,8 @@ struct BundleManifest: Codable {
         var files: [String]
         /// `ColorFormat` raw value.
         var format: String
-        var width: Int
-        var height: Int
+        @WholeNumber var width: Int
+        @WholeNumber var height: Int
         /// YUV formats only: "bt709" (phone camera buffers, and the default) or "bt601".
         var yCbCrMatrix: String?
     }
@@ -62,8 +62,33 @@ struct BundleManifest: Codable {
     }
 
     struct Dimensions: Codable {
-        var width: Int
-        var height: Int
+        @WholeNumber var width: Int
+        @WholeNumber var height: Int
+    }
+}
+
+/// An integer field. Foundation's decoder calls a fractional or out-of-range number in an `Int`
+/// field "not valid JSON" without saying where; reading a number and checking it names the field.
+@propertyWrapper
+struct WholeNumber: Codable {
+    var wrappedValue: Int
+
+    init(wrappedValue: Int) {
+        self.wrappedValue = wrappedValue
+    }
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let number = try container.decode(Double.self)
+        guard let value = Int(exactly: number) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected a whole number, not \(number)")
+        }
+        wrappedValue = value
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(wrappedValue)
     }
 }
 

@@ -106,6 +106,13 @@ public final class BundleSource: DepthSource {
             throw CloudError.io("\(path): cannot read: \(error.localizedDescription)")
         }
         do {
+            // Foundation's decoder reports any syntax error as "not valid JSON"; the parser says what and where.
+            _ = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+            throw CloudError.badInput("\(path): not valid JSON" + (detail.map { " (\($0))" } ?? ""))
+        }
+        do {
             return try JSONDecoder().decode(BundleManifest.self, from: data)
         } catch let error as DecodingError {
             throw CloudError.badInput("\(path): \(describe(error))")
@@ -126,9 +133,7 @@ public final class BundleSource: DepthSource {
                 : (type == Int.self || type == Double.self) ? "a number" : "\(type)"
             return "\(location(context.codingPath)): expected \(expected)"
         case .dataCorrupted(let context):
-            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            let what = context.codingPath.isEmpty ? "" : "\(location(context.codingPath)): "
-            return what + (underlying.map { "not valid JSON (\($0))" } ?? context.debugDescription)
+            return context.codingPath.isEmpty ? context.debugDescription : "\(location(context.codingPath)): \(context.debugDescription)"
         @unknown default:
             return "\(error)"
         }

@@ -33,6 +33,7 @@ public final class BundleWriter {
         staging = target.deletingLastPathComponent()
             .appendingPathComponent(".\(target.lastPathComponent).partial-\(UUID().uuidString)")
         do {
+            try fm.createDirectory(at: staging, withIntermediateDirectories: false)
             try fm.createDirectory(at: staging.appendingPathComponent("frames"), withIntermediateDirectories: false)
         } catch {
             throw CloudError.io("\(directory): cannot create the bundle beside it: \(error.localizedDescription)")

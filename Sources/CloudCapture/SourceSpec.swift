@@ -1,8 +1,9 @@
 import CloudCore
 
 /// A parsed `--source` string (grammar in DESIGN.md, "Source specs"). Parsing checks the spec's
-/// shape; `open()` makes the source. The simulated camera and capture bundles exist in this build:
-/// the other kinds parse, so that scripts get the right message, but opening them is refused.
+/// shape; `open()` makes the source. The simulated camera, capture bundles and the datasets on disk
+/// (rgbd, tum, redwood, pclgrabber) exist in this build: the device kinds parse, so that scripts
+/// get the right message, but opening them is refused.
 public enum SourceSpec: Equatable, Sendable {
     case synthetic(SyntheticSettings)
     case rgbd(color: String, depth: String)
@@ -69,13 +70,28 @@ public enum SourceSpec: Equatable, Sendable {
     }
 
     public func open() throws -> DepthSource {
+        try open(options: SourceOptions())
+    }
+
+    /// `options` carries `--intrinsics`, `--depth-scale` and `--depth-encoding`; a flag the kind
+    /// has no use for is refused.
+    public func open(options: SourceOptions) throws -> DepthSource {
+        try options.check(for: self)
         switch self {
         case .synthetic(let settings):
             return try SyntheticCamera(settings: settings)
         case .bundle(let directory):
             return try BundleSource(directory: directory)
-        case .rgbd, .tum, .redwood, .pclGrabber, .kinect, .openNI2:
-            throw CloudError.badInput("source kind '\(kind)' is not available in this build yet (available: synthetic, bundle)")
+        case .rgbd(let color, let depth):
+            return try RGBDImageSource(colorPath: color, depthPath: depth, options: options)
+        case .tum(let directory):
+            return try TUMSource(directory: directory, options: options)
+        case .redwood(let directory):
+            return try RedwoodSource(directory: directory, options: options)
+        case .pclGrabber(let directory):
+            return try PCLGrabberSource(directory: directory, options: options)
+        case .kinect, .openNI2:
+            throw CloudError.badInput("source kind '\(kind)' is not available in this build yet (available: synthetic, bundle, rgbd, tum, redwood, pclgrabber)")
         }
     }
 }

@@ -3,9 +3,10 @@ import Dispatch
 
 /// The built-in simulated depth camera (`--source synthetic`): ray-casts `SyntheticScene` into a
 /// depth plane in the requested encoding and a YUV 4:2:0 color image, as a phone's depth camera
-/// delivers them, with intrinsics given at the color resolution so that scaling to the depth size
-/// is exercised. The pose is known exactly. Output is a pure function of the settings: the same
-/// spec gives the same bytes on every run.
+/// delivers them, with intrinsics given at the color resolution (or at `reference=`) so that
+/// scaling to the depth size is exercised, optionally through a barrel lens whose lookup tables
+/// come with the frame (`distortion=1`, `SyntheticLens`). The pose is known exactly. Output is a
+/// pure function of the settings: the same spec gives the same bytes on every run.
 ///
 /// One `open()` delivers one frame, then nil.
 public final class SyntheticCamera: DepthSource {

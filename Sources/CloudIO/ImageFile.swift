@@ -5,8 +5,8 @@ import Darwin
 #endif
 import CloudCore
 
-/// The image formats `ImageFile` reads, told apart by their first bytes, never by the extension
-/// (datasets name 16-bit PGMs `.png` and TIFFs `.tif`, `.tiff` or nothing).
+/// The image formats `ImageFile` reads, told apart by their first bytes, never by the extension,
+/// which can be missing, vary (`.tif`, `.tiff`) or lie.
 public enum ImageFormat: String, Sendable, CaseIterable {
     case png, jpeg, tiff
     /// Netpbm: binary PGM (P5) and PPM (P6) are read; the other kinds are recognised to be refused by name.

@@ -13,6 +13,10 @@ import Foundation
 /// pair is registered pixel for pixel and a cloud made from it equals the original but for depth
 /// rounded to the millimetre.
 public final class RGBDExporter {
+    /// zlib level 1: a quarter of level 6's time (9 vs 30 ms for a 640x480 depth PNG, 20 vs 80 ms
+    /// for color) for files 15-30% larger; an export should not dominate a capture.
+    static let compressionLevel = 1
+
     public let directory: String
     private var intrinsics: CameraIntrinsics?
     private var poses: [Pose] = []
@@ -47,12 +51,13 @@ public final class RGBDExporter {
             return UInt16(mm)
         }
         depthClipped += clipped
-        try PNGWriter.write(gray16: millimetres, width: depth.width, height: depth.height, to: "\(directory)/depth/\(name)")
+        try PNGWriter.write(gray16: millimetres, width: depth.width, height: depth.height, to: "\(directory)/depth/\(name)",
+                             compressionLevel: Self.compressionLevel)
         if let color = frame.color {
             guard color.width == depth.width, color.height == depth.height else {
                 throw CloudError.badInput("\(directory): color \(color.width)x\(color.height) is not at the depth size \(depth.width)x\(depth.height)")
             }
-            try PNGWriter.write(rgb: color, to: "\(directory)/color/\(name)")
+            try PNGWriter.write(rgb: color, to: "\(directory)/color/\(name)", compressionLevel: Self.compressionLevel)
         }
         if let pose = frame.pose { poses.append(pose) }
         frames += 1

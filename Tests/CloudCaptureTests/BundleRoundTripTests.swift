@@ -49,7 +49,8 @@ final class BundleRoundTripTests: XCTestCase {
     func testPhoneCaptureThroughABundleGivesTheDirectCloud() throws {
         let dir = try temporaryDirectory(self).appendingPathComponent("phone")
         let spec = "synthetic:reference=4032x3024"
-        let direct = try XCTUnwrap(try SourceSpec(parsing: spec).open().nextFrame())
+        let source = try SourceSpec(parsing: spec).open()
+        let direct = try XCTUnwrap(try source.nextFrame())
         XCTAssertEqual(direct.depth.encoding, .depthFloat16)
         XCTAssertEqual(direct.depth.width, 256)
         XCTAssertEqual(direct.color?.width, 1920)
@@ -57,8 +58,7 @@ final class BundleRoundTripTests: XCTestCase {
         XCTAssertEqual(direct.intrinsics.referenceHeight, 3024)
 
         let writer = try BundleWriter(directory: dir.path)
-        let source = try SourceSpec(parsing: spec).open()
-        while let frame = try source.nextFrame() { try writer.append(frame: frame) }
+        try writer.append(frame: direct)
         try writer.finish()
         let viaBundle = try XCTUnwrap(try readBundle(dir).first)
 
@@ -72,7 +72,7 @@ final class BundleRoundTripTests: XCTestCase {
             let (p, q) = (a.cloud.point(i), b.cloud.point(i))
             // Float16 holds depth to 2^-11 of its value; nothing in a bundle may lose more.
             let tolerance = p.z * 0x1p-11
-            let d = abs(p - q).max()
+            let d = max(abs(p.x - q.x), abs(p.y - q.y), abs(p.z - q.z))
             worst = max(worst, d)
             XCTAssertLessThanOrEqual(d, tolerance, "point \(i)")
         }
@@ -102,8 +102,8 @@ final class BundleRoundTripTests: XCTestCase {
         print(String(format: "east wall, %d pixels: with the tables RMS %.2f mm, max %.2f mm; without RMS %.2f mm, max %.2f mm",
                      wall.count, with.rms * 1000, with.max * 1000, without.rms * 1000, without.max * 1000))
         XCTAssertLessThan(with.max, 0.002)
-        XCTAssertGreaterThan(without.max, 0.004)
-        XCTAssertGreaterThan(without.rms, 2 * with.rms)
+        XCTAssertGreaterThan(without.max, 0.006)
+        XCTAssertGreaterThan(without.rms, 0.002)
     }
 
     /// Kinect-style millimetres become depthFloat32 metres: exactly the floats the integers decode to.

@@ -63,7 +63,8 @@ final class SourceSpecTests: XCTestCase {
     }
 
     func testSpecStringParsesBackToTheSameSettings() throws {
-        for text in ["synthetic", "synthetic:room=5.5x4x3.25,seed=7,noise=0,depth=32x24,color=64x48,format=disparity16"] {
+        for text in ["synthetic", "synthetic:room=5.5x4x3.25,seed=7,noise=0,depth=32x24,color=64x48,format=disparity16",
+                     "synthetic:distortion=1,reference=4032x3024", "synthetic:reference=64x48,color=64x48"] {
             let s = try settings(text)
             XCTAssertEqual(try settings(s.spec), s, s.spec)
         }
@@ -74,7 +75,7 @@ final class SourceSpecTests: XCTestCase {
         assertRejected("synthetic:seed=1,", "empty parameter")
         assertRejected("synthetic:room", "'room' is not key=value")
         assertRejected("synthetic:=4", "'=4' is not key=value")
-        assertRejected("synthetic:size=3", "unknown key 'size' (keys: room, seed, noise, depth, color, format)")
+        assertRejected("synthetic:size=3", "unknown key 'size' (keys: room, seed, noise, depth, color, format, distortion, reference)")
         assertRejected("synthetic:seed=1,noise=0,seed=2", "key 'seed' is given more than once")
         assertRejected("synthetic:room=4x3", "room=4x3 is not WxDxH")
         assertRejected("synthetic:room=4x3x2.5x1", "is not WxDxH")
@@ -91,6 +92,9 @@ final class SourceSpecTests: XCTestCase {
         assertRejected("synthetic:seed=18446744073709551616", "is not a non-negative integer")
         assertRejected("synthetic:noise=2", "noise=2 must be 0 or 1")
         assertRejected("synthetic:noise=yes", "must be 0 or 1")
+        assertRejected("synthetic:distortion=2", "distortion=2 must be 0 or 1")
+        assertRejected("synthetic:reference=4032", "reference=4032 is not WxH")
+        assertRejected("synthetic:reference=0x3024", "reference=0x3024: each side must be 1...16384 pixels")
         assertRejected("synthetic:depth=256", "depth=256 is not WxH")
         assertRejected("synthetic:depth=25.5x192", "is not WxH")
         assertRejected("synthetic:depth=0x192", "depth=0x192: each side must be 1...16384 pixels")
@@ -115,7 +119,6 @@ final class SourceSpecTests: XCTestCase {
             ("tum:/data/tum", .tum(directory: "/data/tum")),
             ("redwood:rw", .redwood(directory: "rw")),
             ("pclgrabber:grab", .pclGrabber(directory: "grab")),
-            ("bundle:b", .bundle(directory: "b")),
             ("kinect", .kinect(index: 0)),
             ("kinect:2", .kinect(index: 2)),
             ("openni2", .openNI2(nil)),
@@ -130,7 +133,7 @@ final class SourceSpecTests: XCTestCase {
                               "\(text): \(error)")
             }
         }
-        XCTAssertEqual(Set(parsed.map { $0.1.kind }).union(["synthetic"]), Set(SourceSpec.kinds))
+        XCTAssertEqual(Set(parsed.map { $0.1.kind }).union(["synthetic", "bundle"]), Set(SourceSpec.kinds))
     }
 
     func testOtherKindsCheckTheirArguments() {
@@ -142,6 +145,29 @@ final class SourceSpecTests: XCTestCase {
         assertRejected("kinect:one", "the device index must be a non-negative integer")
         assertRejected("kinect:-1", "the device index must be a non-negative integer")
         assertRejected("openni2:", "expected openni2:URI or openni2:FILE.oni")
+    }
+
+    /// The lens and reference keys: off and the color size by default, and left out of the spec
+    /// then, so that existing names stay as they were.
+    func testDistortionAndReferenceKeys() throws {
+        let s = try settings("synthetic:distortion=1,reference=4032x3024")
+        XCTAssertTrue(s.distortion)
+        XCTAssertEqual(s.reference, ImageSize(width: 4032, height: 3024))
+        XCTAssertEqual(s.spec, "synthetic:room=4x3x2.5,seed=0,noise=1,depth=256x192,color=1920x1440,format=depth16,distortion=1,reference=4032x3024")
+        let plain = try settings("synthetic:distortion=0,color=64x48")
+        XCTAssertFalse(plain.distortion)
+        XCTAssertNil(plain.referenceSize)
+        XCTAssertEqual(plain.reference, ImageSize(width: 64, height: 48))
+        XCTAssertFalse(plain.spec.contains("distortion") || plain.spec.contains("reference"), plain.spec)
+    }
+
+    func testBundleOpensACaptureBundle() throws {
+        let spec = try SourceSpec(parsing: "bundle:b")
+        XCTAssertEqual(spec, .bundle(directory: "b"))
+        XCTAssertThrowsError(try SourceSpec(parsing: "bundle:/no/such/bundle").open()) { error in
+            XCTAssertEqual((error as? CloudError)?.kind, .badInput)
+            XCTAssertEqual("\(error)", "bundle /no/such/bundle: no such directory")
+        }
     }
 
     func testSyntheticOpensTheSimulatedCamera() throws {

@@ -54,26 +54,28 @@ enum ImageFixtures {
     /// (y, x) of the probed pixels.
     static let probes = [(0, 0), (240, 320), (100, 200), (479, 639), (300, 50)]
 
-    static func samples(_ image: DecodedImage) -> [Int] {
-        switch image.samples {
-        case .uint8(let values): return values.map(Int.init)
-        case .uint16(let values): return values.map(Int.init)
-        }
-    }
-
     static func fingerprint(_ image: DecodedImage) -> (sum: Int, weightedSum: Int) {
-        var sum = 0
-        var weighted = 0
-        for (i, v) in samples(image).enumerated() {
-            sum += v
-            weighted += v * (i % 251 + 1)
+        func sums<T: BinaryInteger>(_ values: [T]) -> (Int, Int) {
+            var sum = 0
+            var weighted = 0
+            for (i, v) in values.enumerated() {
+                sum += Int(v)
+                weighted += Int(v) * (i % 251 + 1)
+            }
+            return (sum, weighted)
         }
-        return (sum, weighted)
+        switch image.samples {
+        case .uint8(let values): return sums(values)
+        case .uint16(let values): return sums(values)
+        }
     }
 
     static func pixel(_ image: DecodedImage, y: Int, x: Int) -> [Int] {
-        let start = (y * image.width + x) * image.channels
-        return Array(samples(image)[start..<(start + image.channels)])
+        let samples = ((y * image.width + x) * image.channels)..<((y * image.width + x + 1) * image.channels)
+        switch image.samples {
+        case .uint8(let values): return values[samples].map(Int.init)
+        case .uint16(let values): return values[samples].map(Int.init)
+        }
     }
 
     static func assertMatches(_ image: DecodedImage, _ reference: Reference, _ name: String,

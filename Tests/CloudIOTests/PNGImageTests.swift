@@ -36,4 +36,105 @@ final class PNGImageTests: XCTestCase {
         XCTAssertEqual(depth.metres[240 * 640 + 320], 2.195)
         XCTAssertEqual(depth.metres[0], 0)
     }
+
+    /// Layouts the fixtures do not have, written by hand: libpng expands palettes and low bit
+    /// depths, keeps alpha and 16-bit values exact, and de-interlaces Adam7.
+    func testPaletteLowBitDepthAlphaAndInterlace() throws {
+        // 2-bit palette, 5x2: indices 0 1 2 3 0 / 3 2 1 0 3, packed 4 to a byte, rows padded.
+        let palette: [UInt8] = [0, 0, 0, 255, 0, 0, 0, 255, 0, 10, 20, 30]
+        let indexed = PNGBytes.image(width: 5, height: 2, bitDepth: 2, colorType: 3,
+                                     rows: [[0b0001_1011, 0b0000_0000], [0b1110_0100, 0b1100_0000]], palette: palette)
+        let expanded = [0, 1, 2, 3, 0, 3, 2, 1, 0, 3].flatMap { palette[(3 * $0)..<(3 * $0 + 3)] }
+        XCTAssertEqual(try ImageFile.decode(indexed, origin: "palette.png"),
+                       DecodedImage(width: 5, height: 2, channels: 3, samples: .uint8(expanded)))
+
+        // 1-bit gray scales to 0 and 255.
+        let bits = PNGBytes.image(width: 10, height: 1, bitDepth: 1, colorType: 0, rows: [[0b1010_0000, 0b0100_0000]])
+        XCTAssertEqual(try ImageFile.decode(bits, origin: "bits.png"),
+                       DecodedImage(width: 10, height: 1, channels: 1, samples: .uint8([255, 0, 255, 0, 0, 0, 0, 0, 0, 255])))
+
+        let grayAlpha = PNGBytes.image(width: 2, height: 1, bitDepth: 8, colorType: 4, rows: [[7, 200, 9, 0]])
+        XCTAssertEqual(try ImageFile.decode(grayAlpha, origin: "ga.png"),
+                       DecodedImage(width: 2, height: 1, channels: 2, samples: .uint8([7, 200, 9, 0])))
+
+        // 16-bit RGBA: big-endian in the file, host order out.
+        let rgba = PNGBytes.image(width: 1, height: 1, bitDepth: 16, colorType: 6, rows: [[0x12, 0x34, 0xAB, 0xCD, 0x00, 0x01, 0xFF, 0x00]])
+        XCTAssertEqual(try ImageFile.decode(rgba, origin: "rgba.png"),
+                       DecodedImage(width: 1, height: 1, channels: 4, samples: .uint16([0x1234, 0xABCD, 0x0001, 0xFF00])))
+
+        let pixels = (0..<(9 * 7)).map { UInt8($0 * 3) }
+        let interlaced = PNGBytes.adam7Gray8(width: 9, height: 7, pixels: pixels)
+        XCTAssertEqual(try ImageFile.decode(interlaced, origin: "adam7.png"),
+                       DecodedImage(width: 9, height: 7, channels: 1, samples: .uint8(pixels)))
+    }
+}
+
+/// PNG chunks by hand, with their CRC-32, for headers no encoder would write.
+enum PNGBytes {
+    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    static func be32(_ v: UInt32) -> [UInt8] {
+        [UInt8(v >> 24), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)]
+    }
+
+    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let body = Array(type.utf8) + data
+        return be32(UInt32(data.count)) + body + be32(crc32(body))
+    }
+
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+
+    /// A zlib stream of stored (uncompressed) deflate blocks.
+    static func zlibStored(_ data: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = [0x78, 0x01]
+        var start = 0
+        repeat {
+            let n = min(65535, data.count - start)
+            let final: UInt8 = start + n == data.count ? 1 : 0
+            out += [final, UInt8(n & 255), UInt8(n >> 8), UInt8(~n & 255), UInt8((~n >> 8) & 255)]
+            out += data[start..<(start + n)]
+            start += n
+        } while start < data.count
+        var (a, b): (UInt32, UInt32) = (1, 0)
+        for byte in data {
+            a = (a + UInt32(byte)) % 65521
+            b = (b + a) % 65521
+        }
+        return out + be32(b << 16 | a)
+    }
+
+    /// A whole PNG from packed rows (filter type 0 is prepended to each).
+    static func image(width: Int, height: Int, bitDepth: UInt8, colorType: UInt8, rows: [[UInt8]],
+                      palette: [UInt8]? = nil, interlaced: Bool = false) -> [UInt8] {
+        imageFromScanlines(width: width, height: height, bitDepth: bitDepth, colorType: colorType,
+                           scanlines: rows.flatMap { [0] + $0 }, palette: palette, interlaced: interlaced)
+    }
+
+    static func imageFromScanlines(width: Int, height: Int, bitDepth: UInt8, colorType: UInt8, scanlines: [UInt8],
+                                   palette: [UInt8]? = nil, interlaced: Bool = false) -> [UInt8] {
+        let header = be32(UInt32(width)) + be32(UInt32(height)) + [bitDepth, colorType, 0, 0, interlaced ? 1 : 0]
+        return signature + chunk("IHDR", header) + (palette.map { chunk("PLTE", $0) } ?? [])
+            + chunk("IDAT", zlibStored(scanlines)) + chunk("IEND", [])
+    }
+
+    /// 8-bit gray in Adam7 order: seven reduced images, each row with its filter byte.
+    static func adam7Gray8(width: Int, height: Int, pixels: [UInt8]) -> [UInt8] {
+        let passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+        var scanlines: [UInt8] = []
+        for (x0, y0, dx, dy) in passes {
+            let columns = Array(stride(from: x0, to: width, by: dx))
+            guard !columns.isEmpty else { continue }
+            for y in stride(from: y0, to: height, by: dy) {
+                scanlines += [0] + columns.map { pixels[y * width + $0] }
+            }
+        }
+        return imageFromScanlines(width: width, height: height, bitDepth: 8, colorType: 0, scanlines: scanlines, interlaced: true)
+    }
 }

@@ -32,6 +32,16 @@ final class TIFFImageTests: XCTestCase {
         }
     }
 
+    /// Tile dimensions size a scratch buffer, so a header with giant tiles over a tiny image is refused.
+    func testGiantTilesAreRefused() {
+        let image = DecodedImage(width: 16, height: 16, channels: 1, samples: .uint16(Array(0..<256)))
+        var file = TIFFFixture.make(image, TIFFFixture.Layout(tile: (16, 16)))
+        TIFFFixture.patch(&file, tag: 322, value: 1 << 20, bytes: 4)
+        ImageFixtures.assertBadInput(naming: "tiles.tiff", containing: "larger than") {
+            try ImageFile.decode(file, origin: "tiles.tiff")
+        }
+    }
+
     func testAbsurdSizeIsRefusedBeforeDecoding() {
         let tiny = DecodedImage(width: 1, height: 1, channels: 1, samples: .uint16([7]))
         var file = TIFFFixture.make(tiny, TIFFFixture.Layout(rowsPerStrip: 1))

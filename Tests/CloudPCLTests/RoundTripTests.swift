@@ -111,8 +111,8 @@ final class RoundTripTests: XCTestCase {
         XCTAssertEqual(leftovers, [], label)
     }
 
-    /// PCL's binary PCD writers pad the file to whole pages for mmap; we trim the padding, and
-    /// the trimmed file still reads.
+    /// PCL's binary PCD writers padded the file to whole pages for mmap; the shim writes the
+    /// data and nothing after it.
     func testBinaryPCDHasNoPagePadding() throws {
         let cloud = syntheticCloud(colors: true, normals: true, organized: false)
         for format in [CloudFileFormat.pcd(.binary), .pcd(.compressed)] {

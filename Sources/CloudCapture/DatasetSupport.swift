@@ -1,0 +1,178 @@
+import CloudCore
+import CloudIO
+import Foundation
+
+/// How a dataset's 16-bit depth file stores its samples (`--depth-encoding`, `rgbd:` only).
+public enum DepthFileEncoding: String, Equatable, Sendable, CaseIterable {
+    /// Integer units along the optical axis, `--depth-scale` of them per metre; 0 is no depth.
+    case standard
+    /// NYU Depth v2's raw dumps: 11-bit Kinect disparity (see `DatasetDepth.nyuMetres`).
+    case nyu
+    /// SUN RGB-D: millimetres rotated left by 3 bits within 16 bits (see `DatasetDepth.sunMillimetres`).
+    case sun
+}
+
+/// What the command line adds to a source spec (`--intrinsics`, `--depth-scale`, `--depth-encoding`).
+/// Each dataset kind has its own defaults; a flag the kind cannot use is refused, never ignored.
+public struct SourceOptions: Equatable, Sendable {
+    /// A calibration file `IntrinsicsFile` reads (Open3D JSON, PCL grabber XML, cloudgen JSON).
+    public var intrinsicsPath: String?
+    /// Raw depth units per metre (1000 for millimetres, 5000 for TUM).
+    public var depthUnitsPerMetre: Double?
+    public var depthEncoding: DepthFileEncoding
+
+    public init(intrinsicsPath: String? = nil, depthUnitsPerMetre: Double? = nil, depthEncoding: DepthFileEncoding = .standard) {
+        self.intrinsicsPath = intrinsicsPath
+        self.depthUnitsPerMetre = depthUnitsPerMetre
+        self.depthEncoding = depthEncoding
+    }
+
+    /// Refuses flags the spec's kind has no use for, and a depth scale that is not a positive number.
+    public func check(for spec: SourceSpec) throws {
+        let datasets = ["rgbd", "tum", "redwood", "pclgrabber"]
+        let uses = (intrinsics: datasets.contains(spec.kind), depthScale: datasets.contains(spec.kind),
+                    encoding: spec.kind == "rgbd")
+        func refuse(_ flag: String, _ reason: String) -> CloudError {
+            .badInput("\(flag) does not apply to \(spec.kind): sources (\(reason))")
+        }
+        if intrinsicsPath != nil && !uses.intrinsics {
+            throw refuse("--intrinsics", "they carry their own calibration")
+        }
+        if depthUnitsPerMetre != nil && !uses.depthScale {
+            throw refuse("--depth-scale", "their depth is not stored as raw integer units")
+        }
+        if depthEncoding != .standard && !uses.encoding {
+            throw refuse("--depth-encoding", "it is for single rgbd:COLOR,DEPTH frames of NYU or SUN RGB-D")
+        }
+        if let units = depthUnitsPerMetre {
+            guard units.isFinite, units > 0 else {
+                throw CloudError.badInput("--depth-scale must be a positive number of raw units per metre, not \(units)")
+            }
+            if depthEncoding == .nyu {
+                throw CloudError.badInput("--depth-scale does not apply to --depth-encoding nyu (NYU's raw Kinect disparity converts to metres by its own formula)")
+            }
+        }
+    }
+}
+
+/// A source reading a dataset or recording from disk: a known number of frames, opened only after
+/// the layout, the index files and every frame file's presence were checked.
+public protocol DatasetSource: DepthSource {
+    var frameCount: Int { get }
+    /// What was assumed because neither the files nor a flag said it (default intrinsics, a default
+    /// depth scale), one line each, for the CLI to print as warnings: nothing is assumed silently.
+    var notes: [String] { get }
+}
+
+/// Where a frame's intrinsics come from.
+enum IntrinsicsOrigin {
+    /// Values at a known reference size (a dataset's documented default).
+    case fixed(CameraIntrinsics)
+    /// A calibration file; PCL's XML names no size, so it is taken at the depth image's size.
+    case file(IntrinsicsFile)
+
+    func intrinsics(depthWidth: Int, depthHeight: Int) throws -> CameraIntrinsics {
+        switch self {
+        case .fixed(let k): return k
+        case .file(let file): return try file.intrinsics(forDepthWidth: depthWidth, height: depthHeight)
+        }
+    }
+
+    var depthUnitsPerMetre: Double? {
+        if case .file(let file) = self { return file.depthUnitsPerMetre }
+        return nil
+    }
+}
+
+/// One frame of a dataset, located and checked at open time, read when it is delivered.
+struct DatasetFrame {
+    var depthPath: String
+    var colorPath: String?
+    var intrinsics: IntrinsicsOrigin
+    var depthEncoding: DepthFileEncoding
+    var unitsPerMetre: Double
+    var pose: Pose?
+    var timestamp: Double
+
+    func read() throws -> CapturedFrame {
+        let depthImage = try ImageFile.read(depthPath)
+        let depth = try DatasetDepth.plane(depthImage, encoding: depthEncoding, unitsPerMetre: unitsPerMetre, origin: depthPath)
+        let color = try colorPath.map { path in try DatasetFrame.colorPlane(ImageFile.read(path), origin: path) }
+        let k = try intrinsics.intrinsics(depthWidth: depth.width, depthHeight: depth.height)
+        return CapturedFrame(depth: depth, color: color, intrinsics: k, pose: pose, timestamp: timestamp)
+    }
+
+    /// Any decoded image as RGB8: gray is repeated into r, g and b, alpha dropped, 16 bits rounded to 8.
+    static func colorPlane(_ image: DecodedImage, origin: String) throws -> CapturedFrame.Color {
+        let rgb = try image.colorImage(origin: origin)
+        return CapturedFrame.Color(width: rgb.width, height: rgb.height, layout: .rgb8, planes: [rgb.rgb])
+    }
+}
+
+/// Frames handed out in order; what every dataset source's `nextFrame()` does.
+struct FrameQueue {
+    let frames: [DatasetFrame]
+    private var next = 0
+
+    init(_ frames: [DatasetFrame]) { self.frames = frames }
+
+    mutating func pop() throws -> CapturedFrame? {
+        guard next < frames.count else { return nil }
+        next += 1
+        return try frames[next - 1].read()
+    }
+}
+
+/// File-system checks shared by the dataset sources; every failure names the path.
+enum DatasetFiles {
+    static func join(_ directory: String, _ name: String) -> String {
+        URL(fileURLWithPath: directory).appendingPathComponent(name).path
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    static func isFile(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+    }
+
+    /// `kind` and `layout` describe what the folder should look like, for the message.
+    static func requireDirectory(_ path: String, kind: String, layout: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CloudError.badInput("\(kind):\(path): no such folder (expected \(layout))")
+        }
+        guard isDirectory.boolValue else { throw CloudError.badInput("\(kind):\(path): not a folder (expected \(layout))") }
+    }
+
+    /// A frame file must exist before the source opens, so that a gap in a sequence is reported
+    /// before any frame has been written.
+    static func requireFile(_ path: String, _ what: String) throws {
+        guard isFile(path) else {
+            throw CloudError.badInput("\(path): \(isDirectory(path) ? "is a folder, not" : "no such file;") \(what)")
+        }
+    }
+
+    /// Names of the regular, non-hidden files in a folder with one of `extensions` (lower case),
+    /// sorted by name: dataset frames are numbered with leading zeros, so name order is time order.
+    static func files(in directory: String, extensions: Set<String>) throws -> [String] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw CloudError.badInput("\(directory): cannot list the folder: \(error.localizedDescription)")
+        }
+        return names.filter { name in
+            !name.hasPrefix(".") && extensions.contains((name as NSString).pathExtension.lowercased())
+                && isFile(join(directory, name))
+        }.sorted()
+    }
+
+    /// Calibration named by `--intrinsics`, read now so that a bad file fails before any frame.
+    static func intrinsicsFile(_ options: SourceOptions) throws -> IntrinsicsFile? {
+        try options.intrinsicsPath.map { try IntrinsicsFile.read($0) }
+    }
+}

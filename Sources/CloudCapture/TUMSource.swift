@@ -1,0 +1,131 @@
+import CloudCore
+import CloudIO
+import Foundation
+
+/// A TUM RGB-D benchmark sequence (`--source tum:DIR`): `rgb.txt` and `depth.txt` list
+/// "timestamp filename" lines (`#` starts a comment), filenames relative to DIR. The two cameras
+/// are not triggered together, so each depth frame is paired with the color frame nearest in time,
+/// as a capture synchroniser pairs depth with video; a depth frame with no color frame within
+/// 20 ms is an association gap, which is an error naming the depth file.
+///
+/// Depth is 16-bit PNG at 5000 units per metre (`--depth-scale` overrides). The intrinsics are
+/// `--intrinsics FILE`, else TUM's documented default for the ROS OpenNI driver (fx = fy = 525,
+/// cx = 319.5, cy = 239.5 at 640x480, Open3D's PrimeSenseDefault), with a note saying so: the
+/// freiburg1/2/3 sequences each have their own calibration.
+public final class TUMSource: DatasetSource {
+    public struct Entry: Equatable, Sendable {
+        /// Seconds, in the sequence's clock.
+        public var timestamp: Double
+        /// The file, relative paths resolved against the sequence's folder.
+        public var path: String
+    }
+
+    /// A depth frame and the color frame delivered with it.
+    public struct Pair: Equatable, Sendable {
+        public var depth: Entry
+        public var color: Entry
+        /// |depth time - color time|, seconds.
+        public var gap: Double { abs(depth.timestamp - color.timestamp) }
+    }
+
+    public static let defaultIntrinsics = CameraIntrinsics(fx: 525, fy: 525, cx: 319.5, cy: 239.5,
+                                                           referenceWidth: 640, referenceHeight: 480)
+    public static let defaultUnitsPerMetre = 5000.0
+    public static let maxAssociationGap = 0.020
+    /// The index files of the longest TUM sequences are well under a megabyte.
+    static let maxListBytes = 64 << 20
+
+    public let directory: String
+    /// The frames in time order.
+    public let pairs: [Pair]
+    public let notes: [String]
+    public let knowsPose = false
+    public var frameCount: Int { pairs.count }
+    public var name: String { "tum:\(directory)" }
+
+    private var queue: FrameQueue
+
+    public init(directory: String, options: SourceOptions = SourceOptions()) throws {
+        self.directory = directory
+        let layout = "rgb.txt, depth.txt and the images they list"
+        try DatasetFiles.requireDirectory(directory, kind: "tum", layout: layout)
+        let colorList = DatasetFiles.join(directory, "rgb.txt")
+        let depthList = DatasetFiles.join(directory, "depth.txt")
+        for list in [colorList, depthList] where !DatasetFiles.isFile(list) {
+            throw CloudError.badInput("\(list): no such file (a tum: folder holds \(layout))")
+        }
+        let colors = try Self.readList(colorList, directory: directory)
+        let depths = try Self.readList(depthList, directory: directory)
+        guard !colors.isEmpty else { throw CloudError.badInput("\(colorList): lists no frames") }
+        guard !depths.isEmpty else { throw CloudError.badInput("\(depthList): lists no frames") }
+        let pairs = try Self.associate(depths: depths, colors: colors, depthList: depthList)
+        for pair in pairs {
+            try DatasetFiles.requireFile(pair.depth.path, "depth image listed in \(depthList)")
+            try DatasetFiles.requireFile(pair.color.path, "color image listed in \(colorList)")
+        }
+        self.pairs = pairs
+
+        var notes: [String] = []
+        let file = try DatasetFiles.intrinsicsFile(options)
+        let intrinsics: IntrinsicsOrigin
+        if let file {
+            intrinsics = .file(file)
+        } else {
+            intrinsics = .fixed(Self.defaultIntrinsics)
+            notes.append("tum:\(directory): intrinsics assumed to be TUM's default (fx = fy = 525, cx = 319.5, cy = 239.5 at 640x480); pass --intrinsics FILE for the sequence's own calibration")
+        }
+        let units = options.depthUnitsPerMetre ?? file?.depthUnitsPerMetre ?? Self.defaultUnitsPerMetre
+        queue = FrameQueue(pairs.map { pair in
+            DatasetFrame(depthPath: pair.depth.path, colorPath: pair.color.path, intrinsics: intrinsics,
+                         depthEncoding: .standard, unitsPerMetre: units, pose: nil, timestamp: pair.depth.timestamp)
+        })
+        self.notes = notes
+    }
+
+    public func nextFrame() throws -> CapturedFrame? {
+        try queue.pop()
+    }
+
+    /// The entries of an index file, sorted by time (by line where times are equal).
+    static func readList(_ path: String, directory: String) throws -> [Entry] {
+        let data = try readSmallFile(path, limit: maxListBytes, what: "TUM index file")
+        guard let text = String(data: data, encoding: .utf8) else { throw CloudError.badInput("\(path): not a text file") }
+        var entries: [(entry: Entry, line: Int)] = []
+        for (i, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            // "timestamp filename": the name is the rest of the line.
+            let stamp = line.prefix { !$0.isWhitespace }
+            let file = line.dropFirst(stamp.count).trimmingCharacters(in: .whitespaces)
+            guard let t = Double(stamp), t.isFinite, !file.isEmpty else {
+                throw CloudError.badInput("\(path): line \(i + 1): expected 'timestamp filename', found '\(line)'")
+            }
+            let resolved = file.hasPrefix("/") ? file : DatasetFiles.join(directory, file)
+            entries.append((Entry(timestamp: t, path: resolved), i))
+        }
+        return entries.sorted { ($0.entry.timestamp, $0.line) < ($1.entry.timestamp, $1.line) }.map(\.entry)
+    }
+
+    /// Each depth frame with the color frame nearest in time (the earlier one on a tie). A color
+    /// frame may serve two depth frames when the depth stream runs faster, as with a synchroniser.
+    static func associate(depths: [Entry], colors: [Entry], depthList: String) throws -> [Pair] {
+        try depths.map { depth in
+            // First color frame at or after the depth frame; the nearest is it or the one before.
+            var (lo, hi) = (0, colors.count)
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if colors[mid].timestamp < depth.timestamp { lo = mid + 1 } else { hi = mid }
+            }
+            let candidates = [lo - 1, lo].filter { colors.indices.contains($0) }
+            let nearest = candidates.min { abs(colors[$0].timestamp - depth.timestamp) < abs(colors[$1].timestamp - depth.timestamp) }!
+            let pair = Pair(depth: depth, color: colors[nearest])
+            // Timestamps of ~1.3e9 s carry ~0.2 µs of rounding in a Double: 1 µs of slack keeps a
+            // gap of exactly 20 ms (as the text says it) inside the limit.
+            if pair.gap > maxAssociationGap + 1e-6 {
+                let ms = String(format: "%.1f", pair.gap * 1000)
+                throw CloudError.badInput("\(depth.path): association gap: the nearest color frame (\(pair.color.path)) is \(ms) ms away; tum: pairs depth and color within \(Int(maxAssociationGap * 1000)) ms (listed in \(depthList))")
+            }
+            return pair
+        }
+    }
+}
