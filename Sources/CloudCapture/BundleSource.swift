@@ -1,17 +1,15 @@
 import CloudCore
+import CloudIO
 import Foundation
-
-/// Decodes a JPEG file's bytes to sRGB. `origin` names the file for error messages; corrupt data
-/// is `CloudError.badInput`. The image codecs live in CloudIO, which hands one in.
-public typealias BundleJPEGDecoder = (_ bytes: [UInt8], _ origin: String) throws -> ColorImage
 
 /// A capture bundle read back (`--source bundle:DIR`; layout in Docs/formats.md): what a phone app
 /// built on AVFoundation's depth capture stores, one frame per manifest entry.
 ///
 /// Opening checks the whole bundle before any frame is delivered: the manifest's names, sizes,
-/// calibration and poses, and every frame file's presence and length (from the directory, before
-/// anything big is read), so that a bad bundle fails before a caller has written anything.
-/// Everything wrong is `CloudError.badInput` naming the file (manifest.json or the frame file).
+/// calibration and poses, every frame file's presence and length (from the directory, before
+/// anything big is read), and every JPEG by decoding it, since only decoding finds corrupt
+/// compressed data; so a bad bundle fails before a caller has written anything. Everything wrong
+/// is `CloudError.badInput` naming the file (manifest.json or the frame file).
 public final class BundleSource: DepthSource {
     public let directory: String
     public let frameCount: Int
@@ -31,19 +29,15 @@ public final class BundleSource: DepthSource {
     static let maxJPEGBytes = 256 << 20
 
     private let plans: [FramePlan]
-    private let decodeJPEG: BundleJPEGDecoder?
     private var next = 0
 
-    /// `decodeJPEG` reads `jpeg` color; without one, a bundle with JPEG color opens (its headers
-    /// are checked) but delivering such a frame is refused.
-    public init(directory: String, decodeJPEG: BundleJPEGDecoder? = nil) throws {
+    public init(directory: String) throws {
         self.directory = directory
-        self.decodeJPEG = decodeJPEG
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
-            throw CloudError.badInput("bundle \(directory): no such directory")
+            throw CloudError.badInput("bundle:\(directory): no such directory")
         }
-        guard isDirectory.boolValue else { throw CloudError.badInput("bundle \(directory): not a directory") }
+        guard isDirectory.boolValue else { throw CloudError.badInput("bundle:\(directory): not a directory") }
         let manifestPath = Self.path(directory, BundleManifest.fileName)
         let manifest = try Self.readManifest(manifestPath)
         func bad(_ problem: String) -> CloudError { .badInput("\(manifestPath): \(problem)") }
@@ -61,6 +55,9 @@ public final class BundleSource: DepthSource {
         var plans: [FramePlan] = []
         for (i, frame) in manifest.frames.enumerated() {
             plans.append(try FramePlan(frame, index: i, directory: directory, manifestPath: manifestPath))
+        }
+        for plan in plans where plan.colorFormat == .jpeg {
+            _ = try plan.decodeJPEG()
         }
         self.plans = plans
         frameCount = plans.count
@@ -85,7 +82,7 @@ public final class BundleSource: DepthSource {
         guard next < plans.count else { return nil }
         let plan = plans[next]
         next += 1
-        return try plan.read(decodeJPEG: decodeJPEG)
+        return try plan.read()
     }
 
     static func path(_ directory: String, _ relative: String) -> String {
@@ -129,8 +126,10 @@ public final class BundleSource: DepthSource {
         case .keyNotFound(let key, let context):
             return "\(location(context.codingPath + [key])) is missing"
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            let name = "\(type)"
             let expected = type == String.self ? "a string" : type == Bool.self ? "true or false"
-                : (type == Int.self || type == Double.self) ? "a number" : "\(type)"
+                : (type == Int.self || type == Double.self) ? "a number"
+                : name.hasPrefix("Array") ? "an array" : name.hasPrefix("Dictionary") ? "an object" : name
             return "\(location(context.codingPath)): expected \(expected)"
         case .dataCorrupted(let context):
             return context.codingPath.isEmpty ? context.debugDescription : "\(location(context.codingPath)): \(context.debugDescription)"
@@ -356,7 +355,7 @@ private struct FramePlan {
         return worst > 0.5 ? worst : nil
     }
 
-    func read(decodeJPEG: BundleJPEGDecoder?) throws -> CapturedFrame {
+    func read() throws -> CapturedFrame {
         let depthData = try Self.load(depthPlane)
         let depth = CapturedFrame.Depth(width: depthSize.width, height: depthSize.height, encoding: depthEncoding,
                                         data: depthData, accuracy: accuracy, isFiltered: filtered)
@@ -371,19 +370,21 @@ private struct FramePlan {
             case .bgra:
                 color = .init(width: w, height: h, layout: .bgra8, planes: [try Self.load(colorPlanes[0])])
             case .jpeg:
-                let path = colorPlanes[0].path
-                guard let decodeJPEG else {
-                    throw CloudError.badInput("\(path): JPEG color cannot be decoded in this build yet (raw yuv420f, yuv420v and bgra planes can)")
-                }
-                let image = try decodeJPEG(try Self.load(colorPlanes[0]), path)
-                guard image.width == w, image.height == h else {
-                    throw CloudError.badInput("\(path): decodes to \(image.width)x\(image.height), the manifest says \(w)x\(h)")
-                }
-                color = .init(width: w, height: h, layout: .rgb8, planes: [image.rgb])
+                color = .init(width: w, height: h, layout: .rgb8, planes: [try decodeJPEG().rgb])
             }
         }
         return CapturedFrame(depth: depth, color: color, intrinsics: intrinsics, pose: pose, timestamp: timestamp,
                              distortion: distortion, depthToColor: depthToColor)
+    }
+
+    /// The JPEG color as sRGB; CloudIO's decoder names the file when the data is corrupt.
+    func decodeJPEG() throws -> ColorImage {
+        let path = colorPlanes[0].path
+        let image = try ImageFile.decode(try Self.load(colorPlanes[0]), origin: path).colorImage(origin: path)
+        guard image.width == colorSize.width, image.height == colorSize.height else {
+            throw CloudError.badInput("\(path): decodes to \(image.width)x\(image.height), the manifest says \(colorSize)")
+        }
+        return image
     }
 
     /// A frame file's bytes, refusing one that changed length since the bundle was opened.

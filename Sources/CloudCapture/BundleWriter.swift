@@ -14,6 +14,7 @@ import Foundation
 /// depthFloat32 metres, exactly the floats reading the integers gives; RGB color becomes BGRA.
 public final class BundleWriter {
     public let directory: String
+    private let target: URL
     private let staging: URL
     private var frames: [BundleManifest.Frame] = []
     private var finished = false
@@ -21,7 +22,8 @@ public final class BundleWriter {
     /// Refuses a `directory` that exists and is not empty: a bundle never replaces other files.
     public init(directory: String) throws {
         self.directory = directory
-        let target = URL(fileURLWithPath: directory)
+        // Standardized, so that "." or "out/.." name the directory itself, with a real parent.
+        target = URL(fileURLWithPath: directory).standardizedFileURL
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         if fm.fileExists(atPath: directory, isDirectory: &isDirectory) {
@@ -82,9 +84,16 @@ public final class BundleWriter {
         let fm = FileManager.default
         do {
             try encoder.encode(manifest).write(to: staging.appendingPathComponent(BundleManifest.fileName))
-            // An empty directory in the way (checked at init) is replaced; anything else makes the move fail.
-            if fm.fileExists(atPath: directory) { try fm.removeItem(atPath: directory) }
-            try fm.moveItem(at: staging, to: URL(fileURLWithPath: directory))
+            // An empty directory in the way (as at init) is replaced; one that filled up meanwhile is kept.
+            if fm.fileExists(atPath: target.path) {
+                guard try fm.contentsOfDirectory(atPath: target.path).isEmpty else {
+                    throw CloudError.badInput("\(directory): files appeared in it while the bundle was being written; the bundle was not written")
+                }
+                try fm.removeItem(at: target)
+            }
+            try fm.moveItem(at: staging, to: target)
+        } catch let error as CloudError {
+            throw error
         } catch {
             throw CloudError.io("\(directory): cannot finish the bundle: \(error.localizedDescription)")
         }

@@ -47,7 +47,7 @@ public final class PCLGrabberSource: DatasetSource {
         let colored = frames.filter { $0.colorPath != nil }
         if !colored.isEmpty, let bare = frames.first(where: { $0.colorPath == nil }) {
             let missing = DatasetFiles.join(directory, "\(bare.name)_rgb.\(bare.storage.rawValue)")
-            throw CloudError.badInput("\(missing): no such file; \(colored.count) other frames have color, so every frame needs it")
+            throw CloudError.badInput("\(missing): no such file; \(colored.count) of the \(frames.count) frames have color, so every frame needs it")
         }
         self.frames = frames
 

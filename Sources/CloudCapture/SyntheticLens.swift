@@ -58,8 +58,9 @@ struct SyntheticLens {
         return r
     }
 
-    /// The rectified position of pixel (u, v) of a `size` image of this camera, in that image's
-    /// pixels: to reference pixels with the intrinsics' scaling, rectified, and back.
+    /// The rectified position of pixel (u, v) of an image of this camera whose pixels are `scale`
+    /// reference pixels wide and high, in that image's pixels: to reference pixels with the
+    /// intrinsics' scaling (image edges onto image edges), rectified, and back.
     @inline(__always)
     func rectify(u: Int, v: Int, scale: SIMD2<Double>) -> SIMD2<Double> {
         let d = (SIMD2(Double(u), Double(v)) + 0.5) * scale - 0.5 - center

@@ -21,9 +21,8 @@ final class BundleBadInputTests: XCTestCase {
     private func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
 
     /// Opening refuses the bundle with bad input whose one-line message starts with `file`'s path.
-    private func assertRefused(naming file: String, _ fragment: String, decoder: BundleJPEGDecoder? = nil,
-                               line: UInt = #line) {
-        XCTAssertThrowsError(try BundleSource(directory: dir.path, decodeJPEG: decoder), line: line) { error in
+    private func assertRefused(naming file: String, _ fragment: String, line: UInt = #line) {
+        XCTAssertThrowsError(try BundleSource(directory: dir.path), line: line) { error in
             guard let e = error as? CloudError else { return XCTFail("\(error) is not a CloudError", line: line) }
             XCTAssertEqual(e.kind, .badInput, e.message, line: line)
             XCTAssertEqual(e.exitStatus, 2, line: line)
@@ -52,7 +51,7 @@ final class BundleBadInputTests: XCTestCase {
         assertRefused(naming: "manifest.json", "the bundle's manifest is missing")
 
         XCTAssertThrowsError(try SourceSpec(parsing: "bundle:\(path("nowhere"))").open()) { error in
-            XCTAssertEqual("\(error)", "bundle \(self.path("nowhere")): no such directory")
+            XCTAssertEqual("\(error)", "bundle:\(self.path("nowhere")): no such directory")
         }
     }
 
@@ -191,41 +190,35 @@ final class BundleBadInputTests: XCTestCase {
         assertRefused(naming: "manifest.json", "frames[0].color.yCbCrMatrix applies to the YUV formats only, not jpeg")
     }
 
-    /// JPEG pixels come from the decoder handed in (CloudIO's); its verdict on corrupt data and
-    /// the decoded size are checked against the manifest.
-    func testJPEGColorIsDecodedByTheDecoderHandedIn() throws {
-        try useJPEG(jpegHeader(width: 16, height: 12))
-        let jpegPath = path("frames/000000.jpg")
+    /// A real JPEG (Open3D's test frame, 640x480) as a frame's color: decoded to RGB by CloudIO.
+    /// Cut short, its headers still read, but decoding it when the bundle is opened fails, naming it.
+    func testJPEGColorIsDecodedAndCorruptDataRefusedAtOpening() throws {
+        let jpeg = [UInt8](try Data(contentsOf: try Self.sharedJPEG()))
+        try useJPEG(jpeg)
+        try edit(["color", "width"], 640)
+        try edit(["color", "height"], 480)
+        let source = try BundleSource(directory: dir.path)
+        let color = try XCTUnwrap(try source.nextFrame()?.color)
+        XCTAssertEqual(color.layout, .rgb8)
+        XCTAssertEqual(color.width, 640)
+        XCTAssertEqual(color.planes.map(\.count), [640 * 480 * 3])
+        XCTAssertGreaterThan(Set(color.planes[0]).count, 100, "a photograph, not a flat fill")
+        XCTAssertEqual(try source.nextFrame()?.color?.layout, .yuv420BiPlanar(YUVFormat(range: .full, matrix: .bt709)),
+                       "the second frame keeps its YUV color")
 
-        let withoutDecoder = try BundleSource(directory: dir.path)
-        XCTAssertThrowsError(try withoutDecoder.nextFrame()) { error in
-            XCTAssertEqual("\(error)", "\(jpegPath): JPEG color cannot be decoded in this build yet (raw yuv420f, yuv420v and bgra planes can)")
-        }
+        try useJPEG(Array(jpeg.prefix(jpeg.count / 2)))
+        assertRefused(naming: "frames/000000.jpg", "JPEG")
+    }
 
-        let gray = ColorImage(width: 16, height: 12, rgb: [UInt8](repeating: 77, count: 16 * 12 * 3))
-        var seen: (count: Int, origin: String)?
-        let decoding = try BundleSource(directory: dir.path) { bytes, origin in
-            seen = (bytes.count, origin)
-            return gray
+    /// Open3D's first color frame in ../shared/data (see its README).
+    private static func sharedJPEG() throws -> URL {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let url = root.deletingLastPathComponent().appendingPathComponent("shared/data/open3d-rgbd/color/00000.jpg")
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            XCTFail("test data \(url.path) is missing (expected ../shared/data next to the package root)")
+            throw CocoaError(.fileNoSuchFile)
         }
-        let frame = try XCTUnwrap(try decoding.nextFrame())
-        XCTAssertEqual(seen?.count, jpegHeader(width: 16, height: 12).count)
-        XCTAssertEqual(seen?.origin, jpegPath)
-        XCTAssertEqual(frame.color?.layout, .rgb8)
-        XCTAssertEqual(frame.color?.planes, [gray.rgb])
-        XCTAssertNotNil(try decoding.nextFrame(), "the second frame keeps its YUV color")
-
-        let corrupt = try BundleSource(directory: dir.path) { _, origin in
-            throw CloudError.badInput("\(origin): corrupt JPEG data: premature end of data segment")
-        }
-        XCTAssertThrowsError(try corrupt.nextFrame()) { error in
-            XCTAssertEqual((error as? CloudError)?.kind, .badInput)
-            XCTAssertTrue("\(error)".hasPrefix(jpegPath), "\(error)")
-        }
-        let wrongSize = try BundleSource(directory: dir.path) { _, _ in ColorImage(width: 8, height: 6, rgb: [UInt8](repeating: 0, count: 144)) }
-        XCTAssertThrowsError(try wrongSize.nextFrame()) { error in
-            XCTAssertEqual("\(error)", "\(jpegPath): decodes to 8x6, the manifest says 16x12")
-        }
+        return url
     }
 
     /// A file that changes after the bundle was checked is noticed when its frame is read.

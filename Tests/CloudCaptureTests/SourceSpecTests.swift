@@ -166,7 +166,7 @@ final class SourceSpecTests: XCTestCase {
         XCTAssertEqual(spec, .bundle(directory: "b"))
         XCTAssertThrowsError(try SourceSpec(parsing: "bundle:/no/such/bundle").open()) { error in
             XCTAssertEqual((error as? CloudError)?.kind, .badInput)
-            XCTAssertEqual("\(error)", "bundle /no/such/bundle: no such directory")
+            XCTAssertEqual("\(error)", "bundle:/no/such/bundle: no such directory")
         }
     }
 
