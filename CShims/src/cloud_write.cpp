@@ -302,14 +302,16 @@ void writePCDCompressed(const char *path, const cg_cloud_view &cloud) {
     }
 
     // Header, sizes and compressed data share one buffer and go out in one write. LZF grows
-    // incompressible data by at most one byte in 32 plus a few; the output is the same whatever
-    // room it is given, as long as it fits.
+    // incompressible data by at most one byte in 32 plus a few, so it only fails when that room
+    // had to be cut to the 32-bit size; its output is the same whatever room it is given.
     const std::string header = pcdHeader(cloud, "binary_compressed");
     const uint64_t room = std::min<uint64_t>(dataSize + dataSize / 16 + 64, std::numeric_limits<uint32_t>::max());
     Buffer out(header.size() + 8 + room);
     uint8_t *sizes = out.data() + header.size();
     const uint32_t compressedSize = pcl::lzfCompress(planes.data(), uint32_t(dataSize), sizes + 8, uint32_t(room));
-    if (compressedSize == 0) throw ShimError(CG_INTERNAL, "LZF compression of the point data failed");
+    if (compressedSize == 0)
+        throw ShimError(CG_BAD_INPUT, "the point data does not compress below 4 GiB, the most PCD binary_compressed "
+                                      "can store (PCD binary can)");
     const uint32_t uncompressedSize = uint32_t(dataSize);
     std::memcpy(out.data(), header.data(), header.size());
     std::memcpy(sizes, &compressedSize, 4);

@@ -73,7 +73,8 @@ public final class BundleSource: DepthSource {
             warnings.append("bundle:\(directory): frames[\(i)]'s depth-to-color extrinsics are not the identity (baseline \(Self.millimetres(t)) mm); colors are sampled as if depth and color were registered, so they are off near depth edges")
         }
         if let (i, error) = plans.enumerated().lazy.compactMap({ i, p in p.tableMismatch.map { (i, $0) } }).first {
-            warnings.append(String(format: "bundle:%@: frames[%d]'s lens distortion tables do not invert each other (up to %.2f reference pixels): are the forward and inverse tables swapped?", directory, i, error))
+            warnings.append("bundle:\(directory): frames[\(i)]'s lens distortion tables do not invert each other (up to "
+                            + String(format: "%.2f", error) + " reference pixels): are the forward and inverse tables swapped?")
         }
         self.warnings = warnings
     }

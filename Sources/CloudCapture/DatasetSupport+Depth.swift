@@ -25,8 +25,8 @@ enum DatasetDepth {
             let metres = try nyuMetres(samples, width: image.width, origin: origin)
             let bytes = [UInt8](unsafeUninitializedCapacity: metres.count * 4) { out, initialized in
                 for (i, z) in metres.enumerated() {
-                    let bits = z.bitPattern.littleEndian
-                    withUnsafeBytes(of: bits) { out[4 * i ..< 4 * i + 4].initialize(from: $0) }
+                    let bits = z.bitPattern
+                    for k in 0..<4 { out[4 * i + k] = UInt8(truncatingIfNeeded: bits >> (8 * k)) }
                 }
                 initialized = metres.count * 4
             }

@@ -6,9 +6,9 @@ import Foundation
 public enum DepthFileEncoding: String, Equatable, Sendable, CaseIterable {
     /// Integer units along the optical axis, `--depth-scale` of them per metre; 0 is no depth.
     case standard
-    /// NYU Depth v2's raw dumps: 11-bit Kinect disparity (see `DatasetDepth.nyuMetres`).
+    /// NYU Depth v2's raw dumps: the Kinect's 11-bit disparity, converted by NYU's calibration.
     case nyu
-    /// SUN RGB-D: millimetres rotated left by 3 bits within 16 bits (see `DatasetDepth.sunMillimetres`).
+    /// SUN RGB-D: millimetres rotated left by 3 bits within the 16-bit sample.
     case sun
 }
 
@@ -30,19 +30,17 @@ public struct SourceOptions: Equatable, Sendable {
     /// Refuses flags the spec's kind has no use for, and a depth scale that is not a positive number.
     public func check(for spec: SourceSpec) throws {
         let datasets = ["rgbd", "tum", "redwood", "pclgrabber"]
-        let uses = (intrinsics: datasets.contains(spec.kind), depthScale: datasets.contains(spec.kind),
-                    encoding: spec.kind == "rgbd")
-        func refuse(_ flag: String, _ reason: String) -> CloudError {
-            .badInput("\(flag) does not apply to \(spec.kind): sources (\(reason))")
+        func refuse(_ flag: String, only kinds: [String]) -> CloudError {
+            .badInput("\(flag) does not apply to \(spec.kind): sources (only to \(kinds.map { "\($0):" }.joined(separator: ", ")))")
         }
-        if intrinsicsPath != nil && !uses.intrinsics {
-            throw refuse("--intrinsics", "they carry their own calibration")
+        if intrinsicsPath != nil && !datasets.contains(spec.kind) {
+            throw refuse("--intrinsics", only: datasets)
         }
-        if depthUnitsPerMetre != nil && !uses.depthScale {
-            throw refuse("--depth-scale", "their depth is not stored as raw integer units")
+        if depthUnitsPerMetre != nil && !datasets.contains(spec.kind) {
+            throw refuse("--depth-scale", only: datasets)
         }
-        if depthEncoding != .standard && !uses.encoding {
-            throw refuse("--depth-encoding", "it is for single rgbd:COLOR,DEPTH frames of NYU or SUN RGB-D")
+        if depthEncoding != .standard && spec.kind != "rgbd" {
+            throw refuse("--depth-encoding", only: ["rgbd"])
         }
         if let units = depthUnitsPerMetre {
             guard units.isFinite, units > 0 else {
@@ -76,11 +74,6 @@ enum IntrinsicsOrigin {
         case .fixed(let k): return k
         case .file(let file): return try file.intrinsics(forDepthWidth: depthWidth, height: depthHeight)
         }
-    }
-
-    var depthUnitsPerMetre: Double? {
-        if case .file(let file) = self { return file.depthUnitsPerMetre }
-        return nil
     }
 }
 
@@ -149,10 +142,10 @@ enum DatasetFiles {
     }
 
     /// A frame file must exist before the source opens, so that a gap in a sequence is reported
-    /// before any frame has been written.
+    /// before any frame has been written. `what` says which file it is ("the depth image listed in ...").
     static func requireFile(_ path: String, _ what: String) throws {
         guard isFile(path) else {
-            throw CloudError.badInput("\(path): \(isDirectory(path) ? "is a folder, not" : "no such file;") \(what)")
+            throw CloudError.badInput("\(path): \(isDirectory(path) ? "is a folder, not a file" : "no such file") (\(what))")
         }
     }
 

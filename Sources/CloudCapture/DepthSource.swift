@@ -15,4 +15,12 @@ public protocol DepthSource: AnyObject {
 
     /// The next frame, or nil once a finite source is exhausted.
     func nextFrame() throws -> CapturedFrame?
+
+    /// What the user must know about the data before trusting the cloud (defaults that were
+    /// assumed, depth that is not metric, ...), one sentence each. Nothing is silent.
+    var warnings: [String] { get }
+}
+
+extension DepthSource {
+    public var warnings: [String] { [] }
 }

@@ -56,6 +56,9 @@ public final class PCLGrabberSource: DatasetSource {
             notes.append("pclgrabber:\(directory): no _rgb files; the clouds have no color")
         }
         let given = try DatasetFiles.intrinsicsFile(options)
+        if let given, frames.contains(where: { DatasetFiles.isFile($0.xmlPath) }) {
+            notes.append("pclgrabber:\(directory): using --intrinsics \(given.path) instead of each frame's XML")
+        }
         var plans: [DatasetFrame] = []
         for (i, frame) in frames.enumerated() {
             let file: IntrinsicsFile

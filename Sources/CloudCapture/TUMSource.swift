@@ -60,8 +60,8 @@ public final class TUMSource: DatasetSource {
         guard !depths.isEmpty else { throw CloudError.badInput("\(depthList): lists no frames") }
         let pairs = try Self.associate(depths: depths, colors: colors, depthList: depthList)
         for pair in pairs {
-            try DatasetFiles.requireFile(pair.depth.path, "depth image listed in \(depthList)")
-            try DatasetFiles.requireFile(pair.color.path, "color image listed in \(colorList)")
+            try DatasetFiles.requireFile(pair.depth.path, "the depth image listed in \(depthList)")
+            try DatasetFiles.requireFile(pair.color.path, "the color image listed in \(colorList)")
         }
         self.pairs = pairs
 

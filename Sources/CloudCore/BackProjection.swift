@@ -47,9 +47,13 @@ public struct BackProjection {
         let (w, h) = (depth.width, depth.height)
         let k = frame.intrinsics.scaled(toWidth: w, height: h)
         try k.validate(origin: "intrinsics scaled to \(w)x\(h)")
-        // Per-column and per-row factors: the inner loop is then two multiplies per point.
+        // Per-column and per-row factors: the inner loop is then two multiplies per point. A
+        // distorted lens bends each pixel's ray differently, so it needs a factor pair per pixel.
         let xFactor = (0..<w).map { Float((Double($0) - k.cx) / k.fx) }
         let yFactor = (0..<h).map { Float((Double($0) - k.cy) / k.fy) }
+        let rays = try frame.distortion.map {
+            try RayTable(intrinsics: frame.intrinsics, distortion: $0, width: w, height: h, origin: "lens distortion at \(w)x\(h)")
+        }
         let color = frame.color
         let lo = options.range?.lowerBound ?? 0
         let hi = options.range?.upperBound ?? .infinity
@@ -99,12 +103,14 @@ public struct BackProjection {
             n = total * 3
         }
         let organized = options.organized
+        let distorted = rays != nil
         // Color offsets per column and per row, so the inner loop adds two integers per point.
         let colorColumnOffset = color.map { c in (0..<w).map { 3 * Self.sourceIndex($0, from: w, to: c.width) } } ?? []
         let colorRowOffset = color.map { c in (0..<h).map { 3 * c.width * Self.sourceIndex($0, from: h, to: c.height) } } ?? []
         let noColor: [UInt8] = []
         depth.metres.withUnsafeBufferPointer { z in
         xFactor.withUnsafeBufferPointer { xf in
+        (rays?.factors ?? []).withUnsafeBufferPointer { rayFactors in
         colorColumnOffset.withUnsafeBufferPointer { colorColumn in
         (color?.rgb ?? noColor).withUnsafeBufferPointer { rgbIn in
             positions.withUnsafeMutableBufferPointer { pos in
@@ -123,8 +129,14 @@ public struct BackProjection {
                                     continue
                                 }
                                 let p = 3 &* o
-                                pos[p] = xf[u] * d
-                                pos[p &+ 1] = yf * d
+                                if distorted {
+                                    let r = 2 &* (row &+ u)
+                                    pos[p] = rayFactors[r] * d
+                                    pos[p &+ 1] = rayFactors[r &+ 1] * d
+                                } else {
+                                    pos[p] = xf[u] * d
+                                    pos[p &+ 1] = yf * d
+                                }
                                 pos[p &+ 2] = d
                                 if let rgbOut {
                                     let s = colorRow &+ colorColumn[u]
@@ -138,7 +150,7 @@ public struct BackProjection {
                     }
                 }
             }
-        }}}}
+        }}}}}
         let grid = organized ? PointCloud.Grid(width: w, height: h) : nil
         let cloud = PointCloud(positions: positions, colors: colors, organized: grid)
         return (cloud, Counts(pixels: w * h, valid: valid, droppedByRange: valid - kept, points: kept))

@@ -86,12 +86,17 @@ public struct RGBDFrame: Sendable {
     public var color: ColorImage?
     public var intrinsics: CameraIntrinsics
     public var pose: Pose?
+    /// The lens's radial distortion, when the source knows it: back-projection then follows each
+    /// pixel's rectified ray.
+    public var distortion: LensDistortion?
 
-    public init(depth: DepthMap, color: ColorImage?, intrinsics: CameraIntrinsics, pose: Pose?) {
+    public init(depth: DepthMap, color: ColorImage?, intrinsics: CameraIntrinsics, pose: Pose?,
+                distortion: LensDistortion? = nil) {
         self.depth = depth
         self.color = color
         self.intrinsics = intrinsics
         self.pose = pose
+        self.distortion = distortion
     }
 
     /// Converts a captured frame: depth to metres, color to RGB. `origin` names the source in errors.
@@ -110,7 +115,7 @@ public struct RGBDFrame: Sendable {
                 ? try ColorImage(decoding: c, sampledAt: d.width, height: d.height, origin: origin)
                 : try ColorImage(decoding: c, origin: origin)
         }
-        self.init(depth: depth, color: color, intrinsics: frame.intrinsics, pose: frame.pose)
+        self.init(depth: depth, color: color, intrinsics: frame.intrinsics, pose: frame.pose, distortion: frame.distortion)
     }
 }
 

@@ -34,6 +34,9 @@ struct Capture: ParsableCommand {
     @Option(help: ArgumentHelp("Also write each frame as an RGBD image folder (color/ and 16-bit millimetre depth/ PNGs, camera_intrinsic.json, trajectory.log) that Open3D and redwood: read.", valueName: "dir"))
     var rgbd: String?
 
+    @Option(help: ArgumentHelp("Also write the frames as captured (raw depth and color planes, intrinsics, distortion, poses) as a capture bundle that bundle: reads.", valueName: "dir"))
+    var bundle: String?
+
     @Flag(help: "Print one JSON object describing the capture on stdout, nothing else.")
     var json = false
 
@@ -41,7 +44,7 @@ struct Capture: ParsableCommand {
         let report = try CapturePipeline(
             sourceSpec: source, frame: frame, range: range?.limits,
             frameLimit: (frames ?? (fuse ? .all : .count(1))).limit, fuse: fuse, outputs: output.requested,
-            rgbdDirectory: rgbd
+            rgbdDirectory: rgbd, bundleDirectory: bundle
         ).run()
         if json {
             try Console.printJSON(report)

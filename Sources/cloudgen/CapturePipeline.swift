@@ -18,6 +18,8 @@ struct CapturePipeline {
     var outputs: [(path: String, format: CloudFileFormat)]
     /// Also write each frame as color + 16-bit depth PNGs and Open3D intrinsics JSON.
     var rgbdDirectory: String?
+    /// Also write the frames as they were captured, as a capture bundle.
+    var bundleDirectory: String?
 
     func run() throws -> CaptureReport {
         var clock = StageClock()
@@ -26,6 +28,7 @@ struct CapturePipeline {
             throw CloudError.io("no depth camera found; use --source synthetic to capture from the built-in simulated camera")
         }
         let source = try SourceSpec(parsing: sourceSpec).open()
+        source.warnings.forEach(Console.warning)
         let needsPose = fuse || frame == .world
         if needsPose && !source.knowsPose {
             let what = fuse ? "--fuse needs a posed sequence" : "--frame world needs the camera's pose"
@@ -33,6 +36,8 @@ struct CapturePipeline {
         }
         let progress = Progress(expected: frameLimit, quiet: frameLimit == 1)
         let exporter = try rgbdDirectory.map { try RGBDExporter(directory: $0) }
+        // The bundle writer works in a hidden folder until `finish()`: a failed capture leaves none.
+        let bundle = try bundleDirectory.map { try BundleWriter(directory: $0) }
 
         var first: (captured: CapturedFrame, rgbd: RGBDFrame)?
         var totals = BackProjection.Counts(pixels: 0, valid: 0, droppedByRange: 0, points: 0)
@@ -42,6 +47,10 @@ struct CapturePipeline {
         while frameLimit.map({ index < $0 }) ?? true {
             guard let captured = try source.nextFrame() else { break }
             clock.lap("acquire")
+            if let bundle {
+                try bundle.append(frame: captured)
+                clock.lap("bundle")
+            }
             // Only the cloud needs color here, so only the color pixels it samples are converted.
             let rgbd = try RGBDFrame(decoding: captured, origin: source.name, colorAtDepthResolution: true)
             clock.lap("convert")
@@ -73,6 +82,7 @@ struct CapturePipeline {
         guard let first else {
             throw CloudError.io("\(source.name): the source delivered no frame")
         }
+        try bundle?.finish()
         if let exporter {
             try exporter.finish()
             if exporter.depthClipped > 0 {
@@ -87,13 +97,13 @@ struct CapturePipeline {
                                    range.lowerBound, range.upperBound, totals.droppedByRange, totals.valid,
                                    100 * Double(totals.droppedByRange) / Double(totals.valid)))
         }
-        if outputs.isEmpty && exporter == nil {
+        if outputs.isEmpty && exporter == nil && bundle == nil {
             Console.warning("no output file requested (add --ply FILE or --pcd FILE)")
         }
         progress.finish(frames: index, points: totals.points)
         return CaptureReport(source: source.name, frame: needsPose ? .world : .camera, frames: index, fused: fuse,
                              captured: first.captured, rgbd: first.rgbd, range: range, counts: totals,
-                             files: files, rgbdDirectory: rgbdDirectory, timings: clock.laps, totalMilliseconds: clock.total)
+                             files: files, rgbdDirectory: rgbdDirectory, bundleDirectory: bundleDirectory, timings: clock.laps, totalMilliseconds: clock.total)
     }
 
     /// Writes every requested file for one cloud; `suffix` numbers the files of a sequence.

@@ -27,6 +27,12 @@ struct CaptureReport: Encodable {
         /// Scaled to the color image, when there is one.
         var color: Intrinsics?
         var depthFormat: String
+        /// "absolute" (metres) or "relative" (dual-camera disparity without a known scale: the
+        /// cloud's shape is right but its size is not).
+        var depthAccuracy: String
+        var metric: Bool
+        /// Whether the lens distortion was corrected through its lookup table.
+        var distortionCorrected: Bool
         /// Raw units per metre for integer depth; absent for floating-point depth and disparity.
         var depthUnitsPerMetre: Double?
         var colorFormat: String?
@@ -63,17 +69,22 @@ struct CaptureReport: Encodable {
     var files: [File]
     /// The RGBD image folder written with --rgbd.
     var rgbdDirectory: String?
+    /// The capture bundle written with --bundle.
+    var bundleDirectory: String?
     var timings: [Stage]
     var totalMilliseconds: Double
 
     init(source: String, frame: OutputFrame, frames: Int, fused: Bool, captured: CapturedFrame, rgbd: RGBDFrame, range: ClosedRange<Float>?,
-         counts: BackProjection.Counts, files: [File], rgbdDirectory: String?, timings: [Stage], totalMilliseconds: Double) {
+         counts: BackProjection.Counts, files: [File], rgbdDirectory: String?, bundleDirectory: String?, timings: [Stage], totalMilliseconds: Double) {
         let k = rgbd.intrinsics
         camera = Camera(
             reference: Intrinsics(k),
             depth: Intrinsics(k.scaled(toWidth: rgbd.depth.width, height: rgbd.depth.height)),
             color: captured.color.map { Intrinsics(k.scaled(toWidth: $0.width, height: $0.height)) },
             depthFormat: captured.depth.encoding.description,
+            depthAccuracy: captured.depth.accuracy == .absolute ? "absolute" : "relative",
+            metric: captured.depth.accuracy == .absolute,
+            distortionCorrected: rgbd.distortion != nil,
             depthUnitsPerMetre: captured.depth.encoding.unitsPerMetre,
             colorFormat: captured.color.map { Self.describe($0.layout) })
         self.source = source
@@ -84,6 +95,7 @@ struct CaptureReport: Encodable {
         self.counts = counts
         self.files = files
         self.rgbdDirectory = rgbdDirectory
+        self.bundleDirectory = bundleDirectory
         self.timings = timings
         self.totalMilliseconds = totalMilliseconds
     }

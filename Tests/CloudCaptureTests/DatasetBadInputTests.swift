@@ -30,7 +30,7 @@ final class DatasetBadInputTests: XCTestCase {
         let folder = try DatasetFixture.tumFixture(in: DatasetFixture.scratch(self))
         try DatasetFixture.write("1305031102.160407 depth/1305031102.160407.png\n1305031102.194330 depth/gone.png\n",
                                  to: "\(folder)/depth.txt")
-        assertBadInput(try DatasetFixture.open("tum:\(folder)"), naming: "\(folder)/depth/gone.png", "no such file; depth image listed in \(folder)/depth.txt")
+        assertBadInput(try DatasetFixture.open("tum:\(folder)"), naming: "\(folder)/depth/gone.png", "no such file (the depth image listed in \(folder)/depth.txt)")
     }
 
     func testRGBDImageMissingIsNamed() throws {
@@ -141,8 +141,10 @@ final class DatasetBadInputTests: XCTestCase {
         assertBadInput(try DatasetFixture.open("pclgrabber:\(dir)"), naming: "\(dir)/\(b)_rgb.pclzf", "no such file; 1 of the 2 frames have color")
         try DatasetFixture.link("\(data)/\(b)_rgb.pclzf", at: "\(dir)/\(b)_rgb.pclzf")
         assertBadInput(try DatasetFixture.open("pclgrabber:\(dir)"), naming: "\(dir)/\(a).xml", "or pass --intrinsics FILE")
-        // With --intrinsics the XML is not needed.
-        XCTAssertEqual(try DatasetFixture.open("pclgrabber:\(dir)", SourceOptions(intrinsicsPath: "\(data)/\(b).xml")).frameCount, 2)
+        // With --intrinsics the XML is not needed, and replacing the XMLs there are is announced.
+        let given = try DatasetFixture.open("pclgrabber:\(dir)", SourceOptions(intrinsicsPath: "\(data)/\(b).xml"))
+        XCTAssertEqual(given.frameCount, 2)
+        XCTAssertEqual(given.notes, ["pclgrabber:\(dir): using --intrinsics \(data)/\(b).xml instead of each frame's XML"])
 
         let empty = try DatasetFixture.scratch(self)
         assertBadInput(try DatasetFixture.open("pclgrabber:\(empty)"), naming: "pclgrabber:\(empty)", "no *_depth.pclzf or *_depth.tiff files")

@@ -34,7 +34,7 @@ import open3d as o3d
 TOLERANCE_M = 1e-5
 
 
-def read_netpbm(path, big_endian_16=True):
+def read_netpbm(path):
     """Binary PGM/PPM as a numpy array, the way Open3D's NYU tutorial reads them (Open3D's own
     image reader knows only PNG and JPEG). 16-bit samples are read big-endian, as PGM prescribes;
     `create_from_nyu_format` then swaps the bytes of NYU's little-endian raw dumps back."""
@@ -45,7 +45,7 @@ def read_netpbm(path, big_endian_16=True):
         raise ValueError(f"{path}: not a binary PGM/PPM")
     channels = 1 if m.group(1) == b"5" else 3
     width, height, maxval = (int(m.group(i)) for i in (2, 3, 4))
-    dtype = (">u2" if big_endian_16 else "<u2") if maxval > 255 else "u1"
+    dtype = ">u2" if maxval > 255 else "u1"
     count = width * height * channels
     pixels = np.frombuffer(data, dtype=dtype, count=count, offset=m.end())
     shape = (height, width) if channels == 1 else (height, width, channels)
@@ -185,25 +185,31 @@ def main():
 
     rows, pinned, failed = [], {}, False
     for case in cases(args.data, args.work):
-        ours_p, ours_c, warnings = run_cloudgen(args.cloudgen, case["cloudgen"], os.path.join(args.work, case["name"] + ".ply"))
         ref_p, ref_c = case["open3d"]()
+        pinned[case["name"]] = figures(ref_p, ref_c)
+        try:
+            ours_p, ours_c, warnings = run_cloudgen(args.cloudgen, case["cloudgen"], os.path.join(args.work, case["name"] + ".ply"))
+        except RuntimeError as error:
+            print(f"  {case['name']}: {error}", file=sys.stderr)
+            rows.append((case["name"], case["call"], "-", len(ref_p), math.nan, "-", "CLOUDGEN FAILED"))
+            failed = True
+            continue
         # Open3D colors are 0..1 doubles of 8-bit values: c * 255 is an integer to rounding.
         ours_rgb, ref_rgb = np.rint(ours_c * 255).astype(int), np.rint(ref_c * 255).astype(int)
         same_count = len(ours_p) == len(ref_p)
         max_delta = float(np.abs(ours_p - ref_p).max()) if same_count and len(ref_p) else math.nan
-        color_diff = int((ours_rgb != ref_rgb).any(axis=1).sum()) if same_count else -1
+        color_diff = int((ours_rgb != ref_rgb).any(axis=1).sum()) if same_count else "-"
         ok = same_count and max_delta < TOLERANCE_M and color_diff == 0
         failed |= not ok
-        rows.append((case["name"], case["call"], len(ours_p), len(ref_p), max_delta, color_diff, ok))
-        pinned[case["name"]] = figures(ref_p, ref_c)
+        rows.append((case["name"], case["call"], len(ours_p), len(ref_p), max_delta, color_diff, "equal" if ok else "DIFFERENT"))
         for line in warnings.splitlines():
             if "warning" in line:
                 print(f"  {case['name']}: {line}", file=sys.stderr)
 
     print("| case | Open3D call | cloudgen points | Open3D points | max abs diff (m) | colors differing | result |")
     print("|---|---|---:|---:|---:|---:|---|")
-    for name, call, ours, ref, delta, colors, ok in rows:
-        print(f"| {name} | {call} | {ours} | {ref} | {delta:.2e} | {colors} | {'equal' if ok else 'DIFFERENT'} |")
+    for name, call, ours, ref, delta, colors, result in rows:
+        print(f"| {name} | {call} | {ours} | {ref} | {delta:.2e} | {colors} | {result} |")
     if args.figures:
         with open(args.figures, "w") as f:
             json.dump(pinned, f, indent=1)

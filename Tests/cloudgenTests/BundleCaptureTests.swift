@@ -1,0 +1,67 @@
+import CloudCore
+import CloudPCL
+import Foundation
+import XCTest
+
+final class BundleCaptureTests: XCTestCase {
+    var dir: URL!
+
+    override func setUpWithError() throws { dir = try makeScratchDirectory() }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
+
+    func cloud(_ name: String) throws -> PointCloud {
+        try CloudReader.read(dir.appendingPathComponent(name).path).cloud
+    }
+
+    /// A phone-like capture written as a bundle and read back gives the same cloud, and the lens
+    /// distortion travels with it: walls come out straight (every point inside the room).
+    func testBundleRoundTripThroughTheCLIKeepsTheCloudAndCorrectsTheLens() throws {
+        let spec = "synthetic:room=5x4x3,noise=0,distortion=1,reference=4032x3024"
+        let direct = try CLI.run(["capture", "--source", spec, "--frame", "world", "--bundle", "b", "--pcd", "direct.pcd", "--json"], in: dir)
+        XCTAssertEqual(direct.status, 0, direct.stderr)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(direct.stdout.utf8)) as? [String: Any])
+        let camera = try XCTUnwrap(report["camera"] as? [String: Any])
+        XCTAssertEqual(camera["distortionCorrected"] as? Bool, true)
+        XCTAssertEqual(camera["metric"] as? Bool, true)
+        XCTAssertEqual((camera["reference"] as? [String: Any])?["width"] as? Int, 4032)
+        XCTAssertEqual(report["bundleDirectory"] as? String, "b")
+
+        let again = try CLI.run(["capture", "--source", "bundle:b", "--frame", "world", "--pcd", "bundle.pcd"], in: dir)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        let (a, b) = (try cloud("direct.pcd"), try cloud("bundle.pcd"))
+        XCTAssertEqual(a.count, b.count)
+        XCTAssertEqual(a.positions, b.positions)
+        XCTAssertEqual(a.colors, b.colors)
+
+        // Through the barrel lens, uncorrected rays would bend the walls by up to a centimetre.
+        let room = SIMD3<Float>(5, 4, 3)
+        let tolerance: Float = 0.002
+        let outside = (0..<a.count).map(a.point).filter { p in
+            let below = p .< -tolerance
+            let above = p .> room + tolerance
+            return any(below) || any(above)
+        }
+        XCTAssertEqual(outside.count, 0, "e.g. \(outside.prefix(3))")
+        // The east wall (x = 5) away from the floor and the north wall is a plane: uncorrected rays
+        // would bow it by several millimetres.
+        let eastWall = (0..<a.count).map(a.point).filter { $0.x > 4.9 && $0.z > 0.01 && $0.y < 3.99 }
+        XCTAssertGreaterThan(eastWall.count, 1000)
+        let bow = eastWall.map { abs($0.x - 5) }.max() ?? .infinity
+        XCTAssertLessThan(bow, 0.002, "the east wall deviates from its plane by \(bow) m")
+    }
+
+    func testBrokenBundleExitsTwoNamingTheFileAndWritesNothing() throws {
+        let made = try CLI.run(["capture", "--source", "synthetic:depth=64x48,color=128x96", "--bundle", "b"], in: dir)
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let frames = dir.appendingPathComponent("b/frames")
+        let depthFile = try XCTUnwrap(filesIn(frames).first { $0.hasSuffix(".depth") })
+        let handle = try FileHandle(forWritingTo: frames.appendingPathComponent(depthFile))
+        try handle.truncate(atOffset: 100)
+        try handle.close()
+        let r = try CLI.run(["capture", "--source", "bundle:b", "--ply", "x.ply"], in: dir)
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertEqual(r.stderrLines.count, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains(depthFile), r.stderr)
+        XCTAssertFalse(filesIn(dir).contains("x.ply"))
+    }
+}
