@@ -54,12 +54,11 @@ public struct SourceOptions: Equatable, Sendable {
 }
 
 /// A source reading a dataset or recording from disk: a known number of frames, opened only after
-/// the layout, the index files and every frame file's presence were checked.
+/// the layout, the index files and every frame file's presence were checked. Its `warnings` say
+/// what was assumed because neither the files nor a flag said it (default intrinsics, a default
+/// depth scale) or what a flag replaced.
 public protocol DatasetSource: DepthSource {
     var frameCount: Int { get }
-    /// What was assumed because neither the files nor a flag said it (default intrinsics, a default
-    /// depth scale), one line each, for the CLI to print as warnings: nothing is assumed silently.
-    var notes: [String] { get }
 }
 
 /// Where a frame's intrinsics come from.

@@ -32,7 +32,7 @@ public final class PCLGrabberSource: DatasetSource {
 
     public let directory: String
     public let frames: [Frame]
-    public let notes: [String]
+    public let warnings: [String]
     public let knowsPose = false
     public var frameCount: Int { frames.count }
     public var name: String { "pclgrabber:\(directory)" }
@@ -51,13 +51,13 @@ public final class PCLGrabberSource: DatasetSource {
         }
         self.frames = frames
 
-        var notes: [String] = []
+        var warnings: [String] = []
         if colored.isEmpty {
-            notes.append("pclgrabber:\(directory): no _rgb files; the clouds have no color")
+            warnings.append("pclgrabber:\(directory): no _rgb files; the clouds have no color")
         }
         let given = try DatasetFiles.intrinsicsFile(options)
         if let given, frames.contains(where: { DatasetFiles.isFile($0.xmlPath) }) {
-            notes.append("pclgrabber:\(directory): using --intrinsics \(given.path) instead of each frame's XML")
+            warnings.append("pclgrabber:\(directory): using --intrinsics \(given.path) instead of each frame's XML")
         }
         var plans: [DatasetFrame] = []
         for (i, frame) in frames.enumerated() {
@@ -70,17 +70,19 @@ public final class PCLGrabberSource: DatasetSource {
                 }
                 file = try IntrinsicsFile.read(frame.xmlPath)
             }
-            var units = options.depthUnitsPerMetre ?? file.depthUnitsPerMetre
-            if units == nil {
+            let units: Double
+            if let given = options.depthUnitsPerMetre ?? file.depthUnitsPerMetre {
+                units = given
+            } else {
                 units = Self.defaultUnitsPerMetre
                 let note = "pclgrabber:\(directory): \(file.path) gives no z_multiplication_factor; depth assumed to be in millimetres, as PCL's grabber assumes (pass --depth-scale S otherwise)"
-                if !notes.contains(note) { notes.append(note) }
+                if !warnings.contains(note) { warnings.append(note) }
             }
             plans.append(DatasetFrame(depthPath: frame.depthPath, colorPath: frame.colorPath, intrinsics: .file(file),
-                                      depthEncoding: .standard, unitsPerMetre: units!, pose: nil, timestamp: Double(i)))
+                                      depthEncoding: .standard, unitsPerMetre: units, pose: nil, timestamp: Double(i)))
         }
         queue = FrameQueue(plans)
-        self.notes = notes
+        self.warnings = warnings
     }
 
     public func nextFrame() throws -> CapturedFrame? {

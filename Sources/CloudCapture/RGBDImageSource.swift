@@ -12,7 +12,7 @@ import CloudIO
 public final class RGBDImageSource: DatasetSource {
     public let colorPath: String
     public let depthPath: String
-    public let notes: [String]
+    public let warnings: [String]
     public let frameCount = 1
     public let knowsPose = false
     public var name: String { "rgbd:\(colorPath),\(depthPath)" }
@@ -27,14 +27,14 @@ public final class RGBDImageSource: DatasetSource {
         }
         try DatasetFiles.requireFile(colorPath, "the rgbd: source's color image")
         try DatasetFiles.requireFile(depthPath, "the rgbd: source's depth image")
-        var notes: [String] = []
+        var warnings: [String] = []
         let units: Double
         if let given = options.depthUnitsPerMetre ?? file.depthUnitsPerMetre {
             units = given
         } else {
             units = 1000
             if options.depthEncoding == .standard {
-                notes.append("rgbd:\(colorPath),\(depthPath): depth scale assumed to be 1000 units per metre (millimetres); pass --depth-scale S if the depth image uses other units")
+                warnings.append("rgbd:\(colorPath),\(depthPath): depth scale assumed to be 1000 units per metre (millimetres); pass --depth-scale S if the depth image uses other units")
             }
         }
         let frame = try DatasetFrame(depthPath: depthPath, colorPath: colorPath, intrinsics: .file(file),
@@ -43,11 +43,11 @@ public final class RGBDImageSource: DatasetSource {
             let depthAspect = Double(frame.depth.width) / Double(frame.depth.height)
             let colorAspect = Double(color.width) / Double(color.height)
             if abs(depthAspect / colorAspect - 1) > 0.01 {
-                notes.append("rgbd:\(colorPath),\(depthPath): the color image (\(color.width)x\(color.height)) and the depth image (\(frame.depth.width)x\(frame.depth.height)) differ in aspect ratio; colors are sampled as if both covered the same field of view")
+                warnings.append("rgbd:\(colorPath),\(depthPath): the color image (\(color.width)x\(color.height)) and the depth image (\(frame.depth.width)x\(frame.depth.height)) differ in aspect ratio; colors are sampled as if both covered the same field of view")
             }
         }
         self.frame = frame
-        self.notes = notes
+        self.warnings = warnings
     }
 
     public func nextFrame() throws -> CapturedFrame? {

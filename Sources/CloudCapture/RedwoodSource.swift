@@ -25,7 +25,7 @@ public final class RedwoodSource: DatasetSource {
     public let directory: String
     public let frameCount: Int
     public let knowsPose: Bool
-    public let notes: [String]
+    public let warnings: [String]
     public var name: String { "redwood:\(directory)" }
 
     private var queue: FrameQueue
@@ -51,13 +51,13 @@ public final class RedwoodSource: DatasetSource {
             throw CloudError.badInput("redwood:\(directory): color/ holds \(colors.count) images and depth/ \(depths.count); each frame needs one of each")
         }
 
-        var notes: [String] = []
+        var warnings: [String] = []
         let folderCalibration = Self.intrinsicsFileNames.map { DatasetFiles.join(directory, $0) }.first(where: DatasetFiles.isFile)
         let file: IntrinsicsFile
         if let given = try DatasetFiles.intrinsicsFile(options) {
             file = given
             if let folderCalibration {
-                notes.append("redwood:\(directory): using --intrinsics \(given.path) instead of \(folderCalibration)")
+                warnings.append("redwood:\(directory): using --intrinsics \(given.path) instead of \(folderCalibration)")
             }
         } else if let folderCalibration {
             file = try IntrinsicsFile.read(folderCalibration)
@@ -82,7 +82,7 @@ public final class RedwoodSource: DatasetSource {
             DatasetFrame(depthPath: depths[i], colorPath: colors[i], intrinsics: .file(file), depthEncoding: .standard,
                          unitsPerMetre: units, pose: poses?[i], timestamp: Double(i))
         })
-        self.notes = notes
+        self.warnings = warnings
     }
 
     public func nextFrame() throws -> CapturedFrame? {

@@ -8,7 +8,8 @@ import Dispatch
 /// come with the frame (`distortion=1`, `SyntheticLens`). The pose is known exactly. Output is a
 /// pure function of the settings: the same spec gives the same bytes on every run.
 ///
-/// One `open()` delivers one frame, then nil.
+/// One `open()` delivers `frames` frames (1 by default), then nil. A sequence moves the camera
+/// along `path` (or keeps it still) and draws each frame's noise from its own stream.
 public final class SyntheticCamera: DepthSource {
     public let settings: SyntheticSettings
     public let scene: SyntheticScene
@@ -16,8 +17,10 @@ public final class SyntheticCamera: DepthSource {
     public let intrinsics: CameraIntrinsics
     /// The lens tables delivered with every frame when `distortion=1`.
     public var distortion: LensDistortion? { lens?.distortion }
-    /// Camera to room (world) frame.
-    public let pose: Pose
+    /// Camera to room (world) frame of the first frame.
+    public var pose: Pose { poses[0] }
+    /// Camera to room frame of every frame of the sequence.
+    public let poses: [Pose]
 
     /// Depth noise standard deviation at depth z, growing with distance as structured-light and
     /// time-of-flight sensors' does.
@@ -30,7 +33,7 @@ public final class SyntheticCamera: DepthSource {
     public static let colorFormat = YUVFormat(range: .full, matrix: .bt709)
 
     private let lens: SyntheticLens?
-    private var delivered = false
+    private var delivered = 0
 
     public init(settings: SyntheticSettings = SyntheticSettings()) throws {
         try settings.validate()
@@ -38,8 +41,12 @@ public final class SyntheticCamera: DepthSource {
         scene = SyntheticScene(size: settings.room)
         intrinsics = Self.intrinsics(color: settings.reference)
         lens = settings.distortion ? SyntheticLens(reference: settings.reference) : nil
-        pose = Pose.lookAt(eye: scene.eye, target: scene.target)
+        poses = settings.path?.poses(count: settings.frames, scene: scene)
+            ?? Array(repeating: Pose.lookAt(eye: scene.eye, target: scene.target), count: settings.frames)
     }
+
+    /// Frames 1/30 s apart, like a 30 fps camera.
+    public static let frameInterval = 1.0 / 30
 
     /// Phone-like intrinsics for a color image of `size`: about 67 degrees horizontal field of
     /// view, square pixels, and a principal point slightly off-centre as real calibrations have.
@@ -53,23 +60,26 @@ public final class SyntheticCamera: DepthSource {
     public var knowsPose: Bool { true }
 
     public func nextFrame() throws -> CapturedFrame? {
-        guard !delivered else { return nil }
-        delivered = true
-        return renderFrame()
+        guard delivered < poses.count else { return nil }
+        delivered += 1
+        return renderFrame(delivered - 1)
     }
 
-    /// Renders the frame `nextFrame()` delivers, without advancing the source.
-    public func renderFrame() -> CapturedFrame {
-        CapturedFrame(depth: renderDepth(), color: renderColor(), intrinsics: intrinsics, pose: pose, timestamp: 0,
-                      distortion: distortion)
+    /// Renders frame `index` of the sequence, without advancing the source.
+    public func renderFrame(_ index: Int = 0) -> CapturedFrame {
+        let pose = poses[index]
+        return CapturedFrame(depth: renderDepth(pose: pose, frame: index), color: renderColor(pose: pose),
+                             intrinsics: intrinsics, pose: pose, timestamp: Double(index) * Self.frameInterval,
+                             distortion: distortion)
     }
 
-    private func renderDepth() -> CapturedFrame.Depth {
+    private func renderDepth(pose: Pose, frame: Int) -> CapturedFrame.Depth {
         let (w, h) = (settings.depthSize.width, settings.depthSize.height)
         let rays = SyntheticView(scene: scene, pose: pose, intrinsics: intrinsics, lens: lens, width: w, height: h)
         let format = settings.format
         let rowBytes = w * format.encoding.bytesPerSample
-        let (scene, eye, noise, seed) = (scene, Vec3(scene.eye), settings.noise, settings.seed)
+        // Frame 0 keeps the single-frame noise streams; later frames take their own.
+        let (scene, eye, noise, seed) = (scene, Vec3(pose.translation), settings.noise, settings.seed &+ UInt64(frame) &* 0x9E37_79B9)
         var data = [UInt8](repeating: 0, count: rowBytes * h)
         data.withUnsafeMutableBytes { plane in
             DispatchQueue.concurrentPerform(iterations: h) { v in
@@ -96,11 +106,11 @@ public final class SyntheticCamera: DepthSource {
 
     /// Y at every pixel; Cb and Cr averaged over each 2x2 block (a partial block at odd edges),
     /// which is what a camera's 4:2:0 subsampling does.
-    private func renderColor() -> CapturedFrame.Color {
+    private func renderColor(pose: Pose) -> CapturedFrame.Color {
         let (w, h) = (settings.colorSize.width, settings.colorSize.height)
         let (cw, ch) = ((w + 1) / 2, (h + 1) / 2)
         let rays = SyntheticView(scene: scene, pose: pose, intrinsics: intrinsics, lens: lens, width: w, height: h)
-        let (scene, eye, yuv) = (scene, Vec3(scene.eye), Self.colorFormat)
+        let (scene, eye, yuv) = (scene, Vec3(pose.translation), Self.colorFormat)
         var luma = [UInt8](repeating: 0, count: w * h)
         var chroma = [UInt8](repeating: 0, count: cw * ch * 2)
         luma.withUnsafeMutableBufferPointer { luma in

@@ -17,11 +17,16 @@ public struct SyntheticSettings: Equatable, Sendable {
     /// The dimensions the intrinsics (and distortion) are given at; nil means the color size. A
     /// phone's calibration is at its photo resolution (4032x3024), above both images.
     public var referenceSize: ImageSize?
+    /// How the camera moves over a sequence; nil: it stands still.
+    public var path: SyntheticPath?
+    /// Frames in the sequence (each with its own noise); 1 unless a path or `frames=` says more.
+    public var frames: Int
 
     public init(room: SIMD3<Double> = SIMD3(4.0, 3.0, 2.5), seed: UInt64 = 0, noise: Bool = true,
                 depthSize: ImageSize = ImageSize(width: 256, height: 192),
                 colorSize: ImageSize = ImageSize(width: 1920, height: 1440),
-                format: SyntheticDepthFormat = .depth16, distortion: Bool = false, referenceSize: ImageSize? = nil) {
+                format: SyntheticDepthFormat = .depth16, distortion: Bool = false, referenceSize: ImageSize? = nil,
+                path: SyntheticPath? = nil, frames: Int = 1) {
         self.room = room
         self.seed = seed
         self.noise = noise
@@ -30,21 +35,31 @@ public struct SyntheticSettings: Equatable, Sendable {
         self.format = format
         self.distortion = distortion
         self.referenceSize = referenceSize
+        self.path = path
+        self.frames = frames
     }
 
-    public static let keys = ["room", "seed", "noise", "depth", "color", "format", "distortion", "reference"]
+    /// Frames a path takes when `frames=` is not given: enough to see the room from all sides.
+    public static let defaultPathFrames = 24
+
+    /// Most frames a spec may ask for: a generous hour of a 30 fps camera, far below what would
+    /// exhaust memory if someone fused them all.
+    public static let maxFrames = 100_000
+
+    public static let keys = ["room", "seed", "noise", "depth", "color", "format", "distortion", "reference", "path", "frames"]
 
     /// Largest room side accepted: beyond it the furniture is lost in the view and depth leaves
     /// the sensor-like range of every format.
     public static let maxRoomSide = 100.0
 
     /// The full spec, parseable back to the same settings: every key spelt out, except that
-    /// `distortion` and `reference` appear only when set, so that the names of specs written
+    /// `distortion`, `reference`, `path` and `frames` appear only when set, so that the names of specs written
     /// before they existed stay as they were.
     public var spec: String {
         let room = [self.room.x, self.room.y, self.room.z].map(Self.formatMetres).joined(separator: "x")
         return "synthetic:room=\(room),seed=\(seed),noise=\(noise ? 1 : 0),depth=\(depthSize),color=\(colorSize),format=\(format.rawValue)"
             + (distortion ? ",distortion=1" : "") + (referenceSize.map { ",reference=\($0)" } ?? "")
+            + (path.map { ",path=\($0.rawValue)" } ?? "") + (frames != 1 ? ",frames=\(frames)" : "")
     }
 
     /// The intrinsics' (and lens tables') reference dimensions.
@@ -61,6 +76,9 @@ public struct SyntheticSettings: Equatable, Sendable {
     public func validate() throws {
         guard [room.x, room.y, room.z].allSatisfy(Self.isValidRoomSide) else {
             throw CloudError.badInput("\(spec): every room side must be more than 0 and at most \(Int(Self.maxRoomSide)) m")
+        }
+        guard (1...Self.maxFrames).contains(frames) else {
+            throw CloudError.badInput("\(spec): frames must be 1...\(Self.maxFrames)")
         }
         let sides = [depthSize, colorSize, reference].flatMap { [$0.width, $0.height] }
         guard sides.allSatisfy(Self.isValidImageSide) else {
@@ -108,6 +126,16 @@ public struct SyntheticSettings: Equatable, Sendable {
                 case "color": colorSize = size
                 default: referenceSize = size
                 }
+            case "path":
+                guard let p = SyntheticPath(rawValue: String(value)) else {
+                    throw bad("path=\(value) is not one of \(SyntheticPath.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                path = p
+            case "frames":
+                guard let n = Int(value), (1...Self.maxFrames).contains(n) else {
+                    throw bad("frames=\(value) must be a whole number from 1 to \(Self.maxFrames)")
+                }
+                frames = n
             default:  // "format"
                 guard let f = SyntheticDepthFormat(rawValue: String(value)) else {
                     let names = SyntheticDepthFormat.allCases.map(\.rawValue).joined(separator: ", ")
@@ -116,6 +144,7 @@ public struct SyntheticSettings: Equatable, Sendable {
                 format = f
             }
         }
+        if path != nil && !seen.contains("frames") { frames = Self.defaultPathFrames }
     }
 
     private static func parseRoom(_ value: Substring, _ bad: (String) -> CloudError) throws -> SIMD3<Double> {

@@ -38,7 +38,7 @@ public final class TUMSource: DatasetSource {
     public let directory: String
     /// The frames in time order.
     public let pairs: [Pair]
-    public let notes: [String]
+    public let warnings: [String]
     public let knowsPose = false
     public var frameCount: Int { pairs.count }
     public var name: String { "tum:\(directory)" }
@@ -65,21 +65,21 @@ public final class TUMSource: DatasetSource {
         }
         self.pairs = pairs
 
-        var notes: [String] = []
+        var warnings: [String] = []
         let file = try DatasetFiles.intrinsicsFile(options)
         let intrinsics: IntrinsicsOrigin
         if let file {
             intrinsics = .file(file)
         } else {
             intrinsics = .fixed(Self.defaultIntrinsics)
-            notes.append("tum:\(directory): intrinsics assumed to be TUM's default (fx = fy = 525, cx = 319.5, cy = 239.5 at 640x480); pass --intrinsics FILE for the sequence's own calibration")
+            warnings.append("tum:\(directory): intrinsics assumed to be TUM's default (fx = fy = 525, cx = 319.5, cy = 239.5 at 640x480); pass --intrinsics FILE for the sequence's own calibration")
         }
         let units = options.depthUnitsPerMetre ?? file?.depthUnitsPerMetre ?? Self.defaultUnitsPerMetre
         queue = FrameQueue(pairs.map { pair in
             DatasetFrame(depthPath: pair.depth.path, colorPath: pair.color.path, intrinsics: intrinsics,
                          depthEncoding: .standard, unitsPerMetre: units, pose: nil, timestamp: pair.depth.timestamp)
         })
-        self.notes = notes
+        self.warnings = warnings
     }
 
     public func nextFrame() throws -> CapturedFrame? {

@@ -144,7 +144,7 @@ final class DatasetBadInputTests: XCTestCase {
         // With --intrinsics the XML is not needed, and replacing the XMLs there are is announced.
         let given = try DatasetFixture.open("pclgrabber:\(dir)", SourceOptions(intrinsicsPath: "\(data)/\(b).xml"))
         XCTAssertEqual(given.frameCount, 2)
-        XCTAssertEqual(given.notes, ["pclgrabber:\(dir): using --intrinsics \(data)/\(b).xml instead of each frame's XML"])
+        XCTAssertEqual(given.warnings, ["pclgrabber:\(dir): using --intrinsics \(data)/\(b).xml instead of each frame's XML"])
 
         let empty = try DatasetFixture.scratch(self)
         assertBadInput(try DatasetFixture.open("pclgrabber:\(empty)"), naming: "pclgrabber:\(empty)", "no *_depth.pclzf or *_depth.tiff files")

@@ -137,11 +137,11 @@ final class DatasetSourceTests: XCTestCase {
     func testTUMSaysWhenItAssumesTheDefaultIntrinsicsAndNotOtherwise() throws {
         let folder = try DatasetFixture.tumFixture(in: DatasetFixture.scratch(self))
         let assumed = try DatasetFixture.open("tum:\(folder)")
-        XCTAssertEqual(assumed.notes.count, 1)
-        XCTAssertTrue(assumed.notes[0].contains("intrinsics assumed to be TUM's default (fx = fy = 525, cx = 319.5, cy = 239.5 at 640x480)"), assumed.notes[0])
+        XCTAssertEqual(assumed.warnings.count, 1)
+        XCTAssertTrue(assumed.warnings[0].contains("intrinsics assumed to be TUM's default (fx = fy = 525, cx = 319.5, cy = 239.5 at 640x480)"), assumed.warnings[0])
 
         let given = try DatasetFixture.open("tum:\(folder)", SourceOptions(intrinsicsPath: DatasetFixture.primesense, depthUnitsPerMetre: 1000))
-        XCTAssertEqual(given.notes, [])
+        XCTAssertEqual(given.warnings, [])
         let frame = try XCTUnwrap(given.nextFrame())
         XCTAssertEqual(frame.depth.encoding, .uint16(unitsPerMetre: 1000))
         XCTAssertEqual(frame.intrinsics, CameraIntrinsics(fx: 525, fy: 525, cx: 319.5, cy: 239.5, referenceWidth: 640, referenceHeight: 480))
@@ -151,7 +151,7 @@ final class DatasetSourceTests: XCTestCase {
         let source = try DatasetFixture.open("redwood:\(DatasetFixture.rgbd)")
         XCTAssertTrue(source.knowsPose)
         XCTAssertEqual(source.frameCount, 5)
-        XCTAssertEqual(source.notes, [])
+        XCTAssertEqual(source.warnings, [])
         // Frame 0's pose, as trajectory.log writes it.
         let first = try XCTUnwrap(source.nextFrame())
         let pose = try XCTUnwrap(first.pose)
@@ -179,7 +179,7 @@ final class DatasetSourceTests: XCTestCase {
         let custom = "\(dir)/k.json"
         try DatasetFixture.write(#"{"fx": 500, "fy": 501, "cx": 320, "cy": 240, "width": 640, "height": 480}"#, to: custom)
         let flagged = try DatasetFixture.open("redwood:\(folder)", SourceOptions(intrinsicsPath: custom))
-        XCTAssertEqual(flagged.notes, ["redwood:\(folder): using --intrinsics \(custom) instead of \(folder)/camera_primesense.json"])
+        XCTAssertEqual(flagged.warnings, ["redwood:\(folder): using --intrinsics \(custom) instead of \(folder)/camera_primesense.json"])
         XCTAssertEqual(try flagged.nextFrame()?.intrinsics.fx, 500)
     }
 
@@ -188,7 +188,7 @@ final class DatasetSourceTests: XCTestCase {
         let both = try XCTUnwrap(DatasetFixture.open("pclgrabber:\(data)") as? PCLGrabberSource)
         XCTAssertEqual(both.frames.map(\.name), ["frame_20121214T142255.814212", "frame_20121214T142256.068683"])
         XCTAssertEqual(both.frames.map(\.storage), [.pclzf, .pclzf])
-        XCTAssertEqual(both.notes, [])
+        XCTAssertEqual(both.warnings, [])
 
         // One frame left with only its TIFF pair: the choice is per frame.
         let dir = try DatasetFixture.scratch(self)
@@ -225,8 +225,8 @@ final class DatasetSourceTests: XCTestCase {
         try DatasetFixture.write(#"{"fx": 600, "fy": 580, "cx": 330.25, "cy": 236.5, "width": 640, "height": 480}"#, to: "\(dir)/k.json")
 
         let source = try DatasetFixture.open("rgbd:\(dir)/c.ppm,\(dir)/d.pgm", SourceOptions(intrinsicsPath: "\(dir)/k.json"))
-        XCTAssertEqual(source.notes.count, 1, "the assumed depth scale is announced")
-        XCTAssertTrue(source.notes[0].contains("depth scale assumed to be 1000 units per metre"), source.notes[0])
+        XCTAssertEqual(source.warnings.count, 1, "the assumed depth scale is announced")
+        XCTAssertTrue(source.warnings[0].contains("depth scale assumed to be 1000 units per metre"), source.warnings[0])
         let cloud = try DatasetFixture.cloud(source)
         XCTAssertEqual(cloud.count, dw * dh)
         // Intrinsics at 8x6: the pixel edges -0.5 and 639.5 map onto -0.5 and 7.5.
@@ -250,7 +250,7 @@ final class DatasetSourceTests: XCTestCase {
         // SUN: the stored sample is the millimetres rotated left by 3 bits.
         let sun = try DatasetFixture.open("rgbd:\(DatasetFixture.otherFormats)/SUN_color.jpg,\(DatasetFixture.otherFormats)/SUN_depth.png",
                                           SourceOptions(intrinsicsPath: DatasetFixture.primesense, depthEncoding: .sun))
-        XCTAssertEqual(sun.notes, [])
+        XCTAssertEqual(sun.warnings, [])
         let sunFrame = try XCTUnwrap(sun.nextFrame())
         XCTAssertEqual(sunFrame.depth.encoding, .uint16(unitsPerMetre: 1000))
         let millimetres = sunFrame.depth.data.withUnsafeBytes { raw in
