@@ -4,18 +4,34 @@ import CloudCore
 import CloudPCL
 import Foundation
 
+extension DepthFileEncoding: ExpressibleByArgument {}
+
 struct Capture: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Capture a frame from a source and write it as a colored point cloud.",
         discussion: """
-            Sources: synthetic[:room=WxDxH,seed=N,noise=0|1,depth=WxH,color=WxH,format=depth16|depth32|disparity16|disparity32|mm16]
-            (the built-in simulated camera). Without --source the first attached depth camera is used.
+            Sources (Docs/cli.md has every key):
+              synthetic[:room=WxDxH,seed=N,noise=0|1,depth=WxH,color=WxH,format=...,distortion=0|1,
+                        reference=WxH,path=orbit|walk,frames=N]   the built-in simulated camera
+              rgbd:COLOR,DEPTH   one image pair (with --intrinsics, --depth-scale, --depth-encoding)
+              tum:DIR  redwood:DIR  pclgrabber:DIR   dataset folders
+              bundle:DIR   a capture bundle (phone capture format, or written with --bundle)
+            Without --source the first attached depth camera is used.
             Nothing is dropped or rescaled silently: --json reports the scaled intrinsics, the depth
             format and how many pixels each stage kept.
             """)
 
     @Option(help: ArgumentHelp("Where frames come from (see above).", valueName: "spec"))
     var source: String?
+
+    @Option(help: ArgumentHelp("Calibration for rgbd: and dataset sources: Open3D PinholeCameraIntrinsic JSON, PCL grabber XML or cloudgen JSON (Docs/formats.md).", valueName: "file"))
+    var intrinsics: String?
+
+    @Option(help: ArgumentHelp("Raw depth units per metre for integer depth images (1000 for millimetres, 5000 for TUM).", valueName: "s"))
+    var depthScale: Double?
+
+    @Option(help: "How rgbd: depth images are encoded: standard, nyu (raw Kinect disparity, NYU Depth v2) or sun (SUN RGB-D's bit-rotated millimetres).")
+    var depthEncoding: DepthFileEncoding = .standard
 
     @Option(help: "camera (x right, y down, z forward) or world (the source's own frame; rooms: floor corner, z up).")
     var frame: OutputFrame = .camera
@@ -42,7 +58,9 @@ struct Capture: ParsableCommand {
 
     func run() throws {
         let report = try CapturePipeline(
-            sourceSpec: source, frame: frame, range: range?.limits,
+            sourceSpec: source,
+            sourceOptions: SourceOptions(intrinsicsPath: intrinsics, depthUnitsPerMetre: depthScale, depthEncoding: depthEncoding),
+            frame: frame, range: range?.limits,
             frameLimit: (frames ?? (fuse ? .all : .count(1))).limit, fuse: fuse, outputs: output.requested,
             rgbdDirectory: rgbd, bundleDirectory: bundle
         ).run()

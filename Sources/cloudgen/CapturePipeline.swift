@@ -9,6 +9,7 @@ import Foundation
 /// drive the same stages.
 struct CapturePipeline {
     var sourceSpec: String?
+    var sourceOptions: SourceOptions
     var frame: OutputFrame
     var range: ClosedRange<Float>?
     /// How many frames to take; nil takes all a finite source has.
@@ -27,7 +28,7 @@ struct CapturePipeline {
             // Device discovery arrives with USB support; until then no camera can be attached.
             throw CloudError.io("no depth camera found; use --source synthetic to capture from the built-in simulated camera")
         }
-        let source = try SourceSpec(parsing: sourceSpec).open()
+        let source = try SourceSpec(parsing: sourceSpec).open(options: sourceOptions)
         source.warnings.forEach(Console.warning)
         let needsPose = fuse || frame == .world
         if needsPose && !source.knowsPose {

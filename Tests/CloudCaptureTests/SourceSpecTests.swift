@@ -75,7 +75,7 @@ final class SourceSpecTests: XCTestCase {
         assertRejected("synthetic:seed=1,", "empty parameter")
         assertRejected("synthetic:room", "'room' is not key=value")
         assertRejected("synthetic:=4", "'=4' is not key=value")
-        assertRejected("synthetic:size=3", "unknown key 'size' (keys: room, seed, noise, depth, color, format, distortion, reference)")
+        assertRejected("synthetic:size=3", "unknown key 'size' (keys: room, seed, noise, depth, color, format, distortion, reference, path, frames)")
         assertRejected("synthetic:seed=1,noise=0,seed=2", "key 'seed' is given more than once")
         assertRejected("synthetic:room=4x3", "room=4x3 is not WxDxH")
         assertRejected("synthetic:room=4x3x2.5x1", "is not WxDxH")
@@ -113,12 +113,8 @@ final class SourceSpecTests: XCTestCase {
         assertRejected("/data/scan.png", "unknown source kind '/data/scan.png'")
     }
 
-    func testOtherKindsParseButAreNotAvailableYet() throws {
+    func testDeviceKindsParseButAreNotAvailableYet() throws {
         let parsed: [(String, SourceSpec)] = [
-            ("rgbd:c.png,d.png", .rgbd(color: "c.png", depth: "d.png")),
-            ("tum:/data/tum", .tum(directory: "/data/tum")),
-            ("redwood:rw", .redwood(directory: "rw")),
-            ("pclgrabber:grab", .pclGrabber(directory: "grab")),
             ("kinect", .kinect(index: 0)),
             ("kinect:2", .kinect(index: 2)),
             ("openni2", .openNI2(nil)),
@@ -133,7 +129,12 @@ final class SourceSpecTests: XCTestCase {
                               "\(text): \(error)")
             }
         }
-        XCTAssertEqual(Set(parsed.map { $0.1.kind }).union(["synthetic", "bundle"]), Set(SourceSpec.kinds))
+        XCTAssertEqual(Set(parsed.map { $0.1.kind }).union(["synthetic", "bundle", "rgbd", "tum", "redwood", "pclgrabber"]),
+                       Set(SourceSpec.kinds))
+        XCTAssertEqual(try SourceSpec(parsing: "rgbd:c.png,d.png"), .rgbd(color: "c.png", depth: "d.png"))
+        XCTAssertEqual(try SourceSpec(parsing: "tum:/data/tum"), .tum(directory: "/data/tum"))
+        XCTAssertEqual(try SourceSpec(parsing: "redwood:rw"), .redwood(directory: "rw"))
+        XCTAssertEqual(try SourceSpec(parsing: "pclgrabber:grab"), .pclGrabber(directory: "grab"))
     }
 
     func testOtherKindsCheckTheirArguments() {
