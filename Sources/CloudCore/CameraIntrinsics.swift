@@ -20,6 +20,14 @@ public struct CameraIntrinsics: Equatable, Codable, Sendable {
     public var referenceWidth: Int
     public var referenceHeight: Int
 
+    /// Encoded as {width, height, fx, fy, cx, cy}: the reference dimensions are the image size the
+    /// values belong to, which is how `--json` reports and exports name them.
+    enum CodingKeys: String, CodingKey {
+        case fx, fy, cx, cy
+        case referenceWidth = "width"
+        case referenceHeight = "height"
+    }
+
     public init(fx: Double, fy: Double, cx: Double, cy: Double, referenceWidth: Int, referenceHeight: Int) {
         self.fx = fx
         self.fy = fy

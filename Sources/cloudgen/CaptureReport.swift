@@ -6,26 +6,13 @@ import Foundation
 /// used (intrinsics scaled to each image), the depth format, the limits applied, what each stage
 /// kept, the files written and the time each stage took.
 struct CaptureReport: Encodable {
-    struct Intrinsics: Encodable {
-        var width: Int
-        var height: Int
-        var fx: Double
-        var fy: Double
-        var cx: Double
-        var cy: Double
-
-        init(_ k: CameraIntrinsics) {
-            (width, height, fx, fy, cx, cy) = (k.referenceWidth, k.referenceHeight, k.fx, k.fy, k.cx, k.cy)
-        }
-    }
-
     struct Camera: Encodable {
         /// As the source gave them, at their reference dimensions.
-        var reference: Intrinsics
+        var reference: CameraIntrinsics
         /// Scaled to the depth map: what back-projection used.
-        var depth: Intrinsics
+        var depth: CameraIntrinsics
         /// Scaled to the color image, when there is one.
-        var color: Intrinsics?
+        var color: CameraIntrinsics?
         var depthFormat: String
         /// "absolute" (metres) or "relative" (dual-camera disparity without a known scale: the
         /// cloud's shape is right but its size is not).
@@ -78,9 +65,9 @@ struct CaptureReport: Encodable {
          counts: BackProjection.Counts, files: [File], rgbdDirectory: String?, bundleDirectory: String?, timings: [Stage], totalMilliseconds: Double) {
         let k = rgbd.intrinsics
         camera = Camera(
-            reference: Intrinsics(k),
-            depth: Intrinsics(k.scaled(toWidth: rgbd.depth.width, height: rgbd.depth.height)),
-            color: captured.color.map { Intrinsics(k.scaled(toWidth: $0.width, height: $0.height)) },
+            reference: k,
+            depth: k.scaled(toWidth: rgbd.depth.width, height: rgbd.depth.height),
+            color: captured.color.map { k.scaled(toWidth: $0.width, height: $0.height) },
             depthFormat: captured.depth.encoding.description,
             depthAccuracy: captured.depth.accuracy == .absolute ? "absolute" : "relative",
             metric: captured.depth.accuracy == .absolute,
@@ -111,8 +98,8 @@ struct CaptureReport: Encodable {
     /// The human form, one line per file after a line about the capture.
     var summary: String {
         let taken = frames == 1 ? "" : "\(frames) frames, " + (fused ? "fused, " : "")
-        var lines = ["\(counts.points) points from \(source) (\(taken)depth \(camera.depth.width)x\(camera.depth.height) \(camera.depthFormat)"
-            + (camera.color.map { ", color \($0.width)x\($0.height)" } ?? ", no color")
+        var lines = ["\(counts.points) points from \(source) (\(taken)depth \(camera.depth.referenceWidth)x\(camera.depth.referenceHeight) \(camera.depthFormat)"
+            + (camera.color.map { ", color \($0.referenceWidth)x\($0.referenceHeight)" } ?? ", no color")
             + "), \(frame.rawValue) frame, \(String(format: "%.1f", totalMilliseconds)) ms"]
         for f in files {
             lines.append("  wrote \(f.path) (\(f.format), \(f.points) points, \(f.bytes) bytes)")

@@ -4,18 +4,10 @@ import Foundation
 /// What `open3d_bench.py` reads for one frame: the inputs Open3D needs (depth plane, RGB8 color,
 /// intrinsics at both sizes) and our cloud, so that the two clouds can be compared point by point.
 struct FrameMeta: Codable {
-    struct Image: Codable {
-        var width: Int
-        var height: Int
-        var fx: Double
-        var fy: Double
-        var cx: Double
-        var cy: Double
-    }
-
     var spec: String
-    var depth: Image
-    var color: Image
+    /// Intrinsics scaled to each image ({width, height, fx, fy, cx, cy}).
+    var depth: CameraIntrinsics
+    var color: CameraIntrinsics
     /// "uint16" (raw millimetres, as the camera stores them) or "float32" (metres).
     var depthDtype: String
     /// Open3D's depth_scale: stored units per metre.
@@ -28,11 +20,6 @@ struct FrameMeta: Codable {
 }
 
 enum Export {
-    static func image(_ k: CameraIntrinsics, width: Int, height: Int) -> FrameMeta.Image {
-        let s = k.scaled(toWidth: width, height: height)
-        return FrameMeta.Image(width: width, height: height, fx: s.fx, fy: s.fy, cx: s.cx, cy: s.cy)
-    }
-
     /// Writes the frame's Open3D inputs and our cloud into `folder`. Integer depth is handed over as
     /// the camera stored it, so that Open3D does its own scaling; float depth (Float16 on phones,
     /// which Open3D cannot read) goes over as our float32 metres.
@@ -65,8 +52,8 @@ enum Export {
 
         let meta = FrameMeta(
             spec: spec,
-            depth: image(frame.intrinsics, width: d.width, height: d.height),
-            color: image(frame.intrinsics, width: color.width, height: color.height),
+            depth: frame.intrinsics.scaled(toWidth: d.width, height: d.height),
+            color: frame.intrinsics.scaled(toWidth: color.width, height: color.height),
             depthDtype: dtype, depthScale: scale, depthFile: "depth.raw", colorFile: "color.rgb",
             cloudXyzFile: "cloud.xyz.f32", cloudRgbFile: "cloud.rgb.u8", points: cloud.count)
         let encoder = JSONEncoder()
