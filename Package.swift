@@ -31,7 +31,7 @@ let package = Package(
         .systemLibrary(name: "CShims", path: "CShims/include"),
         .target(
             name: "CloudPCL",
-            dependencies: ["CloudCore", "CShims"],
+            dependencies: ["CloudCore", "CloudIO", "CShims"],
             linkerSettings: [.unsafeFlags(["-L\(shimLibraryDir)"]), .linkedLibrary("cloudgen_shim")]
                 + pclLibraries.map { .linkedLibrary($0) }
                 + [.linkedLibrary("stdc++"), .linkedLibrary("gomp")]

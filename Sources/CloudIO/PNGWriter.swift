@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CImageCodecs
 import CloudCore
 
@@ -51,45 +46,16 @@ public enum PNGWriter {
 
     private static func write(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, channels: Int, bitDepth: Int,
                               compressionLevel: Int, to path: String) throws {
-        let temporary = try TemporaryImageFile(beside: path)
-        var renamed = false
-        defer { if !renamed { unlink(temporary.path) } }
-        var status = cic_status()
-        cic_png_write(temporary.path, pixels.baseAddress, UInt32(width), UInt32(height), Int32(channels),
-                      Int32(bitDepth), Int32(compressionLevel), &status)
-        if status.code != CIC_OK {
-            let message = withUnsafeBytes(of: status.message) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        try AtomicFile.write(path) { temporary in
+            var status = cic_status()
+            cic_png_write(temporary, pixels.baseAddress, UInt32(width), UInt32(height), Int32(channels),
+                          Int32(bitDepth), Int32(compressionLevel), &status)
+            if status.code != CIC_OK {
+                let message = withUnsafeBytes(of: status.message) { raw in
+                    String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+                }
+                throw status.code == CIC_BAD_INPUT ? CloudError.badInput("\(path): \(message)") : CloudError.io("\(path): \(message)")
             }
-            throw status.code == CIC_BAD_INPUT ? CloudError.badInput("\(path): \(message)") : CloudError.io("\(path): \(message)")
         }
-        guard rename(temporary.path, path) == 0 else {
-            throw CloudError.io("\(path): cannot rename the finished temporary file into place: \(String(cString: strerror(errno)))")
-        }
-        renamed = true
-    }
-}
-
-/// `.NAME.tmp-PID-RANDOM` next to the destination, created empty with O_EXCL so that it is ours
-/// alone and a missing or read-only folder fails before any encoding.
-private struct TemporaryImageFile {
-    let path: String
-
-    init(beside destination: String) throws {
-        let slash = destination.lastIndex(of: "/")
-        let folder = slash.map { String(destination[...$0]) } ?? ""
-        let name = slash.map { String(destination[destination.index(after: $0)...]) } ?? destination
-        guard !name.isEmpty else { throw CloudError.badInput("\(destination): not a file path (it ends with '/')") }
-        path = "\(folder).\(name).tmp-\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 16))"
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        guard fd >= 0 else {
-            let code = errno
-            let place = folder.isEmpty ? "the current folder" : "folder \(folder)"
-            if code == ENOENT || code == ENOTDIR {
-                throw CloudError.io("\(destination): cannot write: \(place) does not exist")
-            }
-            throw CloudError.io("\(destination): cannot write into \(place): \(String(cString: strerror(code)))")
-        }
-        close(fd)
     }
 }

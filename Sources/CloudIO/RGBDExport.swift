@@ -68,7 +68,7 @@ public final class RGBDExporter {
         guard let k = intrinsics else { return }
         let matrix = [k.fx, 0, 0, 0, k.fy, 0, k.cx, k.cy, 1].map { String($0) }.joined(separator: ", ")
         let json = "{\n\t\"width\" : \(k.referenceWidth),\n\t\"height\" : \(k.referenceHeight),\n\t\"intrinsic_matrix\" : [ \(matrix) ]\n}\n"
-        try writeAtomically(Data(json.utf8), to: "\(directory)/camera_intrinsic.json")
+        try AtomicFile.write(Data(json.utf8), to: "\(directory)/camera_intrinsic.json")
         if poses.count == frames {
             var log = ""
             for (i, p) in poses.enumerated() {
@@ -78,20 +78,7 @@ public final class RGBDExporter {
                 }
                 log += "0 0 0 1\n"
             }
-            try writeAtomically(Data(log.utf8), to: "\(directory)/trajectory.log")
+            try AtomicFile.write(Data(log.utf8), to: "\(directory)/trajectory.log")
         }
-    }
-}
-
-/// Writes `data` to a temporary file beside `path`, then renames it into place.
-func writeAtomically(_ data: Data, to path: String) throws {
-    let url = URL(fileURLWithPath: path)
-    let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
-    do {
-        try data.write(to: temporary)
-        if rename(temporary.path, path) != 0 { throw CocoaError(.fileWriteUnknown) }
-    } catch {
-        try? FileManager.default.removeItem(at: temporary)
-        throw CloudError.io("\(path): cannot be written")
     }
 }

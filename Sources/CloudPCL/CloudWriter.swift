@@ -1,10 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CShims
 import CloudCore
+import CloudIO
 
 /// Writes clouds as PLY or PCD through the shim, atomically: the shim writes a temporary file in
 /// the destination's folder (binary encodings itself, ascii through PCL's writers), which is
@@ -30,26 +26,20 @@ public enum CloudWriter {
             throw CloudError.badInput("\(path): \(cloud.count) points is more than cloudgen writes (at most \(HeaderCheck.maxPoints))")
         }
         let grid = cloud.organized ?? PointCloud.Grid(width: cloud.count, height: 1)
-        let temporary = try TemporaryFile(beside: path)
-        var renamed = false
-        defer { if !renamed { temporary.remove() } }
-
-        var status = cg_status()
-        cloud.positions.withUnsafeBufferPointer { positions in
-            withOptionalBuffer(cloud.colors) { colors in
-                withOptionalBuffer(cloud.normals) { normals in
-                    var view = cg_cloud_view(positions: positions.baseAddress, colors: colors, normals: normals,
-                                             count: UInt64(cloud.count), width: UInt32(grid.width), height: UInt32(grid.height))
-                    cg_write_cloud(temporary.path, format.shimFormat, &view, &status)
+        try AtomicFile.write(path) { temporary in
+            var status = cg_status()
+            cloud.positions.withUnsafeBufferPointer { positions in
+                withOptionalBuffer(cloud.colors) { colors in
+                    withOptionalBuffer(cloud.normals) { normals in
+                        var view = cg_cloud_view(positions: positions.baseAddress, colors: colors, normals: normals,
+                                                 count: UInt64(cloud.count), width: UInt32(grid.width), height: UInt32(grid.height))
+                        cg_write_cloud(temporary, format.shimFormat, &view, &status)
+                    }
                 }
             }
+            if let error = status.error(about: path) { throw error }
+            try checkWritten(temporary, writtenFor: path)
         }
-        if let error = status.error(about: path) { throw error }
-        try checkWritten(temporary.path, writtenFor: path)
-        guard rename(temporary.path, path) == 0 else {
-            throw CloudError.io("\(path): cannot rename the finished temporary file into place: \(String(cString: strerror(errno)))")
-        }
-        renamed = true
     }
 
     /// Holds the written file against its own header before it takes the destination's name:
@@ -60,35 +50,6 @@ public enum CloudWriter {
         } catch let error as CloudError {
             throw CloudError.io("\(path): the written file is incomplete (is the disk full?): \(error.message)")
         }
-    }
-}
-
-/// `.NAME.tmp-PID-RANDOM` next to the destination, created empty with O_EXCL, so that it is ours
-/// alone, gets the permissions a new file gets (PCL's writers, which open it by name, keep them),
-/// and a missing or read-only folder fails before the shim runs.
-private struct TemporaryFile {
-    let path: String
-
-    init(beside destination: String) throws {
-        let slash = destination.lastIndex(of: "/")
-        let folder = slash.map { String(destination[...$0]) } ?? ""
-        let name = slash.map { String(destination[destination.index(after: $0)...]) } ?? destination
-        guard !name.isEmpty else { throw CloudError.badInput("\(destination): not a file path (it ends with '/')") }
-        path = "\(folder).\(name).tmp-\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 16))"
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        guard fd >= 0 else {
-            let code = errno
-            let place = folder.isEmpty ? "the current folder" : "folder \(folder)"
-            if code == ENOENT || code == ENOTDIR {
-                throw CloudError.io("\(destination): cannot write: \(place) does not exist")
-            }
-            throw CloudError.io("\(destination): cannot write into \(place): \(String(cString: strerror(code)))")
-        }
-        close(fd)
-    }
-
-    func remove() {
-        unlink(path)
     }
 }
 
