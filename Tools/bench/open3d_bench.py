@@ -5,12 +5,16 @@ Usage: open3d_bench.py WORKDIR [--runs N] [--warmup N]
 
 WORKDIR is what `cloudgen-bench WORKDIR` exported: for each frame (A, B) a meta.json, the depth
 plane (raw uint16 millimetres for A, float32 metres for B), the decoded RGB8 color image, and our
-own cloud (xyz float32, rgb uint8) so that points can be compared one by one. Prints one JSON
-object on stdout. Run it from the venv `Tools/bench/run` makes; nothing here installs anything.
+own cloud (xyz float32, rgb uint8) so that points can be compared one by one. When it also holds
+datasets.json (cloudgen-bench --data), the same real files go to binary PLY the way an Open3D user
+writes it: the TUM frame, and the Redwood sequence fused by its trajectory; our PLYs are then read
+back and compared point by point with Open3D's clouds. Prints one JSON object on stdout. Run it
+from the venv `Tools/bench/run` makes; nothing here installs anything.
 """
 
 import argparse
 import json
+import math
 import os
 import platform
 import sys
@@ -32,10 +36,48 @@ def measure(body, runs, warmup):
         start = time.perf_counter_ns()
         body()
         samples.append(time.perf_counter_ns() - start)
-    samples.sort()
+    return stats(samples)
+
+
+def stats(samples):
+    """Median and min of samples in nanoseconds, in seconds."""
+    samples = sorted(samples)
     n = len(samples)
     median = samples[n // 2] if n % 2 else (samples[n // 2 - 1] + samples[n // 2]) / 2
-    return {"median_s": median * 1e-9, "min_s": samples[0] * 1e-9, "runs": runs}
+    return {"median_s": median * 1e-9, "min_s": samples[0] * 1e-9, "runs": n}
+
+
+class Laps:
+    """The clock of one end-to-end run: lap(stage) charges the time since the previous lap (or the
+    start) to `stage`, adding up when a stage recurs, as it does once per frame of a sequence."""
+
+    def __init__(self):
+        self.ns = {}
+        self.last = time.perf_counter_ns()
+
+    def __call__(self, stage):
+        now = time.perf_counter_ns()
+        self.ns[stage] = self.ns.get(stage, 0) + now - self.last
+        self.last = now
+
+
+def measure_stages(body, runs, warmup):
+    """Like measure, for a pipeline `body(lap)` that calls lap(stage) after each stage: each run is
+    timed as a whole, and each stage's median is taken over the same runs (cloudgen-bench's
+    measureStages). Returns the timing and the last run's result."""
+    for _ in range(warmup):
+        body(Laps())
+    whole, per_stage = [], {}
+    for _ in range(runs):
+        start = time.perf_counter_ns()
+        laps = Laps()
+        result = body(laps)
+        whole.append(time.perf_counter_ns() - start)
+        for stage, ns in laps.ns.items():  # dicts keep the order stages first ran in
+            per_stage.setdefault(stage, []).append(ns)
+    timing = {"whole": stats(whole), "stages": {k: stats(v) for k, v in per_stage.items()},
+              "stage_order": list(per_stage)}
+    return timing, result
 
 
 def nearest_indices(n_from, n_to):
@@ -157,6 +199,112 @@ def bench_reference(folder, workdir, runs, warmup):
             "write_ply_binary": write}
 
 
+def read_image(path):
+    image = o3d.io.read_image(path)
+    if image.is_empty():
+        raise RuntimeError(f"Open3D could not read {path}")
+    return image
+
+
+def write_ply(path, cloud):
+    if not o3d.io.write_point_cloud(path, cloud, write_ascii=False):
+        raise RuntimeError(f"Open3D could not write {path}")
+
+
+def read_log_poses(path):
+    """Camera-to-world 4x4 matrices of a Redwood/Open3D trajectory.log: per frame a line of three
+    ids, then the matrix's four rows."""
+    with open(path) as f:
+        numbers = [line.split() for line in f if line.strip()]
+    return [np.array(numbers[i + 1:i + 5], dtype=np.float64) for i in range(0, len(numbers), 5)]
+
+
+def compare_with_ours(cloud, ply):
+    """Our PLY read back against Open3D's cloud: both emit the valid depth pixels row by row, frame
+    by frame, so point i is the same pixel in both."""
+    ours = o3d.io.read_point_cloud(ply)
+    theirs_xyz, ours_xyz = np.asarray(cloud.points), np.asarray(ours.points)
+    check = {"cloudgen_points": len(ours_xyz), "same_count": len(ours_xyz) == len(theirs_xyz)}
+    if check["same_count"] and len(ours_xyz):
+        check["max_position_difference_m"] = float(np.max(np.abs(theirs_xyz - ours_xyz)))
+        theirs_rgb = np.rint(np.asarray(cloud.colors) * 255).astype(np.int64)
+        ours_rgb = np.rint(np.asarray(ours.colors) * 255).astype(np.int64)
+        check["colors_differing"] = int(np.any(theirs_rgb != ours_rgb, axis=1).sum())
+    return check
+
+
+def bench_pipelines(workdir, runs, warmup):
+    """Files on disk to a binary PLY, timed as a whole and by stage, on the files cloudgen-bench
+    timed (datasets.json). No depth truncation: create_from_color_and_depth with depth_trunc = inf,
+    as cloudgen truncates nothing by default (create_from_tum_format would fix it at 4 m)."""
+    with open(os.path.join(workdir, "datasets.json")) as f:
+        meta = json.load(f)
+    out = os.path.join(workdir, "open3d-out")
+    os.makedirs(out, exist_ok=True)
+    results = {}
+
+    tum = meta["tum_frame"]
+    tum_ply = os.path.join(out, "tum-frame.ply")
+
+    def frame(lap):
+        # Stands for cloudgen's "open" (index files, pairing, TUM's default intrinsics): the same
+        # intrinsics, fx = fy = 525, cx = 319.5, cy = 239.5.
+        intrinsic = o3d.camera.PinholeCameraIntrinsic(o3d.camera.PinholeCameraIntrinsicParameters.PrimeSenseDefault)
+        lap("open")
+        color, depth = read_image(tum["color_file"]), read_image(tum["depth_file"])
+        lap("decode")
+        rgbd = o3d.geometry.RGBDImage.create_from_color_and_depth(
+            color, depth, depth_scale=5000.0, depth_trunc=math.inf, convert_rgb_to_intensity=False)
+        lap("convert")
+        cloud = o3d.geometry.PointCloud.create_from_rgbd_image(rgbd, intrinsic)
+        lap("backproject")
+        write_ply(tum_ply, cloud)
+        lap("write")
+        return cloud
+
+    timing, cloud = measure_stages(frame, runs, warmup)
+    results["tum_frame"] = {"frames": 1, "points": len(cloud.points), "bytes": os.path.getsize(tum_ply),
+                            "timing": timing, "check": compare_with_ours(cloud, tum["cloudgen_ply"])}
+
+    redwood = meta["redwood"]
+    folder = redwood["directory"]
+    redwood_ply = os.path.join(out, "redwood.ply")
+
+    def sequence(lap):
+        # What a script around Open3D does before its loop, as cloudgen's redwood: source does:
+        # list the frames, read the intrinsics and the trajectory.
+        def images(sub, extensions):
+            names = sorted(n for n in os.listdir(os.path.join(folder, sub)) if n.lower().endswith(extensions))
+            return [os.path.join(folder, sub, n) for n in names]
+        colors, depths = images("color", (".jpg", ".jpeg", ".png")), images("depth", (".png",))
+        intrinsic = o3d.io.read_pinhole_camera_intrinsic(os.path.join(folder, "camera_primesense.json"))
+        poses = read_log_poses(os.path.join(folder, "trajectory.log"))
+        if not (len(colors) == len(depths) == len(poses)):
+            raise RuntimeError(f"{folder}: {len(colors)} color images, {len(depths)} depth images, {len(poses)} poses")
+        lap("open")
+        fused = o3d.geometry.PointCloud()
+        for color_file, depth_file, pose in zip(colors, depths, poses):
+            color, depth = read_image(color_file), read_image(depth_file)
+            lap("decode")
+            rgbd = o3d.geometry.RGBDImage.create_from_color_and_depth(
+                color, depth, depth_scale=1000.0, depth_trunc=math.inf, convert_rgb_to_intensity=False)
+            lap("convert")
+            cloud = o3d.geometry.PointCloud.create_from_rgbd_image(rgbd, intrinsic)
+            lap("backproject")
+            cloud.transform(pose)
+            lap("transform")
+            fused += cloud
+            lap("concatenate")
+        write_ply(redwood_ply, fused)
+        lap("write")
+        return fused, len(poses)
+
+    timing, (cloud, frames) = measure_stages(sequence, runs, warmup)
+    results["redwood_sequence"] = {"frames": frames, "points": len(cloud.points), "bytes": os.path.getsize(redwood_ply),
+                                   "timing": timing, "check": compare_with_ours(cloud, redwood["cloudgen_ply"])}
+    return results
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("workdir")
@@ -182,6 +330,8 @@ def main():
         "frames": frames,
         "writes_a": bench_writes(args.workdir, cloud_a, args.runs, args.warmup),
     }
+    if os.path.exists(os.path.join(args.workdir, "datasets.json")):
+        report["pipelines"] = bench_pipelines(args.workdir, args.runs, args.warmup)
     if args.reference_tum:
         report["reference_tum"] = bench_reference(args.reference_tum, args.workdir, args.runs, args.warmup)
     json.dump(report, sys.stdout, indent=2)

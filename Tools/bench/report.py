@@ -4,7 +4,9 @@
 Usage: report.py WORKDIR   (the work dir of Tools/bench/run: cloudgen.json, cloudgen-1core.json,
 open3d.json, machine.json, cpu.txt)
 Ratio = Open3D median time / cloudgen median time: above 1 cloudgen is faster. Exits 1 when the
-two sides' point counts differ, because then the timings do not compare like with like.
+two sides' point counts differ, because then the timings do not compare like with like. When the
+run timed real files (cloudgen-bench --data), a second table shows those pipelines end to end and
+by stage, and frames/s for the fused sequence.
 Standard library only.
 """
 
@@ -32,6 +34,82 @@ def others_load(path, ticks_per_s):
             wall += float(w)
             other += (int(after) - int(before)) / ticks_per_s - float(user) - float(system)
     return max(0.0, other) / wall if wall else 0.0
+
+
+STAGES = {
+    "open": "open the source",
+    "decode": "read + decode the images",
+    "convert": "convert (depth to metres, color at the depth size)",
+    "backproject": "back-projection",
+    "transform": "transform by the pose",
+    "concatenate": "concatenate",
+    "write": "write binary PLY",
+}
+
+
+def pipelines(out, ours, ours1, theirs):
+    """The real-file pipelines: a table beside Open3D, the simulated orbit alone, and the point
+    checks. Returns whether every point count matched."""
+    def fps(x, frames):
+        return f"{frames / x['median_s']:.1f} ({frames / x['min_s']:.1f}) frames/s"
+
+    def per_frame(x, frames):
+        return {k: x[k] / frames for k in ("median_s", "min_s")}
+
+    tum, redwood = ours["tum_frame"], ours["redwood_sequence"]
+    out += [
+        "",
+        "Real files to binary PLY, end to end (files in the page cache; no depth truncation on either side):",
+        "",
+        "| pipeline, stage | cloudgen | cloudgen, 1 core | Open3D | ratio | ratio, 1 core |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+
+    def row(stage, o, o1, th, extra=lambda x: ""):
+        out.append(f"| {stage} | {t(o)}{extra(o)} | {t(o1)}{extra(o1)} | {t(th)}{extra(th)} "
+                   f"| {ratio(o, th)} | {ratio(o1, th)} |")
+
+    for key, title in (("tum_frame", f"TUM frame ({tum['points']} points)"),
+                       ("redwood_sequence", f"Redwood, {redwood['frames']} frames fused ({redwood['points']} points)")):
+        o, o1, th = ours[key]["timing"], ours1[key]["timing"], theirs[key]["timing"]
+        frames = ours[key]["frames"]
+        if frames == 1:
+            row(f"{title}: whole", o["whole"], o1["whole"], th["whole"])
+        else:
+            row(f"{title}: whole", o["whole"], o1["whole"], th["whole"], lambda x: ", " + fps(x, frames))
+            row(f"{title}: per frame (whole / {frames})", per_frame(o["whole"], frames),
+                per_frame(o1["whole"], frames), per_frame(th["whole"], frames))
+        for stage in o["stage_order"]:
+            label = STAGES[stage]
+            if stage == "write":
+                label += f" ({ours[key]['bytes'] / 1e6:.2f} MB / Open3D {theirs[key]['bytes'] / 1e6:.2f} MB)"
+            row(f"{title}: {label}", o["stages"][stage], o1["stages"][stage], th["stages"][stage])
+
+    orbit, orbit1 = ours["synthetic_orbit"], ours1["synthetic_orbit"]
+    n = orbit["frames"]
+    stages = ", ".join(f"{s} {orbit['timing']['stages'][s]['median_s'] * 1e3:.1f}"
+                       for s in orbit["timing"]["stage_order"])
+    out += [
+        "",
+        f"cloudgen alone, not compared (Open3D has no simulated camera): `{orbit['source']}` fused into one "
+        f"binary PLY ({orbit['points']} points, {orbit['bytes'] / 1e6:.2f} MB), median (min) of "
+        f"{orbit['timing']['whole']['runs']} runs: {fps(orbit['timing']['whole'], n)}, "
+        f"{fps(orbit1['timing']['whole'], n)} on 1 core; per run in ms: {stages}.",
+        "",
+        "Point counts of the real-file pipelines (our PLY read back with Open3D and compared point by point):",
+    ]
+    same = True
+    for key, name in (("tum_frame", "TUM frame"), ("redwood_sequence", "Redwood fused")):
+        o, th = ours[key], theirs[key]
+        check = th["check"]
+        equal = o["points"] == th["points"] == check["cloudgen_points"]
+        same = same and equal
+        line = f"- {name}: cloudgen {o['points']}, Open3D {th['points']} ({'equal' if equal else 'DIFFERENT'})"
+        if "max_position_difference_m" in check:
+            line += (f"; largest position difference {check['max_position_difference_m']:.1e} m, "
+                     f"{check['colors_differing']} colors differing")
+        out.append(line)
+    return same
 
 
 def main():
@@ -101,6 +179,8 @@ def main():
             line += (f"; point by point: largest position difference {check['max_position_difference_m']:.1e} m, "
                      f"largest color difference {check['max_color_difference']}")
         out.append(line)
+    if "pipelines" in ours:
+        same = pipelines(out, ours["pipelines"], ours1["pipelines"], theirs["pipelines"]) and same
     ref = theirs.get("reference_tum")
     if ref:
         out.append("")

@@ -1,7 +1,9 @@
 // cloudgen-bench: times cloudgen's frame stages on the simulated camera's frames and exports the
 // same inputs for Tools/bench/open3d_bench.py, so that `Tools/bench/run` can put both side by side.
+// With --data (Open3D's sample RGBD folder, ../shared/data/open3d-rgbd) it also times real files
+// to binary PLY: the TUM frame, and the Redwood sequence fused by its trajectory.
 //
-// Usage: cloudgen-bench WORKDIR [--runs N] [--warmup N]
+// Usage: cloudgen-bench WORKDIR [--runs N] [--warmup N] [--data DIR]
 // Prints one JSON object on stdout. Build with -c release: debug timings mean nothing.
 
 import CloudCapture
@@ -31,6 +33,9 @@ struct Report: Codable {
     var warmup: Int
     var frames: [String: FrameResult]
     var writesA: [String: Timing]
+    /// With --data: files to binary PLY end to end (tum_frame, redwood_sequence), and the simulated
+    /// orbit fused the same way (synthetic_orbit, ours alone).
+    var pipelines: [String: PipelineResult]?
 }
 
 func fail(_ message: String, status: Int32) -> Never {
@@ -113,6 +118,7 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 var runs = 30
 var warmup = 3
 var workdirPath: String?
+var dataPath: String?
 while !arguments.isEmpty {
     let a = arguments.removeFirst()
     switch a {
@@ -122,15 +128,19 @@ while !arguments.isEmpty {
         }
         arguments.removeFirst()
         if a == "--runs" { runs = v } else { warmup = v }
+    case "--data":
+        guard let v = arguments.first, !v.hasPrefix("-") else { fail("--data needs a folder", status: 2) }
+        arguments.removeFirst()
+        dataPath = v
     case "-h", "--help":
-        print("usage: cloudgen-bench WORKDIR [--runs N] [--warmup N]")
+        print("usage: cloudgen-bench WORKDIR [--runs N] [--warmup N] [--data DIR]")
         exit(0)
     default:
         guard workdirPath == nil, !a.hasPrefix("-") else { fail("unexpected argument '\(a)'", status: 2) }
         workdirPath = a
     }
 }
-guard let workdirPath else { fail("usage: cloudgen-bench WORKDIR [--runs N] [--warmup N]", status: 2) }
+guard let workdirPath else { fail("usage: cloudgen-bench WORKDIR [--runs N] [--warmup N] [--data DIR]", status: 2) }
 
 #if DEBUG
 let build = "debug"
@@ -150,7 +160,10 @@ do {
         if name == "A" { cloudA = cloud }
     }
     let writes = try benchWrites(cloudA!, workdir: workdir, runs: runs, warmup: warmup)
-    let report = Report(build: build, runs: runs, warmup: warmup, frames: frames, writesA: writes)
+    let pipelines = try dataPath.map {
+        try DatasetBench.run(data: URL(fileURLWithPath: $0, isDirectory: true), workdir: workdir, runs: runs, warmup: warmup)
+    }
+    let report = Report(build: build, runs: runs, warmup: warmup, frames: frames, writesA: writes, pipelines: pipelines)
     let encoder = JSONEncoder()
     encoder.keyEncodingStrategy = .convertToSnakeCase
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
