@@ -16,14 +16,14 @@ public enum DepthEncoding: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Name used in manifests and `--json` output.
+    /// Name used in `--json` output and messages; an integer encoding's scale is `unitsPerMetre`.
     public var description: String {
         switch self {
         case .depthFloat16: return "depthFloat16"
         case .depthFloat32: return "depthFloat32"
         case .disparityFloat16: return "disparityFloat16"
         case .disparityFloat32: return "disparityFloat32"
-        case .uint16(let scale): return "uint16/\(scale)"
+        case .uint16: return "uint16"
         }
     }
 

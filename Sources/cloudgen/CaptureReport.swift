@@ -98,12 +98,18 @@ struct CaptureReport: Encodable {
     /// The human form, one line per file after a line about the capture.
     var summary: String {
         let taken = frames == 1 ? "" : "\(frames) frames, " + (fused ? "fused, " : "")
-        var lines = ["\(counts.points) points from \(source) (\(taken)depth \(camera.depth.referenceWidth)x\(camera.depth.referenceHeight) \(camera.depthFormat)"
+        let scale = camera.depthUnitsPerMetre.map { " \(Self.number($0))/m" } ?? ""
+        var lines = ["\(counts.points) points from \(source) (\(taken)depth \(camera.depth.referenceWidth)x\(camera.depth.referenceHeight) \(camera.depthFormat)\(scale)"
             + (camera.color.map { ", color \($0.referenceWidth)x\($0.referenceHeight)" } ?? ", no color")
             + "), \(frame.rawValue) frame, \(String(format: "%.1f", totalMilliseconds)) ms"]
         for f in files {
             lines.append("  wrote \(f.path) (\(f.format), \(f.points) points, \(f.bytes) bytes)")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// 1000 rather than 1000.0.
+    private static func number(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
     }
 }
