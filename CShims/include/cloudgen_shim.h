@@ -66,14 +66,19 @@ typedef struct cg_cloud_view {
  * A binary PLY header is `ply`, `format binary_little_endian 1.0`, `element vertex N`, the
  * properties, `end_header` (an organized cloud adds PCL's `obj_info num_cols` / `num_rows` and
  * its range_grid element).
- * An organized cloud (height > 1) keeps WIDTH/HEIGHT in PCD; in PLY its NaN points are left out
- * and PCL's range_grid element records the grid. PLY ascii also leaves out the non-finite points
- * of an unorganized cloud (PCL's writer drops them; we keep its header consistent).
- * Refused with CG_BAD_INPUT: an empty cloud, more than 4 GiB of point data in PLY ascii (PCL's
- * limit) or PCD binary_compressed (its 32-bit sizes), and an organized binary PLY with more
- * than 2^31 - 1 points (range_grid's int32 indices).
+ * A point with a non-finite coordinate (NaN or infinity in x, y or z) is an empty pixel, never
+ * written as a point: an unorganized cloud (height == 1) leaves such points out in every format,
+ * with the header counting what is written (PLY `element vertex`, PCD WIDTH and POINTS). An
+ * organized cloud (height > 1) keeps WIDTH/HEIGHT in PCD, its empty pixels as NaN points; in PLY
+ * they are left out and PCL's range_grid element records the grid.
+ * On success *points_written (when not NULL) is the number of point records in the file: the
+ * finite points, except organized PCD, which holds width * height.
+ * Refused with CG_BAD_INPUT: an empty cloud, an unorganized cloud without a finite point, more
+ * than 4 GiB of point data in PLY ascii (PCL's limit) or PCD binary_compressed (its 32-bit
+ * sizes), and an organized binary PLY with more than 2^31 - 1 points (range_grid's int32 indices).
  */
-int32_t cg_write_cloud(const char *path, cg_format format, const cg_cloud_view *cloud, cg_status *status);
+int32_t cg_write_cloud(const char *path, cg_format format, const cg_cloud_view *cloud, uint64_t *points_written,
+                       cg_status *status);
 
 /* A cloud file loaded by PCL, waiting to be copied out. */
 typedef struct cg_cloud cg_cloud;
@@ -109,6 +114,11 @@ int32_t cg_cloud_copy(const cg_cloud *cloud, float *positions, uint8_t *colors, 
                       uint64_t count, cg_status *status);
 
 void cg_cloud_free(cg_cloud *cloud);
+
+/* ---- Normals ---- */
+
+int32_t cg_estimate_normals(const cg_cloud_view *cloud, float radius, uint32_t max_neighbours,
+                            const float viewpoint[3], float *normals, float *curvature, cg_status *status);
 
 #ifdef __cplusplus
 }

@@ -44,6 +44,16 @@ void checkCloud(const cg_cloud_view &cloud) {
         throw ShimError(CG_BAD_INPUT, "width x height does not equal the point count");
 }
 
+// A point is written only when all three coordinates are finite: cloudgen marks an empty pixel
+// with NaN (PCL's writers test x alone; a point with only y or z not finite is no point either).
+inline bool isFinitePoint(const float *p) { return std::isfinite(p[0]) && std::isfinite(p[1]) && std::isfinite(p[2]); }
+
+uint64_t countFinitePoints(const cg_cloud_view &cloud) {
+    uint64_t n = 0;
+    for (uint64_t i = 0; i < cloud.count; ++i) n += isFinitePoint(cloud.positions + 3 * i);
+    return n;
+}
+
 // PCL's packed rgb: the float whose bits are 0x00RRGGBB (alpha 0 keeps it a finite float).
 inline uint32_t packedColor(const uint8_t *c) {
     return uint32_t(c[0]) << 16 | uint32_t(c[1]) << 8 | uint32_t(c[2]);
@@ -102,8 +112,8 @@ struct Buffer {
 enum class ColorBytes { PackedFloat, Separate };
 
 // Packs points [begin, end) into records of x y z [color] [nx ny nz curvature(0)] at `out`;
-// returns the end of what was written. With SkipInvalid, points whose x is not finite are left
-// out (PCL's rule for valid points). The template parameters take the branches out of the loop.
+// returns the end of what was written. With SkipInvalid, points with a non-finite coordinate are
+// left out. The template parameters take the branches out of the loop.
 template <bool Colors, bool Normals, ColorBytes Layout, bool SkipInvalid>
 uint8_t *packRecords(const cg_cloud_view &cloud, uint64_t begin, uint64_t end, uint8_t *out) {
     const float *positions = cloud.positions;
@@ -112,7 +122,7 @@ uint8_t *packRecords(const cg_cloud_view &cloud, uint64_t begin, uint64_t end, u
     constexpr size_t colorBytes = Colors ? (Layout == ColorBytes::PackedFloat ? 4 : 3) : 0;
     for (uint64_t i = begin; i < end; ++i) {
         if constexpr (SkipInvalid) {
-            if (!std::isfinite(positions[3 * i])) continue;
+            if (!isFinitePoint(positions + 3 * i)) continue;
         }
         std::memcpy(out, positions + 3 * i, 3 * sizeof(float));
         if constexpr (Colors) {
@@ -206,7 +216,7 @@ void writeRangeGrid(OutputFile &file, const cg_cloud_view &cloud) {
         const uint64_t end = std::min(cloud.count, begin + cellsPerChunk);
         uint8_t *out = buffer.data();
         for (uint64_t i = begin; i < end; ++i) {
-            if (std::isfinite(cloud.positions[3 * i])) {
+            if (isFinitePoint(cloud.positions + 3 * i)) {
                 *out = 1;
                 std::memcpy(out + 1, &vertex, sizeof(vertex));
                 out += 5;
@@ -219,20 +229,15 @@ void writeRangeGrid(OutputFile &file, const cg_cloud_view &cloud) {
     }
 }
 
-void writePLYBinary(const char *path, const cg_cloud_view &cloud) {
-    // An organized cloud leaves its empty cells (x not finite) out, as PCL's writer did; an
-    // unorganized one is written whole.
+// `vertices`: the cloud's finite points, the only ones written (an organized cloud's range_grid
+// keeps the place of the others).
+void writePLYBinary(const char *path, const cg_cloud_view &cloud, uint64_t vertices) {
     const bool organized = cloud.height > 1;
-    uint64_t vertices = cloud.count;
-    if (organized) {
-        vertices = 0;
-        for (uint64_t i = 0; i < cloud.count; ++i) vertices += std::isfinite(cloud.positions[3 * i]);
-        // range_grid stores vertex indices as int32.
-        if (vertices > uint64_t(std::numeric_limits<int32_t>::max()))
-            throw ShimError(CG_BAD_INPUT, "the organized cloud has more points than PLY's range_grid can index");
-    }
+    // range_grid stores vertex indices as int32.
+    if (organized && vertices > uint64_t(std::numeric_limits<int32_t>::max()))
+        throw ShimError(CG_BAD_INPUT, "the organized cloud has more points than PLY's range_grid can index");
     OutputFile file(path);
-    writeRecords(file, plyHeader(cloud, vertices, organized), cloud, ColorBytes::Separate, organized);
+    writeRecords(file, plyHeader(cloud, vertices, organized), cloud, ColorBytes::Separate, vertices != cloud.count);
     if (organized) writeRangeGrid(file, cloud);
     file.close();
 }
@@ -241,7 +246,8 @@ void writePLYBinary(const char *path, const cg_cloud_view &cloud) {
 
 // The header PCL's PCDWriter writes for our fields (its binary and binary_compressed headers
 // agree when records have no padding), so that the file is byte for byte what PCL wrote.
-std::string pcdHeader(const cg_cloud_view &cloud, const char *encoding) {
+// `points`: the records that follow; an unorganized cloud is one row of them.
+std::string pcdHeader(const cg_cloud_view &cloud, const char *encoding, uint64_t points) {
     const size_t fields = 3 + (cloud.colors ? 1 : 0) + (cloud.normals ? 4 : 0);
     std::string header = "# .PCD v0.7 - Point Cloud Data file format\nVERSION 0.7\nFIELDS x y z";
     if (cloud.colors) header += " rgb";
@@ -252,22 +258,25 @@ std::string pcdHeader(const cg_cloud_view &cloud, const char *encoding) {
     for (size_t i = 0; i < fields; ++i) header += " F";
     header += "\nCOUNT";
     for (size_t i = 0; i < fields; ++i) header += " 1";
-    header += "\nWIDTH " + std::to_string(cloud.width) + "\nHEIGHT " + std::to_string(cloud.height) +
-              "\nVIEWPOINT 0 0 0 1 0 0 0\nPOINTS " + std::to_string(cloud.count) + "\nDATA " + encoding + "\n";
+    const uint64_t width = cloud.height > 1 ? cloud.width : points;
+    header += "\nWIDTH " + std::to_string(width) + "\nHEIGHT " + std::to_string(cloud.height) +
+              "\nVIEWPOINT 0 0 0 1 0 0 0\nPOINTS " + std::to_string(points) + "\nDATA " + encoding + "\n";
     return header;
 }
 
-void writePCDBinary(const char *path, const cg_cloud_view &cloud) {
+// `points`: what is written, every point of an organized cloud, the finite ones otherwise.
+void writePCDBinary(const char *path, const cg_cloud_view &cloud, uint64_t points) {
     OutputFile file(path);
-    writeRecords(file, pcdHeader(cloud, "binary"), cloud, ColorBytes::PackedFloat, false);
+    writeRecords(file, pcdHeader(cloud, "binary", points), cloud, ColorBytes::PackedFloat, points != cloud.count);
     file.close();
 }
 
 // binary_compressed: the fields one after the other (all x, then all y, ...; rgb packed, as in
 // PCL's records), LZF-compressed by PCL's own lzfCompress in one piece, after the header and two
 // little-endian uint32: the compressed and the uncompressed size.
-void writePCDCompressed(const char *path, const cg_cloud_view &cloud) {
-    const uint64_t n = cloud.count;
+void writePCDCompressed(const char *path, const cg_cloud_view &cloud, uint64_t points) {
+    const uint64_t n = points;
+    const bool skip = points != cloud.count;
     const uint64_t fields = 3 + (cloud.colors ? 1 : 0) + (cloud.normals ? 4 : 0);
     const uint64_t dataSize = n * fields * sizeof(float);
     if (dataSize > std::numeric_limits<uint32_t>::max())
@@ -284,27 +293,27 @@ void writePCDCompressed(const char *path, const cg_cloud_view &cloud) {
         next += n;
     }
     float *nx = next, *ny = nx + n, *nz = ny + n, *curvature = nz + n;
-    for (uint64_t i = 0; i < n; ++i) {
-        x[i] = cloud.positions[3 * i];
-        y[i] = cloud.positions[3 * i + 1];
-        z[i] = cloud.positions[3 * i + 2];
-    }
-    if (rgb) {
-        for (uint64_t i = 0; i < n; ++i) rgb[i] = packedColor(cloud.colors + 3 * i);
-    }
-    if (cloud.normals) {
-        for (uint64_t i = 0; i < n; ++i) {
-            nx[i] = cloud.normals[3 * i];
-            ny[i] = cloud.normals[3 * i + 1];
-            nz[i] = cloud.normals[3 * i + 2];
+    // Point i of the cloud goes to slot k of every plane; with `skip`, non-finite points take none.
+    for (uint64_t i = 0, k = 0; i < cloud.count; ++i) {
+        const float *p = cloud.positions + 3 * i;
+        if (skip && !isFinitePoint(p)) continue;
+        x[k] = p[0];
+        y[k] = p[1];
+        z[k] = p[2];
+        if (rgb) rgb[k] = packedColor(cloud.colors + 3 * i);
+        if (cloud.normals) {
+            nx[k] = cloud.normals[3 * i];
+            ny[k] = cloud.normals[3 * i + 1];
+            nz[k] = cloud.normals[3 * i + 2];
         }
-        std::memset(curvature, 0, n * sizeof(float));
+        ++k;
     }
+    if (cloud.normals) std::memset(curvature, 0, n * sizeof(float));
 
     // Header, sizes and compressed data share one buffer and go out in one write. LZF grows
     // incompressible data by at most one byte in 32 plus a few, so it only fails when that room
     // had to be cut to the 32-bit size; its output is the same whatever room it is given.
-    const std::string header = pcdHeader(cloud, "binary_compressed");
+    const std::string header = pcdHeader(cloud, "binary_compressed", points);
     const uint64_t room = std::min<uint64_t>(dataSize + dataSize / 16 + 64, std::numeric_limits<uint32_t>::max());
     Buffer out(header.size() + 8 + room);
     uint8_t *sizes = out.data() + header.size();
@@ -334,20 +343,17 @@ void appendFloatField(pcl::PCLPointCloud2 &blob, const char *name) {
     blob.point_step += sizeof(float);
 }
 
-void buildBlob(const cg_cloud_view &cloud, cg_format format, pcl::PCLPointCloud2 &blob) {
-    // PCL's PLY ascii writer leaves out points whose x is not finite but still writes the full
-    // width as `obj_info num_cols`, from which PCL's reader then makes phantom (0, 0, 0) points.
-    // For an unorganized cloud we leave them out ourselves, so the header counts what is there
-    // (an organized cloud's range_grid accounts for them).
-    const bool skipInvalid = format == CG_FORMAT_PLY_ASCII && cloud.height == 1;
-    uint64_t written = cloud.count;
-    if (skipInvalid) {
-        written = 0;
-        for (uint64_t i = 0; i < cloud.count; ++i) written += std::isfinite(cloud.positions[3 * i]);
-        if (written == 0) throw ShimError(CG_BAD_INPUT, "the cloud has no finite points to write as PLY ascii");
-    }
+// An unorganized cloud's blob holds only its `points` finite points: PCL's PLY ascii writer would
+// drop the others itself but still count them in `obj_info num_cols`, from which PCL's reader
+// then makes phantom (0, 0, 0) points, and PCL's PCD writer would write them. An organized
+// cloud's blob holds every point: PCD keeps the grid, and PCL's PLY writer leaves out the empty
+// pixels itself, recording the grid in range_grid.
+void buildBlob(const cg_cloud_view &cloud, cg_format format, uint64_t points, pcl::PCLPointCloud2 &blob) {
+    const bool organized = cloud.height > 1;
+    const uint64_t written = organized ? cloud.count : points;
+    const bool skipInvalid = written != cloud.count;
 
-    blob.width = skipInvalid ? uint32_t(written) : cloud.width;
+    blob.width = organized ? cloud.width : uint32_t(written);
     blob.height = cloud.height;
     blob.is_bigendian = false;
     blob.point_step = 0;
@@ -373,11 +379,20 @@ void buildBlob(const cg_cloud_view &cloud, cg_format format, pcl::PCLPointCloud2
     // PCL's writers only take a PCLPointCloud2, whose records interleave all fields of a point.
     blob.data.resize(size_t(written) * blob.point_step);
     packerFor(cloud, ColorBytes::PackedFloat, skipInvalid)(cloud, 0, cloud.count, blob.data.data());
+
+    // An organized cloud in PLY: PCL's writer leaves out the points whose x is not finite and
+    // records the rest in range_grid; a point with only y or z not finite is made to look the same.
+    if (format == CG_FORMAT_PLY_ASCII && cloud.height > 1) {
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        for (uint64_t i = 0; i < cloud.count; ++i) {
+            if (!isFinitePoint(cloud.positions + 3 * i)) std::memcpy(&blob.data[size_t(i) * blob.point_step], &nan, sizeof(nan));
+        }
+    }
 }
 
-void writeAscii(const char *path, cg_format format, const cg_cloud_view &cloud) {
+void writeAscii(const char *path, cg_format format, const cg_cloud_view &cloud, uint64_t points) {
     pcl::PCLPointCloud2 blob;
-    buildBlob(cloud, format, blob);
+    buildBlob(cloud, format, points, blob);
     const Eigen::Vector4f origin = Eigen::Vector4f::Zero();
     const Eigen::Quaternionf orientation = Eigen::Quaternionf::Identity();
     int result;
@@ -396,17 +411,27 @@ void writeAscii(const char *path, cg_format format, const cg_cloud_view &cloud) 
 }  // namespace
 
 extern "C" int32_t cg_write_cloud(const char *path, cg_format format, const cg_cloud_view *cloud,
-                                  cg_status *status) {
+                                  uint64_t *points_written, cg_status *status) {
+    if (points_written != nullptr) *points_written = 0;
     return cloudgen::guarded(status, [&] {
         if (path == nullptr || cloud == nullptr) throw ShimError(CG_BAD_INPUT, "no path or no cloud given");
         checkCloud(*cloud);
+        // Empty pixels (a non-finite coordinate) are never points: left out everywhere except an
+        // organized PCD, which keeps its grid of NaN points (an organized PLY's range_grid keeps
+        // their places instead). One pass counts them, so that headers say what follows.
+        const bool organized = cloud->height > 1;
+        const bool isPLY = format == CG_FORMAT_PLY_BINARY || format == CG_FORMAT_PLY_ASCII;
+        const uint64_t points = organized && !isPLY ? cloud->count : countFinitePoints(*cloud);
+        if (!organized && points == 0)
+            throw ShimError(CG_BAD_INPUT, "the cloud has no point with finite coordinates, so there is nothing to write");
         switch (format) {
-        case CG_FORMAT_PLY_BINARY: return writePLYBinary(path, *cloud);
-        case CG_FORMAT_PCD_BINARY: return writePCDBinary(path, *cloud);
-        case CG_FORMAT_PCD_BINARY_COMPRESSED: return writePCDCompressed(path, *cloud);
+        case CG_FORMAT_PLY_BINARY: writePLYBinary(path, *cloud, points); break;
+        case CG_FORMAT_PCD_BINARY: writePCDBinary(path, *cloud, points); break;
+        case CG_FORMAT_PCD_BINARY_COMPRESSED: writePCDCompressed(path, *cloud, points); break;
         case CG_FORMAT_PLY_ASCII:
-        case CG_FORMAT_PCD_ASCII: return writeAscii(path, format, *cloud);
+        case CG_FORMAT_PCD_ASCII: writeAscii(path, format, *cloud, points); break;
+        default: throw ShimError(CG_BAD_INPUT, "unknown output format");
         }
-        throw ShimError(CG_BAD_INPUT, "unknown output format");
+        if (points_written != nullptr) *points_written = points;
     });
 }

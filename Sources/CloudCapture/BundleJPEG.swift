@@ -1,21 +1,17 @@
 import CloudCore
-import Foundation
+import CloudIO
 
 /// Just enough of JPEG's marker structure (ITU-T T.81, annex B) to find the frame header: a
-/// bundle's JPEG color is checked when the bundle is opened, by reading a few bytes per segment,
-/// rather than when its frame is decoded.
+/// bundle's JPEG headers and size are checked when the bundle is opened, by reading a few bytes
+/// per segment; the pixels are decoded once, when the frame is read.
 enum JPEGHeader {
     /// The image size from the first start-of-frame segment; bad input naming `path` for data that
     /// is not a JPEG, ends before its frame header, or has no usable size.
     static func dimensions(of path: String) throws -> ImageSize {
         func bad(_ problem: String) -> CloudError { .badInput("\(path): corrupt JPEG: \(problem)") }
-        guard let file = FileHandle(forReadingAtPath: path) else {
-            throw CloudError.io("\(path): cannot be opened")
-        }
-        defer { try? file.close() }
+        let file = try InputFile(path, role: "a frame file named in manifest.json")
         func read(_ count: Int, at offset: UInt64) throws -> [UInt8] {
-            try file.seek(toOffset: offset)
-            let bytes = [UInt8](try file.read(upToCount: count) ?? Data())
+            let bytes = offset < UInt64(file.size) ? try file.read(at: Int(offset), count: count) : []
             guard bytes.count == count else { throw bad("the file ends inside its headers") }
             return bytes
         }

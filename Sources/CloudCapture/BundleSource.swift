@@ -6,10 +6,11 @@ import Foundation
 /// built on AVFoundation's depth capture stores, one frame per manifest entry.
 ///
 /// Opening checks the whole bundle before any frame is delivered: the manifest's names, sizes,
-/// calibration and poses, every frame file's presence and length (from the directory, before
-/// anything big is read), and every JPEG by decoding it, since only decoding finds corrupt
-/// compressed data; so a bad bundle fails before a caller has written anything. Everything wrong
-/// is `CloudError.badInput` naming the file (manifest.json or the frame file).
+/// calibration and poses, every frame file's presence and length (opened, not read), and every
+/// JPEG's headers and size; so most bad bundles fail before a caller has written anything. A JPEG
+/// is decoded once, when its frame is read: damaged compressed data past its headers fails then,
+/// as a dataset's corrupt image does. Everything wrong is `CloudError.badInput` naming the file
+/// (manifest.json or the frame file); a file the system cannot read is `CloudError.io`.
 public final class BundleSource: DepthSource {
     public let directory: String
     public let frameCount: Int
@@ -56,9 +57,6 @@ public final class BundleSource: DepthSource {
         for (i, frame) in manifest.frames.enumerated() {
             plans.append(try FramePlan(frame, index: i, directory: directory, manifestPath: manifestPath))
         }
-        for plan in plans where plan.colorFormat == .jpeg {
-            _ = try plan.decodeJPEG()
-        }
         self.plans = plans
         frameCount = plans.count
         knowsPose = posed[0]
@@ -93,16 +91,7 @@ public final class BundleSource: DepthSource {
     private static func millimetres(_ t: Double) -> String { String(format: "%.1f", t * 1000) }
 
     private static func readManifest(_ path: String) throws -> BundleManifest {
-        let size = try fileSize(path, what: "the bundle's manifest")
-        guard size <= maxManifestBytes else {
-            throw CloudError.badInput("\(path): \(size) bytes is far more than a manifest holds (at most \(maxManifestBytes))")
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw CloudError.io("\(path): cannot read: \(error.localizedDescription)")
-        }
+        let data = Data(try InputFile.readAll(path, role: "the bundle's manifest", limit: maxManifestBytes))
         do {
             // Foundation's decoder reports any syntax error as "not valid JSON"; the parser says what and where.
             _ = try JSONSerialization.jsonObject(with: data)
@@ -137,21 +126,6 @@ public final class BundleSource: DepthSource {
         @unknown default:
             return "\(error)"
         }
-    }
-
-    /// The size of a regular file, or bad input naming it when it is missing or not a file.
-    static func fileSize(_ path: String, what: String) throws -> Int {
-        let attributes: [FileAttributeKey: Any]
-        do {
-            attributes = try FileManager.default.attributesOfItem(atPath: path)
-        } catch {
-            throw CloudError.badInput("\(path): \(what) is missing")
-        }
-        guard attributes[.type] as? FileAttributeType == .typeRegular,
-              let size = (attributes[.size] as? NSNumber)?.intValue else {
-            throw CloudError.badInput("\(path): \(what) is not a regular file")
-        }
-        return size
     }
 }
 
@@ -282,28 +256,33 @@ private struct FramePlan {
             guard e.count == 4, e.allSatisfy({ $0.count == 3 }) else {
                 throw bad("calibration.extrinsicMatrix must be 4 columns of 3 numbers ([R | t], t in millimetres)")
             }
-            let rows = (SIMD3(e[0][0], e[1][0], e[2][0]), SIMD3(e[0][1], e[1][1], e[2][1]), SIMD3(e[0][2], e[1][2], e[2][2]))
-            let t = SIMD3(e[3][0], e[3][1], e[3][2])
-            guard Self.isRotation(rows), t.x.isFinite, t.y.isFinite, t.z.isFinite else {
-                throw bad("calibration.extrinsicMatrix is not a rotation and a finite translation")
+            let pose = try Self.rigidPose(columns: e, translationScale: 0.001) {
+                bad("calibration.extrinsicMatrix is not a rotation and a finite translation")
             }
-            let pose = Pose(rows: rows, translation: t / 1000)
             depthToColor = pose
             let baseline = (pose.translation * pose.translation).sum().squareRoot()
-            parallax = baseline > 0.0005 || !Self.isIdentity(rows) ? baseline : nil
+            parallax = baseline > 0.0005 || !Self.isIdentity(pose.rotation) ? baseline : nil
         }
 
         if let c = f.cameraToWorld {
             guard c.count == 4, c.allSatisfy({ $0.count == 4 }), c[0][3] == 0, c[1][3] == 0, c[2][3] == 0, c[3][3] == 1 else {
                 throw bad("cameraToWorld must be 4 columns of 4 numbers with a last row of 0 0 0 1")
             }
-            let rows = (SIMD3(c[0][0], c[1][0], c[2][0]), SIMD3(c[0][1], c[1][1], c[2][1]), SIMD3(c[0][2], c[1][2], c[2][2]))
-            let t = SIMD3(c[3][0], c[3][1], c[3][2])
-            guard Self.isRotation(rows), t.x.isFinite, t.y.isFinite, t.z.isFinite else {
-                throw bad("cameraToWorld is not a rotation and a finite translation")
+            pose = try Self.rigidPose(columns: c, translationScale: 1) {
+                bad("cameraToWorld is not a rotation and a finite translation")
             }
-            pose = Pose(rows: rows, translation: t)
         }
+    }
+
+    /// The pose whose rotation is the upper-left 3x3 of the column-major matrix `columns` (4
+    /// columns of at least 3 numbers, checked by the caller) and whose translation is the 4th
+    /// column times `translationScale`; `failure` when that is not a rigid motion.
+    private static func rigidPose(columns m: [[Double]], translationScale: Double,
+                                  failure: () -> CloudError) throws -> Pose {
+        let pose = Pose(rows: (SIMD3(m[0][0], m[1][0], m[2][0]), SIMD3(m[0][1], m[1][1], m[2][1]), SIMD3(m[0][2], m[1][2], m[2][2])),
+                        translation: SIMD3(m[3][0], m[3][1], m[3][2]) * translationScale)
+        guard pose.isRigid() else { throw failure() }
+        return pose
     }
 
     /// Resolves a file named in the manifest and checks its length against the manifest's size
@@ -316,22 +295,11 @@ private struct FramePlan {
             throw bad("\(key) '\(name)' must be a path inside the bundle (no leading /, no . or .. parts)")
         }
         let path = BundleSource.path(directory, name)
-        let size = try BundleSource.fileSize(path, what: "the frame file named in manifest.json")
+        let size = try InputFile(path, role: "a frame file named in manifest.json").size
         if let bytes, size != bytes {
             throw CloudError.badInput("\(path): holds \(size) bytes; the manifest's \(what) is \(bytes) bytes")
         }
         return Plane(path: path, bytes: size)
-    }
-
-    /// Proper rotation: finite, orthonormal within float precision, determinant +1.
-    private static func isRotation(_ r: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>)) -> Bool {
-        let rows = [r.0, r.1, r.2]
-        guard rows.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) else { return false }
-        for a in 0..<3 {
-            for b in 0..<3 where abs((rows[a] * rows[b]).sum() - (a == b ? 1 : 0)) > 1e-3 { return false }
-        }
-        let det = (r.0 * SIMD3(r.1.y * r.2.z - r.1.z * r.2.y, r.1.z * r.2.x - r.1.x * r.2.z, r.1.x * r.2.y - r.1.y * r.2.x)).sum()
-        return det > 0
     }
 
     private static func isIdentity(_ r: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>)) -> Bool {
@@ -378,8 +346,9 @@ private struct FramePlan {
                              distortion: distortion, depthToColor: depthToColor)
     }
 
-    /// The JPEG color as sRGB; CloudIO's decoder names the file when the data is corrupt.
-    func decodeJPEG() throws -> ColorImage {
+    /// The JPEG color as sRGB, decoded when its frame is read (the only time it is decoded);
+    /// CloudIO's decoder names the file when the data is corrupt.
+    private func decodeJPEG() throws -> ColorImage {
         let path = colorPlanes[0].path
         let image = try ImageFile.decode(try Self.load(colorPlanes[0]), origin: path).colorImage(origin: path)
         guard image.width == colorSize.width, image.height == colorSize.height else {
@@ -390,15 +359,10 @@ private struct FramePlan {
 
     /// A frame file's bytes, refusing one that changed length since the bundle was opened.
     private static func load(_ plane: Plane) throws -> [UInt8] {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: plane.path))
-        } catch {
-            throw CloudError.io("\(plane.path): cannot be read: \(error.localizedDescription)")
+        let file = try InputFile(plane.path, role: "a frame file named in manifest.json")
+        guard file.size == plane.bytes else {
+            throw CloudError.badInput("\(plane.path): holds \(file.size) bytes, \(plane.bytes) when the bundle was opened")
         }
-        guard data.count == plane.bytes else {
-            throw CloudError.badInput("\(plane.path): holds \(data.count) bytes, \(plane.bytes) when the bundle was opened")
-        }
-        return [UInt8](data)
+        return try file.readAll()
     }
 }

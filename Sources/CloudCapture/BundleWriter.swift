@@ -1,4 +1,5 @@
 import CloudCore
+import CloudIO
 import Foundation
 
 /// Writes a capture bundle (`--bundle DIR`; layout in Docs/formats.md) from any source's frames.
@@ -14,36 +15,16 @@ import Foundation
 /// depthFloat32 metres, exactly the floats reading the integers gives; RGB color becomes BGRA.
 public final class BundleWriter {
     public let directory: String
-    private let target: URL
-    private let staging: URL
+    private let folder: StagedDirectory
+    private var staging: URL { folder.staging }
     private var frames: [BundleManifest.Frame] = []
     private var finished = false
 
     /// Refuses a `directory` that exists and is not empty: a bundle never replaces other files.
     public init(directory: String) throws {
         self.directory = directory
-        // Standardized, so that "." or "out/.." name the directory itself, with a real parent.
-        target = URL(fileURLWithPath: directory).standardizedFileURL
-        let fm = FileManager.default
-        var isDirectory: ObjCBool = false
-        if fm.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue, (try? fm.contentsOfDirectory(atPath: directory))?.isEmpty == true else {
-                throw CloudError.badInput("\(directory): already exists and is not an empty directory; a bundle is written only where nothing is")
-            }
-        }
-        // A sibling, so that the final rename stays on one file system.
-        staging = target.deletingLastPathComponent()
-            .appendingPathComponent(".\(target.lastPathComponent).partial-\(UUID().uuidString)")
-        do {
-            try fm.createDirectory(at: staging, withIntermediateDirectories: false)
-            try fm.createDirectory(at: staging.appendingPathComponent("frames"), withIntermediateDirectories: false)
-        } catch {
-            throw CloudError.io("\(directory): cannot create the bundle beside it: \(error.localizedDescription)")
-        }
-    }
-
-    deinit {
-        if !finished { try? FileManager.default.removeItem(at: staging) }
+        folder = try StagedDirectory(directory, what: "bundle")
+        try folder.makeSubfolder("frames")
     }
 
     public var frameCount: Int { frames.count }
@@ -81,22 +62,12 @@ public final class BundleWriter {
         let manifest = BundleManifest(format: BundleManifest.formatName, version: BundleManifest.currentVersion, frames: frames)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let fm = FileManager.default
         do {
             try encoder.encode(manifest).write(to: staging.appendingPathComponent(BundleManifest.fileName))
-            // An empty directory in the way (as at init) is replaced; one that filled up meanwhile is kept.
-            if fm.fileExists(atPath: target.path) {
-                guard try fm.contentsOfDirectory(atPath: target.path).isEmpty else {
-                    throw CloudError.badInput("\(directory): files appeared in it while the bundle was being written; the bundle was not written")
-                }
-                try fm.removeItem(at: target)
-            }
-            try fm.moveItem(at: staging, to: target)
-        } catch let error as CloudError {
-            throw error
         } catch {
-            throw CloudError.io("\(directory): cannot finish the bundle: \(error.localizedDescription)")
+            throw CloudError.io("\(directory): cannot write the manifest: \(error.localizedDescription)")
         }
+        try folder.commit()
         finished = true
     }
 

@@ -43,7 +43,7 @@ public struct SourceOptions: Equatable, Sendable {
             throw refuse("--depth-encoding", only: ["rgbd"])
         }
         if let units = depthUnitsPerMetre {
-            guard units.isFinite, units > 0 else {
+            guard DepthEncoding.isUsableScale(units) else {
                 throw CloudError.badInput("--depth-scale must be a positive number of raw units per metre, not \(units)")
             }
             if depthEncoding == .nyu {

@@ -1,7 +1,7 @@
 import CloudCore
 
-/// Anything that delivers captured frames: the simulated camera now; datasets, recordings, capture
-/// bundles and USB cameras later. Sources hand out raw `CapturedFrame`s so that every one of them
+/// Anything that delivers captured frames: the simulated camera, datasets, capture bundles, and
+/// (later) recordings and USB cameras. Sources hand out raw `CapturedFrame`s so that every one of them
 /// goes through the same conversion code (`RGBDFrame(decoding:origin:)`).
 ///
 /// A source is a stateful reader (it remembers how far it has got), hence a class.

@@ -59,7 +59,8 @@ public struct SyntheticSettings: Equatable, Sendable {
         let room = [self.room.x, self.room.y, self.room.z].map(Self.formatMetres).joined(separator: "x")
         return "synthetic:room=\(room),seed=\(seed),noise=\(noise ? 1 : 0),depth=\(depthSize),color=\(colorSize),format=\(format.rawValue)"
             + (distortion ? ",distortion=1" : "") + (referenceSize.map { ",reference=\($0)" } ?? "")
-            + (path.map { ",path=\($0.rawValue)" } ?? "") + (frames != 1 ? ",frames=\(frames)" : "")
+            // With a path, frames is always spelt out: the path alone means the default count.
+            + (path.map { ",path=\($0.rawValue)" } ?? "") + (path != nil || frames != 1 ? ",frames=\(frames)" : "")
     }
 
     /// The intrinsics' (and lens tables') reference dimensions.

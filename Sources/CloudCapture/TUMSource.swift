@@ -88,7 +88,7 @@ public final class TUMSource: DatasetSource {
 
     /// The entries of an index file, sorted by time (by line where times are equal).
     static func readList(_ path: String, directory: String) throws -> [Entry] {
-        let data = try readSmallFile(path, limit: maxListBytes, what: "TUM index file")
+        let data = Data(try InputFile.readAll(path, role: "the TUM index file", limit: maxListBytes))
         guard let text = String(data: data, encoding: .utf8) else { throw CloudError.badInput("\(path): not a text file") }
         var entries: [(entry: Entry, line: Int)] = []
         for (i, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {

@@ -59,6 +59,15 @@ public struct CameraIntrinsics: Equatable, Codable, Sendable {
                                 referenceWidth: width, referenceHeight: height)
     }
 
+    /// How much scaling to `width` x `height` stretches one axis against the other (0 for a
+    /// uniform scale). Intrinsics for 1920x1080 used with a 640x480 image give 0.33: the image is
+    /// almost surely a crop or another mode, not a scaled view, and scaling makes pixels non-square.
+    public func aspectChange(toWidth width: Int, height: Int) -> Double {
+        let sx = Double(width) / Double(referenceWidth)
+        let sy = Double(height) / Double(referenceHeight)
+        return abs(sx / sy - 1)
+    }
+
     /// The point at depth `z` (metres along the optical axis) seen through image coordinate (u, v).
     @inlinable
     public func backProject(u: Double, v: Double, z: Double) -> SIMD3<Double> {

@@ -27,6 +27,12 @@ public enum DepthEncoding: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether `unitsPerMetre` can scale integer depth: positive, and a normal, finite Float,
+    /// because the division happens in single precision (1e-50 would become 0 there).
+    public static func isUsableScale(_ unitsPerMetre: Double) -> Bool {
+        unitsPerMetre > 0 && Float(unitsPerMetre).isNormal && Float(unitsPerMetre).isFinite
+    }
+
     /// The factor that turns a stored integer into metres, or nil for floating-point planes.
     public var unitsPerMetre: Double? {
         if case .uint16(let scale) = self { return scale }

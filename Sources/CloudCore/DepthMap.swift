@@ -18,8 +18,8 @@ public struct DepthMap: Equatable, Sendable {
     public init(raw: UnsafeRawBufferPointer, width: Int, height: Int, encoding: DepthEncoding,
                 bytesPerRow: Int? = nil, origin: String) throws {
         try ImageLimits.check(width: width, height: height, origin: origin)
-        if let units = encoding.unitsPerMetre, !(units.isFinite && units > 0) {
-            throw CloudError.badInput("\(origin): depth scale must be a positive number of units per metre, not \(units)")
+        if let units = encoding.unitsPerMetre, !DepthEncoding.isUsableScale(units) {
+            throw CloudError.badInput("\(origin): depth scale must be a positive number of units per metre (1000 for millimetres), not \(units)")
         }
         let rowBytes = bytesPerRow ?? width * encoding.bytesPerSample
         guard rowBytes >= width * encoding.bytesPerSample else {
@@ -47,7 +47,7 @@ public struct DepthMap: Equatable, Sendable {
                     // Divide rather than multiply by the reciprocal: 3000 / 1000 is exactly 3, as in
                     // Open3D, where 3000 * 0.001 rounds to 3.0000002.
                     let units = Float(unitsPerMetre)
-                    for x in 0..<width { dst[o + x] = Float(row.loadLE(UInt16.self, at: x)) / units }
+                    for x in 0..<width { dst[o + x] = Self.validDepth(Float(row.loadLE(UInt16.self, at: x)) / units) }
                 }
             }
         }

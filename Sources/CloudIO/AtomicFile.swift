@@ -24,6 +24,11 @@ public enum AtomicFile {
         renamed = true
     }
 
+    /// Fails as a write to `destination` would (missing or read-only folder), writing nothing.
+    public static func checkWritable(_ destination: String) throws {
+        unlink(try createTemporary(beside: destination))
+    }
+
     /// Writes `data` atomically.
     public static func write(_ data: Data, to destination: String) throws {
         try write(destination) { temporary in

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CloudCore
 
 /// The image formats `ImageFile` reads, told apart by their first bytes, never by the extension,
@@ -34,9 +29,10 @@ public enum ImageFormat: String, Sendable, CaseIterable {
 
 /// Reads images from files or memory into `DecodedImage`s, with the format sniffed from the data.
 ///
-/// Every failure is `CloudError.badInput("<origin>: <what is wrong>")` on one line: a missing or
-/// unreadable file, an unknown format, corrupt or truncated data, a size beyond `ImageLimits`
+/// Every failure is `CloudError.badInput("<origin>: <what is wrong>")` on one line: a missing file or
+/// a folder, an unknown format, corrupt or truncated data, a size beyond `ImageLimits`
 /// (checked before any pixel buffer is allocated), a bit depth or channel layout not read here.
+/// A file the system cannot read (permissions, I/O errors) is `CloudError.io` (see `InputFile`).
 public enum ImageFile {
     /// No image this module accepts needs more: the largest raster `ImageLimits` allows (4 channels
     /// of 16 bits) plus headers and compression overhead. A larger file is refused before it is read.
@@ -44,7 +40,7 @@ public enum ImageFile {
 
     /// Reads and decodes the image file at `path`.
     public static func read(_ path: String) throws -> DecodedImage {
-        let bytes = try readWholeFile(path)
+        let bytes = try InputFile.readAll(path, limit: maxFileBytes)
         return try bytes.withUnsafeBytes { try decode($0, origin: path) }
     }
 
@@ -72,37 +68,4 @@ public enum ImageFile {
         let digits = Array("0123456789abcdef")
         return bytes.prefix(8).map { String([digits[Int($0 >> 4)], digits[Int($0 & 15)]]) }.joined(separator: " ")
     }
-}
-
-/// The whole file, read with one buffer of its exact size after checking that size.
-func readWholeFile(_ path: String) throws -> [UInt8] {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw CloudError.badInput("\(path): cannot open: \(String(cString: strerror(errno)))") }
-    defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else {
-        throw CloudError.badInput("\(path): cannot read: \(String(cString: strerror(errno)))")
-    }
-    guard info.st_mode & S_IFMT == S_IFREG else { throw CloudError.badInput("\(path): not a regular file") }
-    let size = Int(info.st_size)
-    guard size <= ImageFile.maxFileBytes else {
-        throw CloudError.badInput("\(path): \(size) bytes is larger than any image cloudgen reads (at most \(ImageFile.maxFileBytes))")
-    }
-    var failure: CloudError?
-    let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-        while count < size {
-            let n = read(fd, buffer.baseAddress! + count, size - count)
-            if n > 0 {
-                count += n
-            } else if n == 0 {
-                failure = .badInput("\(path): the file shrank while being read")
-                return
-            } else if errno != EINTR {
-                failure = .badInput("\(path): cannot read: \(String(cString: strerror(errno)))")
-                return
-            }
-        }
-    }
-    if let failure { throw failure }
-    return bytes
 }

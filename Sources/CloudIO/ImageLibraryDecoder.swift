@@ -52,9 +52,6 @@ struct LibraryDecoder {
     }
 
     private func error(_ status: cic_status, _ origin: String) -> CloudError {
-        let message = withUnsafeBytes(of: status.message) { raw in
-            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-        }
-        return .badInput("\(origin): cannot decode \(name): \(message)")
+        .badInput("\(origin): cannot decode \(name): \(String(fixedCString: status.message))")
     }
 }

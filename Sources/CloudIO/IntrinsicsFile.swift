@@ -40,7 +40,7 @@ public struct IntrinsicsFile: Equatable, Sendable {
     static let maxBytes = 1 << 20
 
     public static func read(_ path: String) throws -> IntrinsicsFile {
-        let data = try readSmallFile(path, limit: maxBytes, what: "intrinsics file")
+        let data = Data(try InputFile.readAll(path, role: "the intrinsics file", limit: maxBytes))
         guard let text = String(data: data, encoding: .utf8) else {
             throw CloudError.badInput("\(path): not a text file")
         }
@@ -81,7 +81,7 @@ public struct IntrinsicsFile: Equatable, Sendable {
                                   depthUnitsPerMetre: nil, path: path)
         }
         let units = try json["depthUnitsPerMetre"].map { _ in try number("depthUnitsPerMetre") }
-        if let units, !(units.isFinite && units > 0) {
+        if let units, !DepthEncoding.isUsableScale(units) {
             throw CloudError.badInput("\(path): depthUnitsPerMetre must be a positive number")
         }
         return IntrinsicsFile(fx: try number("fx"), fy: try number("fy"), cx: try number("cx"), cy: try number("cy"),
@@ -102,8 +102,8 @@ public struct IntrinsicsFile: Equatable, Sendable {
         var units: Double?
         if block.element("z_multiplication_factor") != nil {
             let factor = try value("z_multiplication_factor")
-            guard factor.isFinite, factor > 0 else {
-                throw CloudError.badInput("\(path): z_multiplication_factor must be positive, not \(factor)")
+            guard factor.isFinite, factor > 0, DepthEncoding.isUsableScale(1 / factor) else {
+                throw CloudError.badInput("\(path): z_multiplication_factor must be a positive number of metres per raw unit (0.001 for millimetres), not \(factor)")
             }
             units = 1 / factor
         }
@@ -127,22 +127,4 @@ struct XMLBlock {
     }
 
     var trimmed: String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
-}
-
-/// Reads a whole file that must be small (calibration, manifests, index files), refusing a larger
-/// one before reading it.
-public func readSmallFile(_ path: String, limit: Int, what: String) throws -> Data {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        throw CloudError.badInput("\(path): no such file")
-    }
-    guard !isDirectory.boolValue else { throw CloudError.badInput("\(path): is a folder, not a \(what)") }
-    let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
-    guard size <= limit else {
-        throw CloudError.badInput("\(path): \(size) bytes is too large for a \(what) (at most \(limit))")
-    }
-    guard let data = FileManager.default.contents(atPath: path) else {
-        throw CloudError.io("\(path): cannot be read")
-    }
-    return data
 }

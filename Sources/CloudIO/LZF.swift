@@ -10,7 +10,19 @@ import CloudCore
 /// A back reference copies from `distance = o + 1` bytes behind the output position (13-bit o,
 /// so up to 8192 back). When the distance is shorter than the length, the copy overlaps the bytes
 /// it is producing, which is how runs are encoded (distance 2 repeats a 16-bit value).
-enum LZF {
+public enum LZF {
+    /// The most output one byte of LZF input can stand for: a back reference of 3 bytes copies at
+    /// most 7 + 255 + 2 = 264 bytes (88 per byte), a 2-byte one at most 8 (4 per byte), and a
+    /// literal run of L bytes costs L + 1 bytes of input.
+    public static let maxExpansion = 88
+
+    /// Whether `compressed` bytes of LZF data can decompress to `uncompressed` bytes at all: a
+    /// header claiming more is refused before a buffer of that size is reserved.
+    public static func canExpand(_ compressed: Int, to uncompressed: Int) -> Bool {
+        let (most, overflow) = compressed.multipliedReportingOverflow(by: maxExpansion)
+        return compressed >= 0 && uncompressed >= 0 && (overflow || uncompressed <= most)
+    }
+
     /// Decompresses `input` so that it fills `output` exactly. Every item is checked against both
     /// buffers before it is copied: corrupt or truncated data throws, never reads or writes outside.
     static func decompress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,

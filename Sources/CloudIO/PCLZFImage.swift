@@ -57,15 +57,24 @@ enum PCLZFImage {
         guard compressedSize == stored else {
             throw CloudError.badInput("\(origin): PCLZF header says \(compressedSize) bytes of compressed data, the file holds \(stored)\(stored < compressedSize ? " (truncated)" : "")")
         }
+        // Before any output buffer exists: a few bytes claiming a 16384x16384 image reserve nothing.
+        guard LZF.canExpand(compressedSize, to: rawSize) else {
+            throw CloudError.badInput("\(origin): compressed block of \(compressedSize) bytes cannot unpack to \(rawSize) bytes")
+        }
         let compressed = UnsafeRawBufferPointer(rebasing: bytes[headerSize...])
 
         switch kind {
         case .depth16:
-            // Decompressed straight into the final array; the bytes are little-endian uint16.
-            var depth = [UInt16](repeating: 0, count: pixels)
-            try depth.withUnsafeMutableBytes { try LZF.decompress(compressed, into: $0, origin: origin) }
+            // Decompressed straight into the final array, which LZF fills completely or throws;
+            // the bytes are little-endian uint16.
+            let samples = try [UInt16](unsafeUninitializedCapacity: pixels) { buffer, initialized in
+                try LZF.decompress(compressed, into: UnsafeMutableRawBufferPointer(buffer), origin: origin)
+                initialized = pixels
+            }
             #if _endian(big)
-            for i in depth.indices { depth[i] = UInt16(littleEndian: depth[i]) }
+            let depth = samples.map { UInt16(littleEndian: $0) }
+            #else
+            let depth = samples
             #endif
             return DecodedImage(width: width, height: height, channels: 1, samples: .uint16(depth))
         case .rgb24:
@@ -92,10 +101,13 @@ enum PCLZFImage {
         }
     }
 
+    /// `count` bytes of LZF output in an array that is never zero-filled: LZF writes every byte
+    /// or throws.
     private static func decompress(_ compressed: UnsafeRawBufferPointer, count: Int, origin: String) throws -> [UInt8] {
-        var raw = [UInt8](repeating: 0, count: count)
-        try raw.withUnsafeMutableBytes { try LZF.decompress(compressed, into: $0, origin: origin) }
-        return raw
+        try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            try LZF.decompress(compressed, into: UnsafeMutableRawBufferPointer(buffer), origin: origin)
+            initialized = count
+        }
     }
 
     /// The conversion PCL's `LZFYUV422ImageReader` applies (the one of OpenNI's YUV422 stream), in

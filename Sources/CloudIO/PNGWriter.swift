@@ -51,9 +51,7 @@ public enum PNGWriter {
             cic_png_write(temporary, pixels.baseAddress, UInt32(width), UInt32(height), Int32(channels),
                           Int32(bitDepth), Int32(compressionLevel), &status)
             if status.code != CIC_OK {
-                let message = withUnsafeBytes(of: status.message) { raw in
-                    String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-                }
+                let message = String(fixedCString: status.message)
                 throw status.code == CIC_BAD_INPUT ? CloudError.badInput("\(path): \(message)") : CloudError.io("\(path): \(message)")
             }
         }

@@ -2,13 +2,14 @@ import CloudCore
 import Foundation
 
 /// Camera-to-world poses in the Open3D / Redwood `.log` format: per frame a line
-/// "id id frame-index" then the 4x4 matrix, row by row.
+/// "id id frame-index" then the 4x4 matrix, row by row. Every matrix must be rigid (a rotation and
+/// a translation, last row 0 0 0 1), as a capture bundle's poses must be.
 public enum TrajectoryLog {
     /// A trajectory of a million frames is ~100 MB of text: anything larger is not one.
     static let maxBytes = 128 << 20
 
     public static func read(_ path: String) throws -> [Pose] {
-        let data = try readSmallFile(path, limit: maxBytes, what: "trajectory log")
+        let data = Data(try InputFile.readAll(path, role: "the trajectory log", limit: maxBytes))
         guard let text = String(data: data, encoding: .utf8) else { throw CloudError.badInput("\(path): not a text file") }
         let lines = text.split(whereSeparator: \.isNewline).map { $0.split(whereSeparator: \.isWhitespace) }.filter { !$0.isEmpty }
         guard lines.count % 5 == 0, !lines.isEmpty else {
@@ -32,10 +33,16 @@ public enum TrajectoryLog {
             guard rows[3] == [0, 0, 0, 1] else {
                 throw CloudError.badInput("\(path): frame \(f): the matrix's last row must be 0 0 0 1")
             }
-            poses.append(Pose(rows: (SIMD3(rows[0][0], rows[0][1], rows[0][2]),
-                                     SIMD3(rows[1][0], rows[1][1], rows[1][2]),
-                                     SIMD3(rows[2][0], rows[2][1], rows[2][2])),
-                              translation: SIMD3(rows[0][3], rows[1][3], rows[2][3])))
+            let pose = Pose(rows: (SIMD3(rows[0][0], rows[0][1], rows[0][2]),
+                                   SIMD3(rows[1][0], rows[1][1], rows[1][2]),
+                                   SIMD3(rows[2][0], rows[2][1], rows[2][2])),
+                            translation: SIMD3(rows[0][3], rows[1][3], rows[2][3]))
+            // A camera-to-world pose moves the camera, it does not scale or mirror the scene; a
+            // bundle written from these frames (--bundle) would be refused when read back.
+            guard pose.isRigid() else {
+                throw CloudError.badInput("\(path): frame \(f): the matrix's upper-left 3x3 is not a rotation (a camera pose is rigid: no scale, shear or mirroring)")
+            }
+            poses.append(pose)
         }
         return poses
     }

@@ -7,8 +7,10 @@ import CloudIO
 /// checked and then renamed over the destination; on any failure it is removed, so a half-written
 /// cloud file never exists under the destination's name.
 public enum CloudWriter {
-    /// Writes `cloud` to `path` in the format its extension names (.ply / .pcd) and `encoding`.
-    public static func write(_ cloud: PointCloud, to path: String, encoding: CloudEncoding = .binary) throws {
+    /// Writes `cloud` to `path` in the format its extension names (.ply / .pcd) and `encoding`;
+    /// returns the number of points the file holds (see the other `write`).
+    @discardableResult
+    public static func write(_ cloud: PointCloud, to path: String, encoding: CloudEncoding = .binary) throws -> Int {
         try write(cloud, to: path, format: CloudFileFormat(path: path, encoding: encoding))
     }
 
@@ -16,16 +18,24 @@ public enum CloudWriter {
     ///
     /// Fields: x y z, rgb when the cloud has colors, normal_x normal_y normal_z curvature (0) when
     /// it has normals; PLY spells them red green blue (uchar) and nx ny nz, without PCL's
-    /// `element camera`. An organized cloud keeps WIDTH x HEIGHT in PCD; in PLY its NaN points
+    /// `element camera`. A point with a NaN or infinite coordinate is an empty pixel, not a point:
+    /// an unorganized cloud leaves it out in every format (the header counts what is written).
+    /// An organized cloud keeps WIDTH x HEIGHT in PCD, empty pixels as NaN points; in PLY they
     /// are left out and PCL's range_grid element keeps the grid (PCL reads it back organized,
     /// Open3D and plyfile read the valid points). Floats keep every bit in binary files and PCD
     /// ascii (9 significant digits); PCL's PLY ascii writer prints 6. Binary and
     /// binary_compressed PCD are byte for byte what PCL's PCDWriter writes, without its padding.
-    public static func write(_ cloud: PointCloud, to path: String, format: CloudFileFormat) throws {
+    ///
+    /// Returns the number of points the file holds: the cloud's finite points, except for an
+    /// organized PCD, which holds all width x height. An unorganized cloud without one finite
+    /// point is bad input (there is nothing to write).
+    @discardableResult
+    public static func write(_ cloud: PointCloud, to path: String, format: CloudFileFormat) throws -> Int {
         guard cloud.count <= HeaderCheck.maxPoints else {
             throw CloudError.badInput("\(path): \(cloud.count) points is more than cloudgen writes (at most \(HeaderCheck.maxPoints))")
         }
         let grid = cloud.organized ?? PointCloud.Grid(width: cloud.count, height: 1)
+        var written: UInt64 = 0
         try AtomicFile.write(path) { temporary in
             var status = cg_status()
             cloud.positions.withUnsafeBufferPointer { positions in
@@ -33,13 +43,14 @@ public enum CloudWriter {
                     withOptionalBuffer(cloud.normals) { normals in
                         var view = cg_cloud_view(positions: positions.baseAddress, colors: colors, normals: normals,
                                                  count: UInt64(cloud.count), width: UInt32(grid.width), height: UInt32(grid.height))
-                        cg_write_cloud(temporary, format.shimFormat, &view, &status)
+                        cg_write_cloud(temporary, format.shimFormat, &view, &written, &status)
                     }
                 }
             }
             if let error = status.error(about: path) { throw error }
             try checkWritten(temporary, writtenFor: path)
         }
+        return Int(written)
     }
 
     /// Holds the written file against its own header before it takes the destination's name:

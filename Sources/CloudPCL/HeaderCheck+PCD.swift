@@ -1,4 +1,5 @@
 import CloudCore
+import CloudIO
 
 /// The PCD half of HeaderCheck: PCD v.5 to v0.7 headers, parsed the way PCL's PCDReader reads them
 /// (whitespace-separated tokens; SIZE before TYPE before COUNT; HEIGHT defaults to 1) but strictly:
@@ -153,6 +154,11 @@ struct PCDHeaderParser {
                 }
                 guard compressed > 0, 8 + compressed <= available else {
                     throw CloudError.badInput("\(path): truncated: the binary_compressed data needs \(8 + compressed) bytes, the file holds \(available) after the header")
+                }
+                // PCL reserves the uncompressed size (and a cloud of POINTS) before it decompresses:
+                // a small block claiming gigabytes is refused here.
+                guard LZF.canExpand(compressed, to: uncompressed) else {
+                    throw CloudError.badInput("\(path): compressed block of \(compressed) bytes cannot unpack to \(uncompressed) bytes")
                 }
                 header.dataLength = 8 + compressed
             case .ascii:

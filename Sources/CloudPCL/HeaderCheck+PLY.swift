@@ -1,4 +1,5 @@
 import CloudCore
+import CloudIO
 
 /// The PLY half of HeaderCheck. Besides the elements' counts it checks the `obj_info num_cols /
 /// num_rows` lines: PCL's PLYReader sizes its buffer from them (they are how it stores an

@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CloudCore
+import CloudIO
 
 /// What a cloud file's header declares, after HeaderCheck has held it against the file's size.
 public struct CloudFileHeader: Equatable, Sendable {
@@ -37,8 +33,8 @@ enum HeaderCheck {
     static let maxHeaderBytes = 1 << 20
 
     static func check(path: String) throws -> CloudFileHeader {
-        let file = try InputFile(path: path)
-        defer { file.close() }
+        // Opened once, read with pread(2): the header and a few bytes after it, never the whole file.
+        let file = try InputFile(path)
         var bytes = try file.read(at: 0, count: min(file.size, 1 << 16))
         let isPLY = bytes.starts(with: Array("ply".utf8)) && bytes.count > 3 && (bytes[3] == 0x0A || bytes[3] == 0x0D)
         while true {
@@ -118,65 +114,4 @@ struct HeaderLines {
         offset = min(end + 1, bytes.count)
         return tokens
     }
-}
-
-/// A file opened for reading with pread(2), so header checks read only what they need.
-struct InputFile {
-    let path: String
-    let fd: Int32
-    let size: Int
-
-    init(path: String) throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR {
-                throw CloudError.badInput("\(path): no such file")
-            }
-            throw CloudError.io("\(path): cannot open: \(String(cString: strerror(code)))")
-        }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let code = errno
-            closeDescriptor(fd)
-            throw CloudError.io("\(path): cannot stat: \(String(cString: strerror(code)))")
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            closeDescriptor(fd)
-            throw CloudError.badInput("\(path): not a regular file")
-        }
-        self.path = path
-        self.fd = fd
-        self.size = Int(info.st_size)
-    }
-
-    func close() {
-        closeDescriptor(fd)
-    }
-
-    /// Up to `count` bytes from `offset` (fewer only at the end of the file).
-    func read(at offset: Int, count: Int) throws -> [UInt8] {
-        try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            initialized = try read(at: offset, into: UnsafeMutableRawBufferPointer(buffer))
-        }
-    }
-
-    /// Fills `buffer` from `offset`; returns the bytes read (fewer only at the end of the file).
-    func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        var done = 0
-        while done < buffer.count {
-            let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw CloudError.io("\(path): cannot read: \(String(cString: strerror(errno)))")
-            }
-            if n == 0 { break }
-            done += n
-        }
-        return done
-    }
-}
-
-private func closeDescriptor(_ fd: Int32) {
-    _ = close(fd)
 }

@@ -1,13 +1,10 @@
 import CShims
 import CloudCore
+import CloudIO
 
 extension cg_status {
     /// The shim's one-line message.
-    var text: String {
-        withUnsafeBytes(of: message) { raw in
-            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-        }
-    }
+    var text: String { String(fixedCString: message) }
 
     /// The CloudError for a failed shim call about `path`; nil when the call succeeded.
     func error(about path: String) -> CloudError? {

@@ -35,6 +35,8 @@ struct CapturePipeline {
             let what = fuse ? "--fuse needs a posed sequence" : "--frame world needs the camera's pose"
             throw CloudError.badInput("\(source.name): \(what), and this source has no poses")
         }
+        // Find an unwritable output before spending a whole sequence on it.
+        for output in outputs { try AtomicFile.checkWritable(output.path) }
         let progress = Progress(expected: frameLimit, quiet: frameLimit == 1)
         let exporter = try rgbdDirectory.map { try RGBDExporter(directory: $0) }
         // The bundle writer works in a hidden folder until `finish()`: a failed capture leaves none.
@@ -69,10 +71,16 @@ struct CapturePipeline {
                 clock.lap("toWorld")
             }
             totals.add(counts)
-            if first == nil { first = (captured, rgbd) }
+            if first == nil {
+                first = (captured, rgbd)
+                warnIfStretched(captured, origin: source.name)
+            }
             if fuse {
                 try fused.append(cloud, origin: source.name)
                 clock.lap("fuse")
+            } else if frameLimit != 1 && cloud.isEmpty && !outputs.isEmpty {
+                // One blank frame (a covered lens, a range that excludes it) should not end a recording.
+                Console.warning("\(source.name): frame \(index) has no points\(Self.why(range, counts)); no file written for it")
             } else {
                 let single = frameLimit == 1
                 files += try write(cloud, counts: counts, suffix: single ? nil : index, clock: &clock, origin: source.name)
@@ -83,15 +91,18 @@ struct CapturePipeline {
         guard let first else {
             throw CloudError.io("\(source.name): the source delivered no frame")
         }
+        if fuse {
+            files += try write(fused, counts: totals, suffix: nil, clock: &clock, origin: source.name)
+        } else if totals.points == 0 && !outputs.isEmpty {
+            throw CloudError.badInput("\(source.name): no frame had points to write\(Self.why(range, totals))")
+        }
+        // Last, so that a capture that failed leaves neither folder behind.
         try bundle?.finish()
         if let exporter {
             try exporter.finish()
             if exporter.depthClipped > 0 {
                 Console.warning("\(exporter.directory): \(exporter.depthClipped) depth pixels beyond 65.535 m do not fit 16-bit millimetres and were written as 0")
             }
-        }
-        if fuse {
-            files += try write(fused, counts: totals, suffix: nil, clock: &clock, origin: source.name)
         }
         if let range, totals.valid > 0, totals.droppedByRange * 2 > totals.valid {
             Console.warning(String(format: "--range %g,%g dropped %d of %d valid depth pixels (%.0f%%)",
@@ -111,10 +122,7 @@ struct CapturePipeline {
     private func write(_ cloud: PointCloud, counts: BackProjection.Counts, suffix: Int?, clock: inout StageClock,
                        origin: String) throws -> [CaptureReport.File] {
         if cloud.isEmpty && !outputs.isEmpty {
-            let frameName = suffix.map { " in frame \($0)" } ?? ""
-            throw CloudError.badInput("\(origin): no points to write\(frameName): " + (range.map {
-                String(format: "--range %g,%g kept none of the %d valid depth pixels", $0.lowerBound, $0.upperBound, counts.valid)
-            } ?? "no valid depth"))
+            throw CloudError.badInput("\(origin): no points to write\(Self.why(range, counts))")
         }
         return try outputs.map { output in
             let path = suffix.map { Self.numbered(output.path, $0) } ?? output.path
@@ -122,6 +130,24 @@ struct CapturePipeline {
             clock.lap("write")
             return .init(path: path, format: output.format.description, bytes: Self.size(of: path), points: cloud.count)
         }
+    }
+
+    /// Scaling intrinsics to an image of another aspect ratio is legal but almost always a mistake
+    /// (a cropped mode, the wrong calibration file): say so rather than rescale silently.
+    private func warnIfStretched(_ frame: CapturedFrame, origin: String) {
+        let k = frame.intrinsics
+        var images = [("depth", frame.depth.width, frame.depth.height)]
+        if let c = frame.color { images.append(("color", c.width, c.height)) }
+        for (what, w, h) in images where k.aspectChange(toWidth: w, height: h) > 0.01 {
+            Console.warning("\(origin): intrinsics given at \(k.referenceWidth)x\(k.referenceHeight) are scaled to the \(what) image's \(w)x\(h), "
+                            + "a different aspect ratio (pixels become non-square); is the \(what) image a crop, or the calibration for another mode?")
+        }
+    }
+
+    /// Why a cloud came out empty, for messages.
+    static func why(_ range: ClosedRange<Float>?, _ counts: BackProjection.Counts) -> String {
+        guard let range, counts.valid > 0 else { return ": no valid depth" }
+        return String(format: ": --range %g,%g kept none of the %d valid depth pixels", range.lowerBound, range.upperBound, counts.valid)
     }
 
     /// `scan.ply` -> `scan_000.ply`: one file per frame of an unfused sequence.

@@ -12,7 +12,7 @@ struct CaptureReport: Encodable {
         /// Scaled to the depth map: what back-projection used.
         var depth: CameraIntrinsics
         /// Scaled to the color image, when there is one.
-        var color: CameraIntrinsics?
+        @NullWhenAbsent var color: CameraIntrinsics?
         var depthFormat: String
         /// "absolute" (metres) or "relative" (dual-camera disparity without a known scale: the
         /// cloud's shape is right but its size is not).
@@ -21,8 +21,8 @@ struct CaptureReport: Encodable {
         /// Whether the lens distortion was corrected through its lookup table.
         var distortionCorrected: Bool
         /// Raw units per metre for integer depth; absent for floating-point depth and disparity.
-        var depthUnitsPerMetre: Double?
-        var colorFormat: String?
+        @NullWhenAbsent var depthUnitsPerMetre: Double?
+        @NullWhenAbsent var colorFormat: String?
     }
 
     struct Range: Encodable {
@@ -51,13 +51,13 @@ struct CaptureReport: Encodable {
     /// The first frame's camera model.
     var camera: Camera
     /// nil: no limits, every valid depth pixel is kept.
-    var range: Range?
+    @NullWhenAbsent var range: Range?
     var counts: BackProjection.Counts
     var files: [File]
     /// The RGBD image folder written with --rgbd.
-    var rgbdDirectory: String?
+    @NullWhenAbsent var rgbdDirectory: String?
     /// The capture bundle written with --bundle.
-    var bundleDirectory: String?
+    @NullWhenAbsent var bundleDirectory: String?
     var timings: [Stage]
     var totalMilliseconds: Double
 
@@ -98,7 +98,7 @@ struct CaptureReport: Encodable {
     /// The human form, one line per file after a line about the capture.
     var summary: String {
         let taken = frames == 1 ? "" : "\(frames) frames, " + (fused ? "fused, " : "")
-        let scale = camera.depthUnitsPerMetre.map { " \(Self.number($0))/m" } ?? ""
+        let scale = camera.depthUnitsPerMetre.map { String(format: " %g/m", $0) } ?? ""
         var lines = ["\(counts.points) points from \(source) (\(taken)depth \(camera.depth.referenceWidth)x\(camera.depth.referenceHeight) \(camera.depthFormat)\(scale)"
             + (camera.color.map { ", color \($0.referenceWidth)x\($0.referenceHeight)" } ?? ", no color")
             + "), \(frame.rawValue) frame, \(String(format: "%.1f", totalMilliseconds)) ms"]
@@ -106,10 +106,5 @@ struct CaptureReport: Encodable {
             lines.append("  wrote \(f.path) (\(f.format), \(f.points) points, \(f.bytes) bytes)")
         }
         return lines.joined(separator: "\n")
-    }
-
-    /// 1000 rather than 1000.0.
-    private static func number(_ v: Double) -> String {
-        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
     }
 }

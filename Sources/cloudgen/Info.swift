@@ -31,10 +31,10 @@ struct Info: ParsableCommand {
         /// Points with finite coordinates (organized clouds hold NaN placeholders).
         var finitePoints: Int
         var fields: [String]
-        var organized: Grid?
+        @NullWhenAbsent var organized: Grid?
         var hasColors: Bool
         var hasNormals: Bool
-        var bounds: Bounds?
+        @NullWhenAbsent var bounds: Bounds?
     }
 
     func run() throws {

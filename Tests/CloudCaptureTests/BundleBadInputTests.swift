@@ -48,7 +48,9 @@ final class BundleBadInputTests: XCTestCase {
             .write(to: dir.appendingPathComponent("manifest.json"))
         assertRefused(naming: "manifest.json", "the bundle has no frames")
         try FileManager.default.removeItem(at: dir.appendingPathComponent("manifest.json"))
-        assertRefused(naming: "manifest.json", "the bundle's manifest is missing")
+        assertRefused(naming: "manifest.json", "no such file (the bundle's manifest)")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("manifest.json"), withIntermediateDirectories: false)
+        assertRefused(naming: "manifest.json", "is a folder, not a file (the bundle's manifest)")
 
         XCTAssertThrowsError(try SourceSpec(parsing: "bundle:\(path("nowhere"))").open()) { error in
             XCTAssertEqual("\(error)", "bundle:\(self.path("nowhere")): no such directory")
@@ -98,7 +100,9 @@ final class BundleBadInputTests: XCTestCase {
 
     func testAMissingFrameFile() throws {
         try FileManager.default.removeItem(at: dir.appendingPathComponent("frames/000001.cbcr"))
-        assertRefused(naming: "frames/000001.cbcr", "the frame file named in manifest.json is missing")
+        assertRefused(naming: "frames/000001.cbcr", "no such file (a frame file named in manifest.json)")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("frames/000001.cbcr"), withIntermediateDirectories: false)
+        assertRefused(naming: "frames/000001.cbcr", "is a folder, not a file (a frame file named in manifest.json)")
         try edit(["color", "files"], ["frames/000000.y"])
         assertRefused(naming: "manifest.json", "frames[0].color.files lists 1 files; yuv420f color is 2 (y, cbcr)")
     }
@@ -190,9 +194,10 @@ final class BundleBadInputTests: XCTestCase {
         assertRefused(naming: "manifest.json", "frames[0].color.yCbCrMatrix applies to the YUV formats only, not jpeg")
     }
 
-    /// A real JPEG (Open3D's test frame, 640x480) as a frame's color: decoded to RGB by CloudIO.
-    /// Cut short, its headers still read, but decoding it when the bundle is opened fails, naming it.
-    func testJPEGColorIsDecodedAndCorruptDataRefusedAtOpening() throws {
+    /// A real JPEG (Open3D's test frame, 640x480) as a frame's color: decoded to RGB by CloudIO,
+    /// once, when its frame is read. Cut short, its headers still read, so the bundle opens (its
+    /// headers and size were checked); reading the frame fails, naming the file.
+    func testJPEGColorIsDecodedOnceWhenItsFrameIsRead() throws {
         let jpeg = [UInt8](try Data(contentsOf: try Self.sharedJPEG()))
         try useJPEG(jpeg)
         try edit(["color", "width"], 640)
@@ -207,7 +212,12 @@ final class BundleBadInputTests: XCTestCase {
                        "the second frame keeps its YUV color")
 
         try useJPEG(Array(jpeg.prefix(jpeg.count / 2)))
-        assertRefused(naming: "frames/000000.jpg", "JPEG")
+        let cut = try BundleSource(directory: dir.path)
+        XCTAssertThrowsError(try cut.nextFrame()) { error in
+            XCTAssertEqual((error as? CloudError)?.kind, .badInput, "\(error)")
+            XCTAssertTrue("\(error)".hasPrefix(self.path("frames/000000.jpg") + ": "), "\(error)")
+            XCTAssertTrue("\(error)".contains("JPEG"), "\(error)")
+        }
     }
 
     /// Open3D's first color frame in ../shared/data (see its README).

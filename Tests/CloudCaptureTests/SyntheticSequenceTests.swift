@@ -20,6 +20,8 @@ final class SyntheticSequenceTests: XCTestCase {
         let s = try settings("synthetic:path=orbit,frames=7")
         XCTAssertEqual(try settings(s.spec), s, "the name parses back")
         XCTAssertTrue(s.spec.hasSuffix(",path=orbit,frames=7"), s.spec)
+        let one = try settings("synthetic:path=orbit,frames=1")
+        XCTAssertEqual(try settings(one.spec), one, "\(one.spec) must not read back as the default 24 frames")
         for (bad, fragment) in [("synthetic:path=circle", "path=circle is not one of orbit, walk"),
                                 ("synthetic:frames=0", "frames=0 must be"), ("synthetic:frames=x", "frames=x must be"),
                                 ("synthetic:frames=1000000", "frames=1000000 must be")] {

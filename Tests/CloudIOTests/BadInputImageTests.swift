@@ -38,7 +38,7 @@ final class BadInputImageTests: XCTestCase {
             ("pcl-grabber/frame_20121214T142255.814212_rgb.pclzf", "truncated"),
         ]
         for (relative, detail) in files {
-            let bytes = try readWholeFile(try ImageFixtures.path(relative))
+            let bytes = try InputFile.readAll(try ImageFixtures.path(relative))
             let name = "half-" + (relative as NSString).lastPathComponent
             let path = try write(Array(bytes[0..<(bytes.count / 2)]), as: name)
             ImageFixtures.assertBadInput(naming: path, containing: detail) { try ImageFile.read(path) }
@@ -48,7 +48,7 @@ final class BadInputImageTests: XCTestCase {
     /// A PNG whose image data ends just before IEND, and one with a damaged byte in its image data
     /// (libpng meets the damage in the inflated rows before the chunk's CRC at its end).
     func testPNGCutAfterPixelsOrCorrupted() throws {
-        let bytes = try readWholeFile(try ImageFixtures.path("open3d-rgbd/depth/00000.png"))
+        let bytes = try InputFile.readAll(try ImageFixtures.path("open3d-rgbd/depth/00000.png"))
         let noEnd = try write(Array(bytes.dropLast(12)), as: "no-iend.png")
         ImageFixtures.assertBadInput(naming: noEnd, containing: "truncated") { try ImageFile.read(noEnd) }
         var damaged = bytes
@@ -99,8 +99,8 @@ final class BadInputImageTests: XCTestCase {
         ImageFixtures.assertBadInput(naming: emptyPath, containing: "empty") { try ImageFile.read(emptyPath) }
 
         let missing = folder.appendingPathComponent("no-such-file.png").path
-        ImageFixtures.assertBadInput(naming: missing, containing: "No such file") { try ImageFile.read(missing) }
+        ImageFixtures.assertBadInput(naming: missing, containing: "no such file") { try ImageFile.read(missing) }
 
-        ImageFixtures.assertBadInput(naming: folder.path, containing: "not a regular file") { try ImageFile.read(folder.path) }
+        ImageFixtures.assertBadInput(naming: folder.path, containing: "is a folder, not a file") { try ImageFile.read(folder.path) }
     }
 }

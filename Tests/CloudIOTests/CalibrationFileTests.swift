@@ -81,4 +81,23 @@ final class CalibrationFileTests: XCTestCase {
         let nan = try write("0 0 1\n1 0 0 nan\n0 1 0 0\n0 0 1 0\n0 0 0 1\n", "t.log")
         XCTAssertThrowsError(try TrajectoryLog.read(nan)) { XCTAssertTrue("\($0)".contains("line 2"), "\($0)") }
     }
+
+    /// A trajectory is camera-to-world motion: a scaled, sheared or mirrored matrix is refused,
+    /// naming the frame, as a capture bundle refuses it (so `--bundle` never writes one it cannot read).
+    func testTrajectoryLogRefusesMatricesThatAreNotRigid() throws {
+        let identity = "1 0 0 0.5\n0 1 0 0\n0 0 1 0\n0 0 0 1\n"
+        for (name, matrix) in [("scaled", "2 0 0 0\n0 2 0 0\n0 0 2 0\n0 0 0 1\n"),
+                               ("sheared", "1 0.1 0 0\n0 1 0 0\n0 0 1 0\n0 0 0 1\n"),
+                               ("mirrored", "-1 0 0 0\n0 1 0 0\n0 0 1 0\n0 0 0 1\n")] {
+            let path = try write("0 0 0\n" + identity + "1 1 1\n" + matrix, "\(name).log")
+            XCTAssertThrowsError(try TrajectoryLog.read(path), name) { error in
+                XCTAssertEqual((error as? CloudError)?.kind, .badInput, "\(error)")
+                XCTAssertTrue("\(error)".hasPrefix(path + ": frame 1: "), "\(name): \(error)")
+                XCTAssertTrue("\(error)".contains("not a rotation"), "\(name): \(error)")
+            }
+        }
+        // A rotation printed with a few decimals (90 degrees about z) is rigid enough.
+        let turned = try write("0 0 0\n0.0000001 -1 0 1\n1 0.0000001 0 2\n0 0 1 3\n0 0 0 1\n", "turned.log")
+        XCTAssertEqual(try TrajectoryLog.read(turned).map(\.translation), [SIMD3(1, 2, 3)])
+    }
 }

@@ -124,7 +124,7 @@ final class FixtureImageTests: XCTestCase {
             ("pcl-grabber/frame_20121214T142255.814212_rgb.pclzf", .pclzf),
         ]
         for (relative, format) in expected {
-            let bytes = try readWholeFile(try ImageFixtures.path(relative))
+            let bytes = try InputFile.readAll(try ImageFixtures.path(relative))
             XCTAssertEqual(bytes.withUnsafeBytes { ImageFormat.sniff($0) }, format, relative)
         }
         XCTAssertNil([UInt8]("GIF89a".utf8).withUnsafeBytes { ImageFormat.sniff($0) })

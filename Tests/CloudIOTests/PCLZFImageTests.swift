@@ -63,9 +63,23 @@ final class PCLZFImageTests: XCTestCase {
         XCTAssertEqual(depth.metres[240 * 640 + 320], 0.854)
     }
 
+    /// 61 bytes claiming a 16384x16384 depth16 image (512 MiB): 24 bytes of LZF make at most
+    /// 2112, so the header alone refuses it, before any output buffer exists.
+    func testTinyFileClaimingAHugeImage() throws {
+        var file = Array("PCLZF".utf8)
+        for value in [UInt32(16384), 16384] { withUnsafeBytes(of: value.littleEndian) { file += $0 } }
+        file += Array("depth16         ".utf8)
+        for value in [UInt32(24), UInt32(16384 * 16384 * 2)] { withUnsafeBytes(of: value.littleEndian) { file += $0 } }
+        file += [0x1F] + Array(repeating: 0, count: 23)
+        XCTAssertEqual(file.count, 61)
+        ImageFixtures.assertBadInput(naming: "bomb.pclzf", containing: "compressed block of 24 bytes cannot unpack to 536870912 bytes") {
+            try ImageFile.decode(file, origin: "bomb.pclzf")
+        }
+    }
+
     func testHeaderChecks() throws {
         let path = try ImageFixtures.path("pcl-grabber/frame_20121214T142255.814212_depth.pclzf")
-        let good = try readWholeFile(path)
+        let good = try InputFile.readAll(path)
         func patched(_ fields: [(offset: Int, value: UInt32)]) -> [UInt8] {
             var bytes = good
             for field in fields {
@@ -87,9 +101,15 @@ final class PCLZFImageTests: XCTestCase {
         ImageFixtures.assertBadInput(naming: "type.pclzf", containing: "'float32'") {
             try ImageFile.decode(type, origin: "type.pclzf")
         }
+        // Compressed sizes that no LZF stream can reach: refused before the output is allocated.
+        ImageFixtures.assertBadInput(naming: "ratio.pclzf", containing: "compressed block of 3000 bytes cannot unpack to 614400 bytes") {
+            var small = Array(good[0..<(37 + 3000)])
+            withUnsafeBytes(of: UInt32(3000).littleEndian) { small.replaceSubrange(29..<33, with: $0) }
+            return try ImageFile.decode(small, origin: "ratio.pclzf")
+        }
         // A truncated stream whose header was made to agree: the LZF decoder itself must notice.
-        var cut = Array(good[0..<(37 + 1000)])
-        withUnsafeBytes(of: UInt32(1000).littleEndian) { cut.replaceSubrange(29..<33, with: $0) }
+        var cut = Array(good[0..<(37 + 7000)])
+        withUnsafeBytes(of: UInt32(7000).littleEndian) { cut.replaceSubrange(29..<33, with: $0) }
         ImageFixtures.assertBadInput(naming: "cut.pclzf", containing: "LZF") {
             try ImageFile.decode(cut, origin: "cut.pclzf")
         }

@@ -1,4 +1,5 @@
 import CloudCore
+import CloudIO
 import CloudPCL
 import Foundation
 import XCTest
@@ -58,6 +59,35 @@ final class BadInputTests: XCTestCase {
     func testPCDClaimingMorePointsThanItsData() throws {
         let path = try file("big.pcd", pcdHeader(points: "100000000"), body: Array(repeating: 0, count: 8))
         assertCloudError(.badInput, naming: "big.pcd", containing: "truncated") { try CloudReader.read(path) }
+    }
+
+    /// LZF turns one byte into at most 88: a 1 KB block cannot hold the 1.2 GB that 10^8 points
+    /// of x y z need, and PCL would reserve all of it (twice) before finding out.
+    func testPCDCompressedBlockTooSmallForItsPoints() throws {
+        let block = 1000
+        var body = [UInt8](repeating: 0, count: 8 + block)
+        let uncompressed = UInt32(100_000_000 * 12)
+        withUnsafeBytes(of: UInt32(block).littleEndian) { body.replaceSubrange(0..<4, with: $0) }
+        withUnsafeBytes(of: uncompressed.littleEndian) { body.replaceSubrange(4..<8, with: $0) }
+        let path = try file("bomb.pcd", pcdHeader(points: "100000000", data: "binary_compressed"), body: body)
+        XCTAssertLessThan(try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int, 1400)
+        let message = "compressed block of 1000 bytes cannot unpack to 1200000000 bytes"
+        assertCloudError(.badInput, naming: "bomb.pcd", containing: message) { try CloudReader.header(path) }
+        assertCloudError(.badInput, naming: "bomb.pcd", containing: message) { try CloudReader.read(path) }
+    }
+
+    /// The bound is LZF's own: a block at the largest ratio a real stream can reach passes the
+    /// header check (and then decompresses), one byte more of claimed output does not.
+    func testPCDCompressedRatioBoundIsExact() throws {
+        XCTAssertTrue(LZF.canExpand(10, to: 880))
+        XCTAssertFalse(LZF.canExpand(10, to: 881))
+        XCTAssertFalse(LZF.canExpand(0, to: 1))
+        XCTAssertTrue(LZF.canExpand(Int.max / 2, to: Int.max))
+        // A real, highly compressible cloud (every point the same) stays readable.
+        let same = PointCloud(positions: Array(repeating: [Float(1), 2, 3], count: 20_000).flatMap { $0 })
+        let path = folder.appendingPathComponent("same.pcd").path
+        try CloudWriter.write(same, to: path, format: .pcd(.compressed))
+        XCTAssertEqual(try CloudReader.read(path).cloud, same)
     }
 
     func testPLYClaimingATrillionVertices() throws {
@@ -196,10 +226,11 @@ final class BadInputTests: XCTestCase {
             let path = folder.appendingPathComponent("empty.out").path
             assertCloudError(.badInput, naming: path) { try CloudWriter.write(empty, to: path, format: format) }
         }
-        // PLY ascii of an unorganized cloud without one finite point has nothing to write.
-        let allNaN = PointCloud(positions: [.nan, .nan, .nan])
-        assertCloudError(.badInput, naming: "nan.ply") {
-            try CloudWriter.write(allNaN, to: folder.appendingPathComponent("nan.ply").path, format: .ply(.ascii))
+        // An unorganized cloud without one finite point has nothing to write, in any format.
+        let allNaN = PointCloud(positions: [.nan, .nan, .nan, 1, .infinity, 2])
+        for format in [CloudFileFormat.ply(.binary), .ply(.ascii), .pcd(.ascii), .pcd(.binary), .pcd(.compressed)] {
+            let path = folder.appendingPathComponent("nan.out").path
+            assertCloudError(.badInput, naming: path, containing: "finite") { try CloudWriter.write(allNaN, to: path, format: format) }
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
 

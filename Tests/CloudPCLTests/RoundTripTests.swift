@@ -156,6 +156,49 @@ final class RoundTripTests: XCTestCase {
         XCTAssertEqual(read.positions[6], cloud.positions[9], accuracy: abs(cloud.positions[9]) * 5.1e-6)
     }
 
+    /// Invalid depth is never written as a point (DESIGN.md): an unorganized cloud's points with a
+    /// NaN or infinite coordinate are left out of every format alike, the header counts what is
+    /// written, and the writer returns that count.
+    func testEveryFormatLeavesOutNonFinitePointsOfUnorganizedCloud() throws {
+        var cloud = syntheticCloud(colors: true, normals: true, organized: false)
+        cloud.positions[6...8] = [.nan, .nan, .nan]  // point 2
+        cloud.positions[13] = .infinity              // point 4: y only
+        cloud.positions[44] = -.nan                  // point 14: z only
+        let finite = (0..<cloud.count).filter { i in cloud.positions[3 * i..<3 * i + 3].allSatisfy(\.isFinite) }
+        XCTAssertEqual(finite.count, cloud.count - 3)
+        for format in [CloudFileFormat.ply(.binary), .ply(.ascii), .pcd(.ascii), .pcd(.binary), .pcd(.compressed)] {
+            let ext = { if case .ply = format { return "ply" } else { return "pcd" } }()
+            let path = folder.appendingPathComponent("holes.\(ext)").path
+            let written = try CloudWriter.write(cloud, to: path, format: format)
+            XCTAssertEqual(written, finite.count, "\(format)")
+            let read = try CloudReader.read(path)
+            XCTAssertEqual(read.header.pointCount, finite.count, "\(format)")
+            XCTAssertEqual(read.cloud.count, finite.count, "\(format)")
+            XCTAssertNil(read.cloud.organized, "\(format)")
+            XCTAssertTrue(read.cloud.positions.allSatisfy(\.isFinite), "\(format)")
+            // The points that are there are the finite ones, in order, with their own colors.
+            for (k, i) in finite.enumerated() {
+                let tolerance = format == .ply(.ascii) ? abs(cloud.positions[3 * i + 2]) * 5.1e-6 : 0
+                XCTAssertEqual(read.cloud.positions[3 * k + 2], cloud.positions[3 * i + 2], accuracy: tolerance, "\(format) point \(k)")
+                XCTAssertEqual(read.cloud.colors?[3 * k], cloud.colors?[3 * i], "\(format) point \(k)")
+            }
+        }
+    }
+
+    /// An organized cloud keeps its grid; the count returned is what the file holds.
+    func testWrittenCountOfOrganizedCloud() throws {
+        let cloud = syntheticCloud(colors: false, normals: false, organized: true)
+        let finite = (0..<cloud.count).filter { cloud.positions[3 * $0].isFinite }.count
+        XCTAssertLessThan(finite, cloud.count)
+        for (name, format, expected) in [("o.ply", CloudFileFormat.ply(.binary), finite), ("oa.ply", .ply(.ascii), finite),
+                                         ("o.pcd", .pcd(.binary), cloud.count), ("oc.pcd", .pcd(.compressed), cloud.count),
+                                         ("oa.pcd", .pcd(.ascii), cloud.count)] {
+            let path = folder.appendingPathComponent(name).path
+            XCTAssertEqual(try CloudWriter.write(cloud, to: path, format: format), expected, name)
+            XCTAssertEqual(try CloudReader.read(path).cloud.organized, cloud.organized, name)
+        }
+    }
+
     /// Written files get a new file's usual permissions (PCL's binary PCD writer alone would
     /// create them 0600).
     func testWrittenFilesHaveUsualPermissions() throws {

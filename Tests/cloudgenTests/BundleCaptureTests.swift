@@ -64,4 +64,36 @@ final class BundleCaptureTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains(depthFile), r.stderr)
         XCTAssertFalse(filesIn(dir).contains("x.ply"))
     }
+
+    /// A JPEG whose headers are sound but whose data is damaged passes the bundle's opening checks
+    /// and fails when its frame is read (it is decoded once, then): exit 2 naming it. A fused
+    /// capture has written nothing by then, not even the bundle or RGBD copies; an unfused one
+    /// keeps the earlier frames' files, each complete, as with a dataset's corrupt image.
+    func testCorruptJPEGBodyFailsWhenItsFrameIsReadLeavingNoHalfWrittenOutput() throws {
+        let made = try CLI.run(["capture", "--source", "synthetic:path=orbit,frames=2,depth=64x48,color=128x96",
+                                "--frames", "all", "--bundle", "b"], in: dir)
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: sharedData("open3d-rgbd/color/00000.jpg")))
+        try jpeg.prefix(jpeg.count / 2).write(to: dir.appendingPathComponent("b/frames/bad.jpg"))
+        let manifestURL = dir.appendingPathComponent("b/manifest.json")
+        var manifest = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
+        var frames = try XCTUnwrap(manifest["frames"] as? [[String: Any]])
+        frames[1]["color"] = ["format": "jpeg", "files": ["frames/bad.jpg"], "width": 640, "height": 480]
+        manifest["frames"] = frames
+        try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
+        let bad = dir.appendingPathComponent("b/frames/bad.jpg").path
+
+        let fused = try CLI.run(["capture", "--source", "bundle:b", "--frames", "all", "--fuse", "--ply", "fused.ply",
+                                 "--bundle", "copy", "--rgbd", "rgbd"], in: dir)
+        XCTAssertEqual(fused.status, 2, fused.stderr)
+        XCTAssertEqual(fused.stderrLines.count, 1, fused.stderr)
+        XCTAssertTrue(fused.stderr.contains("\(bad): cannot decode JPEG"), fused.stderr)
+        XCTAssertEqual(filesIn(dir), ["b"], "a failed fused capture leaves no output")
+
+        let single = try CLI.run(["capture", "--source", "bundle:b", "--frames", "all", "--pcd", "f.pcd"], in: dir)
+        XCTAssertEqual(single.status, 2, single.stderr)
+        XCTAssertTrue(single.stderr.contains(bad), single.stderr)
+        XCTAssertEqual(filesIn(dir), ["b", "f_000.pcd"])
+        XCTAssertGreaterThan(try cloud("f_000.pcd").count, 1000, "the first frame's file is complete")
+    }
 }

@@ -24,6 +24,12 @@ def ratio(ours, theirs):
     return f"{theirs['median_s'] / ours['median_s']:.2f}"
 
 
+def row(out, stage, o, o1, th, extra=lambda x: ""):
+    """A table row: cloudgen on all cores and on one, Open3D, and the two ratios."""
+    out.append(f"| {stage} | {t(o)}{extra(o)} | {t(o1)}{extra(o1)} | {t(th)}{extra(th)} "
+               f"| {ratio(o, th)} | {ratio(o1, th)} |")
+
+
 def others_load(path, ticks_per_s):
     """CPUs' worth of work other processes did while the benchmarks ran, on average: the machine's
     busy time over each run less the run's own CPU time. Lines: NAME wall user sys busy0 busy1."""
@@ -65,25 +71,21 @@ def pipelines(out, ours, ours1, theirs):
         "| --- | --- | --- | --- | --- | --- |",
     ]
 
-    def row(stage, o, o1, th, extra=lambda x: ""):
-        out.append(f"| {stage} | {t(o)}{extra(o)} | {t(o1)}{extra(o1)} | {t(th)}{extra(th)} "
-                   f"| {ratio(o, th)} | {ratio(o1, th)} |")
-
     for key, title in (("tum_frame", f"TUM frame ({tum['points']} points)"),
                        ("redwood_sequence", f"Redwood, {redwood['frames']} frames fused ({redwood['points']} points)")):
         o, o1, th = ours[key]["timing"], ours1[key]["timing"], theirs[key]["timing"]
         frames = ours[key]["frames"]
         if frames == 1:
-            row(f"{title}: whole", o["whole"], o1["whole"], th["whole"])
+            row(out, f"{title}: whole", o["whole"], o1["whole"], th["whole"])
         else:
-            row(f"{title}: whole", o["whole"], o1["whole"], th["whole"], lambda x: ", " + fps(x, frames))
-            row(f"{title}: per frame (whole / {frames})", per_frame(o["whole"], frames),
+            row(out, f"{title}: whole", o["whole"], o1["whole"], th["whole"], lambda x: ", " + fps(x, frames))
+            row(out, f"{title}: per frame (whole / {frames})", per_frame(o["whole"], frames),
                 per_frame(o1["whole"], frames), per_frame(th["whole"], frames))
         for stage in o["stage_order"]:
             label = STAGES[stage]
             if stage == "write":
                 label += f" ({ours[key]['bytes'] / 1e6:.2f} MB / Open3D {theirs[key]['bytes'] / 1e6:.2f} MB)"
-            row(f"{title}: {label}", o["stages"][stage], o1["stages"][stage], th["stages"][stage])
+            row(out, f"{title}: {label}", o["stages"][stage], o1["stages"][stage], th["stages"][stage])
 
     orbit, orbit1 = ours["synthetic_orbit"], ours1["synthetic_orbit"]
     n = orbit["frames"]
@@ -137,10 +139,6 @@ def main():
                       "are skewed by them. Rerun on a quiet machine.**\n")
     labels = {"A": "A (640x480 mm16, color 640x480)", "B": "B (256x192 Float16, color 1920x1440)"}
 
-    def row(stage, o, o1, th, extra=lambda x: ""):
-        out.append(f"| {stage} | {t(o)}{extra(o)} | {t(o1)}{extra(o1)} | {t(th)}{extra(th)} "
-                   f"| {ratio(o, th)} | {ratio(o1, th)} |")
-
     def pts(x):
         return f", {x['points_per_s'] / 1e6:.0f} M points/s" if "points_per_s" in x else ""
 
@@ -149,15 +147,15 @@ def main():
 
     for name in ("A", "B"):
         o, o1, th = ours["frames"][name], ours1["frames"][name], theirs["frames"][name]
-        row(f"{labels[name]}: raw frame -> metres + RGB", o["convert"], o1["convert"], th["convert"])
-        row(f"{labels[name]}: back-projection", o["backproject"], o1["backproject"], th["backproject"], pts)
+        row(out, f"{labels[name]}: raw frame -> metres + RGB", o["convert"], o1["convert"], th["convert"])
+        row(out, f"{labels[name]}: back-projection", o["backproject"], o1["backproject"], th["backproject"], pts)
         # Open3D's two stages were timed apart; their sum stands for the whole.
         whole = {k: th["convert"][k] + th["backproject"][k] for k in ("median_s", "min_s")}
-        row(f"{labels[name]}: raw frame -> cloud", o["frame_to_cloud"], o1["frame_to_cloud"], whole)
+        row(out, f"{labels[name]}: raw frame -> cloud", o["frame_to_cloud"], o1["frame_to_cloud"], whole)
     names = {"ply_binary": "binary PLY", "pcd_binary": "binary PCD", "pcd_binary_compressed": "binary_compressed PCD"}
     for key, label in names.items():
         o, o1, th = ours["writes_a"][key], ours1["writes_a"][key], theirs["writes_a"][key]
-        row(f"write A's cloud, {label} ({o['bytes'] / 1e6:.2f} MB / Open3D {th['bytes'] / 1e6:.2f} MB)",
+        row(out, f"write A's cloud, {label} ({o['bytes'] / 1e6:.2f} MB / Open3D {th['bytes'] / 1e6:.2f} MB)",
             o, o1, th, mbs)
 
     out.append("")
