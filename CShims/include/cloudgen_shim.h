@@ -115,6 +115,76 @@ int32_t cg_cloud_copy(const cg_cloud *cloud, float *positions, uint8_t *colors, 
 
 void cg_cloud_free(cg_cloud *cloud);
 
+/* ---- Filters ------------------------------------------------------------------------------------
+ *
+ * Each filter reads a cg_cloud_view in place: no call per point, and the only copy of the input
+ * is the one PCL's own containers (or the neighbour index) need. Points with a non-finite
+ * coordinate never survive a filter, as in PCL. `count` must equal width * height; the grid
+ * itself is not used (the caller decides whether to keep it).
+ *
+ * Filters that select points write one byte per input point into `keep` (1 kept, 0 dropped; a
+ * caller buffer of `count` bytes) and the number kept into *kept, so that the caller gathers its
+ * own channels, or blanks the dropped pixels of an organized cloud. The voxel grid makes new
+ * points: it returns a cg_filtered_cloud to copy out and free.
+ *
+ * Parameters PCL would mishandle silently are refused with CG_BAD_INPUT and a message that says
+ * what would work (without naming the flag, which the caller knows).
+ */
+
+/* PCL's PassThrough on z: keeps min <= z <= max (max may be +inf). */
+int32_t cg_filter_pass_through_z(const cg_cloud_view *cloud, float min, float max, uint8_t *keep, uint64_t *kept,
+                                 cg_status *status);
+
+/* PCL's CropBox without a transform: keeps min[a] <= p[a] <= max[a] on every axis. */
+int32_t cg_filter_crop_box(const cg_cloud_view *cloud, const float min[3], const float max[3], uint8_t *keep,
+                           uint64_t *kept, cg_status *status);
+
+/*
+ * StatisticalOutlierRemoval(mean_k = k, stddev_mul), with PCL's statistic, threshold and
+ * comparison bit for bit: the mean distance of each finite point to its k nearest others, their
+ * mean and (n - 1) standard deviation, and points above mean + stddev_mul * stddev dropped. The
+ * neighbours come from an exact, parallel search instead of PCL's one-thread kd-tree queries.
+ * Refused: k < 1, a non-finite stddev_mul, and k >= the number of finite points (PCL would read
+ * past its neighbour lists).
+ */
+int32_t cg_filter_statistical_outliers(const cg_cloud_view *cloud, int32_t k, double stddev_mul, uint8_t *keep,
+                                       uint64_t *kept, cg_status *status);
+
+/*
+ * RadiusOutlierRemoval: keeps the finite points with at least min_neighbours other points within
+ * `radius` (inclusive, as PCL compares squared distances). Exact and parallel, like the
+ * statistical filter. Refused: radius not finite or <= 0, min_neighbours < 0.
+ */
+int32_t cg_filter_radius_outliers(const cg_cloud_view *cloud, double radius, int32_t min_neighbours, uint8_t *keep,
+                                  uint64_t *kept, cg_status *status);
+
+/* Points a filter made (the voxel grid's centroids), waiting to be copied out. */
+typedef struct cg_filtered_cloud cg_filtered_cloud;
+
+/*
+ * PCL's VoxelGrid with a cubic leaf: one point per occupied voxel at the centroid of its points,
+ * colors averaged per channel (and truncated, as PCL does), normals averaged and renormalized
+ * when the view has them. Large clouds are split into slabs of whole voxel layers along z that
+ * run in parallel; the voxels, and their order, are those of a single VoxelGrid over the cloud.
+ * Refused: a leaf that is not finite or <= 0, one so small that the voxel count overflows PCL's
+ * 32-bit index (PCL only warns and returns the cloud unfiltered), and one so small for the
+ * cloud's distance from the origin that PCL's float voxel coordinates stop telling voxels apart.
+ * On success *out is a handle to free with cg_filtered_cloud_free and *count its point count.
+ */
+int32_t cg_filter_voxel_grid(const cg_cloud_view *cloud, float leaf, cg_filtered_cloud **out, uint64_t *count,
+                             cg_status *status);
+
+/*
+ * Copies a filter's points into caller buffers of 3 * count values (count as the filter reported).
+ * colors / normals may be NULL to skip them, and must be NULL when the input view had none.
+ */
+int32_t cg_filtered_cloud_copy(const cg_filtered_cloud *cloud, float *positions, uint8_t *colors, float *normals,
+                               uint64_t count, cg_status *status);
+
+void cg_filtered_cloud_free(cg_filtered_cloud *cloud);
+
+/* ---- end of Filters ----------------------------------------------------------------------------- */
+
 /* ---- Normals ---- */
 
 int32_t cg_estimate_normals(const cg_cloud_view *cloud, float radius, uint32_t max_neighbours,

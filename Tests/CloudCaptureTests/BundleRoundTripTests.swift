@@ -221,7 +221,7 @@ final class BundleRoundTripTests: XCTestCase {
 
         XCTAssertThrowsError(try BundleWriter(directory: empty.path)) { error in
             XCTAssertEqual((error as? CloudError)?.kind, .badInput)
-            XCTAssertTrue("\(error)".contains("\(empty.path): already exists and is not an empty directory"), "\(error)")
+            XCTAssertTrue("\(error)".contains("\(empty.path): already exists and is not an empty folder"), "\(error)")
         }
         let file = parent.appendingPathComponent("file")
         try Data([1]).write(to: file)

@@ -1,0 +1,242 @@
+// cg_filter_voxel_grid and the cg_filtered_cloud it returns: PCL's VoxelGrid, checked first for
+// the leaf sizes it mishandles, and run on slabs of the cloud in parallel.
+#include "filter_support.hpp"
+
+#include <pcl/filters/voxel_grid.h>
+#include <pcl/point_cloud.h>
+#include <pcl/point_types.h>
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <vector>
+
+// The points a filter made, in PCL's layout until the caller copies them out.
+struct cg_filtered_cloud {
+    virtual ~cg_filtered_cloud() = default;
+    virtual uint64_t size() const = 0;
+    virtual bool hasColors() const = 0;
+    virtual bool hasNormals() const = 0;
+    virtual void copy(float *positions, uint8_t *colors, float *normals) const = 0;
+};
+
+namespace {
+
+using cloudgen::ShimError;
+
+// Clouds smaller than this are filtered in one piece: splitting costs more than it saves.
+constexpr uint64_t kParallelMinimum = 65536;
+// PCL's voxel coordinates are floats: floor(x / leaf) stops being exact at 2^24.
+constexpr double kExactVoxelCoordinates = 16777216.0;
+
+template <typename PointT>
+struct PCLCloud final : cg_filtered_cloud {
+    pcl::PointCloud<PointT> points;
+    static constexpr bool kColors = pcl::traits::has_color_v<PointT>;
+    static constexpr bool kNormals = pcl::traits::has_normal_v<PointT>;
+
+    uint64_t size() const override { return points.size(); }
+    bool hasColors() const override { return kColors; }
+    bool hasNormals() const override { return kNormals; }
+    void copy(float *positions, uint8_t *colors, float *normals) const override {
+        for (size_t i = 0; i < points.size(); ++i) {
+            const PointT &p = points[i];
+            if (positions != nullptr) {
+                positions[3 * i] = p.x;
+                positions[3 * i + 1] = p.y;
+                positions[3 * i + 2] = p.z;
+            }
+            if constexpr (kColors) {
+                if (colors != nullptr) {
+                    colors[3 * i] = p.r;
+                    colors[3 * i + 1] = p.g;
+                    colors[3 * i + 2] = p.b;
+                }
+            }
+            if constexpr (kNormals) {
+                if (normals != nullptr) {
+                    normals[3 * i] = p.normal_x;
+                    normals[3 * i + 1] = p.normal_y;
+                    normals[3 * i + 2] = p.normal_z;
+                }
+            }
+        }
+    }
+};
+
+// PCL's check, in its float arithmetic: voxels along one axis of `extent` metres.
+inline double voxelsAlong(float extent, float inverseLeaf) {
+    const float span = extent * inverseLeaf;
+    // Past 2^62 the int64 conversion PCL does is undefined; any such count overflows anyway.
+    return span < 4.6e18f ? double(int64_t(span) + 1) : std::numeric_limits<double>::infinity();
+}
+
+struct Bounds {
+    float lo[3], hi[3];
+};
+
+// Whether PCL's VoxelGrid handles `leaf` on a cloud with these bounds: the voxel count fits its
+// int32 index (PCL's own test), and every voxel coordinate floor(x / leaf) is an exact float.
+bool leafWorks(const Bounds &b, float leaf) {
+    const float inverse = 1.0f / leaf;  // as VoxelGrid::setLeafSize computes it
+    double voxels = 1;
+    double farthest = 0;
+    for (int a = 0; a < 3; ++a) {
+        voxels *= voxelsAlong(b.hi[a] - b.lo[a], inverse);
+        farthest = std::max({farthest, std::fabs(double(b.lo[a] * inverse)), std::fabs(double(b.hi[a] * inverse))});
+    }
+    return voxels <= double(std::numeric_limits<int32_t>::max()) && farthest < kExactVoxelCoordinates;
+}
+
+// The smallest leaf that works, rounded up to two significant digits.
+float smallestLeaf(const Bounds &b, float leaf) {
+    double lo = leaf, hi = std::max(double(leaf), 1.0);
+    while (!leafWorks(b, float(hi))) hi *= 2;
+    for (int i = 0; i < 200 && hi > lo * (1 + 1e-9); ++i) {
+        const double mid = 0.5 * (lo + hi);
+        (leafWorks(b, float(mid)) ? hi : lo) = mid;
+    }
+    const double scale = std::pow(10.0, std::floor(std::log10(hi)) - 1);
+    double nice = std::ceil(hi / scale - 1e-9) * scale;
+    while (!leafWorks(b, float(nice))) nice += scale;
+    return float(nice);
+}
+
+void checkLeaf(const Bounds &b, float leaf) {
+    if (leafWorks(b, leaf)) return;
+    const float inverse = 1.0f / leaf;
+    double voxels = 1;
+    for (int a = 0; a < 3; ++a) voxels *= voxelsAlong(b.hi[a] - b.lo[a], inverse);
+    const std::string use = "; use at least " + cloudgen::number(smallestLeaf(b, leaf), 2);
+    if (voxels > double(std::numeric_limits<int32_t>::max()))
+        throw ShimError(CG_BAD_INPUT, "leaf too small for this " + cloudgen::number(b.hi[0] - b.lo[0]) + " x " +
+                                          cloudgen::number(b.hi[1] - b.lo[1]) + " x " +
+                                          cloudgen::number(b.hi[2] - b.lo[2]) +
+                                          " m cloud (the voxel grid's 32-bit index would overflow, and PCL would "
+                                          "return the cloud unfiltered)" + use);
+    double farthest = 0;
+    for (int a = 0; a < 3; ++a) farthest = std::max({farthest, std::fabs(double(b.lo[a])), std::fabs(double(b.hi[a]))});
+    throw ShimError(CG_BAD_INPUT, "leaf too small for points " + cloudgen::number(farthest) +
+                                      " m from the origin (PCL's float voxel coordinates cannot tell voxels apart "
+                                      "beyond 2^24 leaves from it)" + use);
+}
+
+template <typename PointT>
+std::unique_ptr<cg_filtered_cloud> voxelGrid(const cg_cloud_view &view, float leaf) {
+    // The one copy of the input, into PCL's point type (which carries whatever the view has).
+    auto input = std::make_shared<pcl::PointCloud<PointT>>();
+    input->resize(view.count);
+    input->width = uint32_t(view.count);
+    input->height = 1;
+    input->is_dense = false;
+    Bounds bounds;
+    std::fill(bounds.lo, bounds.lo + 3, std::numeric_limits<float>::max());
+    std::fill(bounds.hi, bounds.hi + 3, std::numeric_limits<float>::lowest());
+    uint64_t finite = 0;
+    for (uint64_t i = 0; i < view.count; ++i) {
+        PointT &p = (*input)[i];
+        const float *xyz = view.positions + 3 * i;
+        p.x = xyz[0];
+        p.y = xyz[1];
+        p.z = xyz[2];
+        if constexpr (pcl::traits::has_color_v<PointT>) {
+            p.r = view.colors[3 * i];
+            p.g = view.colors[3 * i + 1];
+            p.b = view.colors[3 * i + 2];
+        }
+        if constexpr (pcl::traits::has_normal_v<PointT>) {
+            p.normal_x = view.normals[3 * i];
+            p.normal_y = view.normals[3 * i + 1];
+            p.normal_z = view.normals[3 * i + 2];
+        }
+        // The bounds getMinMax3D would find: finite points only.
+        if (!cloudgen::isFinitePoint(xyz)) continue;
+        ++finite;
+        for (int a = 0; a < 3; ++a) {
+            bounds.lo[a] = std::min(bounds.lo[a], xyz[a]);
+            bounds.hi[a] = std::max(bounds.hi[a], xyz[a]);
+        }
+    }
+    auto result = std::make_unique<PCLCloud<PointT>>();
+    if (finite == 0) return result;
+    checkLeaf(bounds, leaf);
+
+    // VoxelGrid orders its voxels by z layer first, so cutting the cloud between whole layers
+    // (floor(z / leaf), computed as VoxelGrid does) gives slabs whose voxel grids, concatenated in
+    // z order, are the whole cloud's: same voxels, same points in each, same order.
+    const int slabs = finite >= kParallelMinimum ? std::max(1, omp_get_max_threads()) : 1;
+    const float inverse = 1.0f / leaf;
+    auto layer = [inverse](float z) { return int32_t(std::floor(z * inverse)); };
+    std::vector<int32_t> cuts;  // slab s holds layers [cuts[s - 1], cuts[s])
+    if (slabs > 1) {
+        // Cuts at the layer quantiles of a sample, so the slabs hold similar point counts.
+        std::vector<int32_t> sample;
+        const uint64_t step = std::max<uint64_t>(1, view.count / 4096);
+        for (uint64_t i = 0; i < view.count; i += step)
+            if (cloudgen::isFinitePoint(view.positions + 3 * i)) sample.push_back(layer(view.positions[3 * i + 2]));
+        std::sort(sample.begin(), sample.end());
+        for (int s = 1; s < slabs && !sample.empty(); ++s) cuts.push_back(sample[sample.size() * s / slabs]);
+    }
+    std::vector<pcl::IndicesPtr> members(cuts.size() + 1);
+    for (auto &m : members) m = std::make_shared<pcl::Indices>();
+    for (uint64_t i = 0; i < view.count; ++i) {
+        const float *xyz = view.positions + 3 * i;
+        if (!cloudgen::isFinitePoint(xyz)) continue;
+        const size_t slab = std::upper_bound(cuts.begin(), cuts.end(), layer(xyz[2])) - cuts.begin();
+        members[slab]->push_back(pcl::index_t(i));
+    }
+
+    std::vector<pcl::PointCloud<PointT>> parts(members.size());
+#pragma omp parallel for schedule(dynamic, 1)
+    for (size_t s = 0; s < members.size(); ++s) {
+        if (members[s]->empty()) continue;
+        pcl::VoxelGrid<PointT> grid;
+        grid.setInputCloud(input);
+        grid.setIndices(members[s]);
+        grid.setLeafSize(leaf, leaf, leaf);
+        grid.filter(parts[s]);
+    }
+    for (const auto &part : parts) result->points += part;
+    return result;
+}
+
+}  // namespace
+
+extern "C" int32_t cg_filter_voxel_grid(const cg_cloud_view *cloud, float leaf, cg_filtered_cloud **out,
+                                        uint64_t *count, cg_status *status) {
+    if (out != nullptr) *out = nullptr;
+    return cloudgen::guarded(status, [&] {
+        cloudgen::checkFilterInput(cloud);
+        if (out == nullptr) throw ShimError(CG_BAD_INPUT, "no result pointer given");
+        if (!std::isfinite(leaf) || leaf <= 0)
+            throw ShimError(CG_BAD_INPUT, "the leaf must be a positive number of metres, e.g. 0.01");
+        std::unique_ptr<cg_filtered_cloud> result;
+        if (cloud->colors != nullptr && cloud->normals != nullptr)
+            result = voxelGrid<pcl::PointXYZRGBNormal>(*cloud, leaf);
+        else if (cloud->colors != nullptr)
+            result = voxelGrid<pcl::PointXYZRGB>(*cloud, leaf);
+        else if (cloud->normals != nullptr)
+            result = voxelGrid<pcl::PointNormal>(*cloud, leaf);
+        else
+            result = voxelGrid<pcl::PointXYZ>(*cloud, leaf);
+        if (count != nullptr) *count = result->size();
+        *out = result.release();
+    });
+}
+
+extern "C" int32_t cg_filtered_cloud_copy(const cg_filtered_cloud *cloud, float *positions, uint8_t *colors,
+                                          float *normals, uint64_t count, cg_status *status) {
+    return cloudgen::guarded(status, [&] {
+        if (cloud == nullptr) throw ShimError(CG_BAD_INPUT, "no cloud given");
+        if (count != cloud->size()) throw ShimError(CG_BAD_INPUT, "buffer size does not match the cloud's point count");
+        if ((colors != nullptr && !cloud->hasColors()) || (normals != nullptr && !cloud->hasNormals()))
+            throw ShimError(CG_BAD_INPUT, "asked for colors or normals the filtered cloud does not have");
+        // The one copy on the way out: PCL's points interleave every field; ours are per channel.
+        cloud->copy(positions, colors, normals);
+    });
+}
+
+extern "C" void cg_filtered_cloud_free(cg_filtered_cloud *cloud) { delete cloud; }
