@@ -87,51 +87,47 @@ struct Links {
 
 template <typename Step>
 void linkLine(const Cloud &cloud, int length, float radius, Step pixel, std::vector<uint8_t> &cut,
-              std::vector<float> &spacing, std::vector<uint8_t> &sides, const Eigen::Vector3f &vp) {
-    static const bool lateral = std::getenv("CG_NORMALS_LATERAL") != nullptr;
-    int previous = -1;
+              std::vector<float> &spacing) {
+    static const int K = std::getenv("CG_NORMALS_K") ? std::atoi(std::getenv("CG_NORMALS_K")) : 4;
+    static const float J = std::getenv("CG_NORMALS_JUMP") ? float(std::atof(std::getenv("CG_NORMALS_JUMP"))) : 1.0f;
+    std::vector<int> at;           // the line's valid pixels, by position along the line
+    std::vector<uint8_t> joined;   // joined[k]: valid pixels k and k + 1 are within the radius
     for (int t = 0; t < length; ++t) {
         const size_t i = pixel(t);
         if (!std::isfinite(cloud[i].z)) continue;
-        if (previous >= 0) {
-            const size_t j = pixel(previous);
-            const float distance = (cloud[i].getVector3fMap() - cloud[j].getVector3fMap()).norm();
-            if (distance > radius) {
-                cut[i] = cut[j] = 1;
-            } else {
-                float d = distance;
-                if (lateral) {
-                    const Eigen::Vector3f ray = (cloud[i].getVector3fMap() - vp).normalized();
-                    const Eigen::Vector3f diff = cloud[i].getVector3fMap() - cloud[j].getVector3fMap();
-                    d = (diff - ray * ray.dot(diff)).norm();
-                }
-                const float perStep = d / float(t - previous);
-                for (size_t k : {i, j}) {
-                    spacing[k] = sides[k] ? spacing[k] + perStep : perStep;
-                    ++sides[k];
-                }
-            }
+        if (!at.empty()) {
+            const size_t j = pixel(at.back());
+            const bool near = (cloud[i].getVector3fMap() - cloud[j].getVector3fMap()).norm() <= J * radius;
+            if (!near) cut[i] = cut[j] = 1;
+            joined.push_back(near);
         }
-        previous = t;
+        at.push_back(t);
+    }
+    const int m = int(at.size());
+    for (int a = 0; a < m; ++a) {
+        const Eigen::Vector3f p = cloud[pixel(at[a])].getVector3fMap();
+        float best = kNaN;
+        int b = a;
+        while (b + 1 < m && b - a < K && joined[b]) ++b;
+        if (b > a) best = (cloud[pixel(at[b])].getVector3fMap() - p).norm() / float(at[b] - at[a]);
+        b = a;
+        while (b > 0 && a - b < K && joined[b - 1]) --b;
+        if (b < a) best = std::fmax(best, (cloud[pixel(at[b])].getVector3fMap() - p).norm() / float(at[a] - at[b]));
+        spacing[pixel(at[a])] = best;
     }
 }
 
-Links linkGrid(const Cloud &cloud, const Grid2D &grid, float radius, const Eigen::Vector3f &vp) {
+Links linkGrid(const Cloud &cloud, const Grid2D &grid, float radius) {
     const size_t n = cloud.size();
     Links links{std::vector<uint8_t>(n, 0), std::vector<float>(n, kNaN), std::vector<float>(n, kNaN)};
-    std::vector<uint8_t> sidesX(n, 0), sidesY(n, 0);
     // Rows and columns write disjoint pixels within each loop; a pixel's cut flag is only ever
     // set to 1, by either loop.
 #pragma omp parallel for schedule(static)
     for (int y = 0; y < grid.height; ++y)
-        linkLine(cloud, grid.width, radius, [&](int x) { return grid.index(x, y); }, links.cut, links.spacingX, sidesX, vp);
+        linkLine(cloud, grid.width, radius, [&](int x) { return grid.index(x, y); }, links.cut, links.spacingX);
 #pragma omp parallel for schedule(static)
     for (int x = 0; x < grid.width; ++x)
-        linkLine(cloud, grid.height, radius, [&](int y) { return grid.index(x, y); }, links.cut, links.spacingY, sidesY, vp);
-    for (size_t i = 0; i < n; ++i) {
-        if (sidesX[i] == 2) links.spacingX[i] *= 0.5f;
-        if (sidesY[i] == 2) links.spacingY[i] *= 0.5f;
-    }
+        linkLine(cloud, grid.height, radius, [&](int y) { return grid.index(x, y); }, links.cut, links.spacingY);
     return links;
 }
 
@@ -230,7 +226,7 @@ void organizedNormals(const cg_cloud_view &view, float radius, unsigned maxNeigh
         // A point with any non-finite coordinate is an empty pixel: all NaN, as PCL marks it.
         (*cloud)[i] = isFinitePoint(p) ? pcl::PointXYZ(p[0], p[1], p[2]) : pcl::PointXYZ(kNaN, kNaN, kNaN);
     }
-    const Links links = linkGrid(*cloud, grid, radius, viewpoint);
+    const Links links = linkGrid(*cloud, grid, radius);
     const std::vector<int32_t> distance = distanceToCuts(links.cut, grid);
     const ValidCounts valid(*cloud, grid);
 
