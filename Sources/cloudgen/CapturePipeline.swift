@@ -126,9 +126,9 @@ struct CapturePipeline {
         }
         return try outputs.map { output in
             let path = suffix.map { Self.numbered(output.path, $0) } ?? output.path
-            try CloudWriter.write(cloud, to: path, format: output.format)
+            let written = try CloudWriter.write(cloud, to: path, format: output.format)
             clock.lap("write")
-            return .init(path: path, format: output.format.description, bytes: Self.size(of: path), points: cloud.count)
+            return .init(path: path, format: output.format.description, bytes: Self.size(of: path), points: written)
         }
     }
 

@@ -21,8 +21,8 @@ struct Convert: ParsableCommand {
     func run() throws {
         let loaded = try CloudReader.read(input)
         for (path, format) in output.requested {
-            try CloudWriter.write(loaded.cloud, to: path, format: format)
-            print("wrote \(path) (\(format), \(loaded.cloud.count) points)")
+            let written = try CloudWriter.write(loaded.cloud, to: path, format: format)
+            print("wrote \(path) (\(format), \(written) points)")
         }
     }
 }
