@@ -187,8 +187,28 @@ void cg_filtered_cloud_free(cg_filtered_cloud *cloud);
 
 /* ---- Normals ---- */
 
+/*
+ * Estimates a unit normal for every point of `cloud` (its positions; colors and normals are not
+ * read) into `normals` (3 * count floats, nx ny nz), each fitted to the surface within `radius`
+ * metres of its point and turned toward `viewpoint` (x y z in the cloud's frame: the origin for a
+ * camera-frame cloud, the camera's position for a world-frame one).
+ *   Organized cloud (height > 1): PCL's integral-image estimation (AVERAGE_3D_GRADIENT) over a
+ *   window per pixel that spans the radius on the surface and stops short of depth jumps (links
+ *   between neighbouring valid pixels longer than 2 * radius); pixels no window serves (next to a
+ *   jump, on a sliver of surface) get a least-squares plane through the grid points within the
+ *   radius around them, sampled on a stride that keeps about (2 sqrt(max_neighbours) + 1)^2
+ *   pixels. Cost does not grow with the radius.
+ *   Unorganized cloud: a least-squares plane (PCL's computePointNormal) through the nearest
+ *   max_neighbours points within the radius, the point itself included (Open3D's hybrid
+ *   search), on every core. Cost per point grows with max_neighbours, not with the density.
+ * A point gets NaN normals when it has no finite position, or when the points within the radius
+ * (itself included) are fewer than 3 or lie on a line (a surface seen almost edge-on, whose image
+ * rows lie farther apart than the radius). Neither path reports curvature.
+ * Refused with CG_BAD_INPUT: radius not positive and finite, max_neighbours < 3, a viewpoint not
+ * finite, width * height != count, more than 2^31 - 1 points. An empty cloud is no error.
+ */
 int32_t cg_estimate_normals(const cg_cloud_view *cloud, float radius, uint32_t max_neighbours,
-                            const float viewpoint[3], float *normals, float *curvature, cg_status *status);
+                            const float viewpoint[3], float *normals, cg_status *status);
 
 #ifdef __cplusplus
 }

@@ -23,7 +23,7 @@ namespace cloudgen {
 namespace {
 
 // Leaves this small keep the gathered region tight around the queries; larger ones amortize the
-// gathering over more queries. 16 was the fastest on the PCL grabber frames for k = 20.
+// gathering over more queries. 16 and 32 were equally fast on the PCL grabber frames for k = 20.
 constexpr uint32_t kLeafSize = 16;
 constexpr float kInfinity = std::numeric_limits<float>::infinity();
 
@@ -262,13 +262,13 @@ void NeighbourIndex::searchAll(const float q[3], size_t want, float bound, float
 // surfaces, so density is points per area of the box's two largest sides), with a margin.
 float NeighbourIndex::searchRadius(uint32_t leaf, int k) const {
     uint32_t n = leaf;
-    while (nodes_[n].end - nodes_[n].begin < uint32_t(4 * (k + 1)) && n != 0) n = nodes_[n].parent;
+    while (uint64_t(nodes_[n].end - nodes_[n].begin) < 4 * (uint64_t(k) + 1) && n != 0) n = nodes_[n].parent;
     const Node &node = nodes_[n];
     float side[3];
     for (int a = 0; a < 3; ++a) side[a] = node.box.hi[a] - node.box.lo[a];
     std::sort(side, side + 3);
     const double area = double(side[1]) * side[2];
-    const double r = std::sqrt(double(k + 1) * area / (M_PI * double(node.end - node.begin)));
+    const double r = std::sqrt((double(k) + 1) * area / (M_PI * double(node.end - node.begin)));
     return float(1.3 * r);
 }
 
@@ -282,7 +282,6 @@ void NeighbourIndex::meanNeighbourDistances(int k, float *out) const {
         // array per axis, so that distance loops vectorize). A query reads rings outward and
         // stops at the first ring the triangle inequality puts beyond its k-th neighbour.
         std::vector<float> cx, cy, cz, distances, nearby;
-        std::vector<double> key;
         std::vector<uint32_t> ring;
         size_t ringStart[kMaxRings + 1];
         std::vector<float> best(want);
@@ -309,17 +308,17 @@ void NeighbourIndex::meanNeighbourDistances(int k, float *out) const {
 
             // Rings a third of the gathering reach wide (the region's corners fall in the last).
             const double width = std::max(double(reach) / 3, (std::sqrt(halfDiagonal) + reach) / (kMaxRings - 1));
+            const double perWidth = 1 / width;
             size_t total = 0;
             for (const Range &r : ranges) total += r.end - r.begin;
-            key.resize(total);
             ring.resize(total);
             std::fill(ringStart, ringStart + kMaxRings + 1, 0);
             size_t c = 0;
             for (const Range &r : ranges)
                 for (uint32_t i = r.begin; i < r.end; ++i, ++c) {
                     const double dx = x_[i] - centre[0], dy = y_[i] - centre[1], dz = z_[i] - centre[2];
-                    key[c] = std::sqrt(dx * dx + dy * dy + dz * dz);
-                    ring[c] = uint32_t(std::min(double(kMaxRings - 1), std::floor(key[c] / width)));
+                    const double fromCentre = std::sqrt(dx * dx + dy * dy + dz * dz);
+                    ring[c] = uint32_t(std::min(double(kMaxRings - 1), std::floor(fromCentre * perWidth)));
                     ++ringStart[ring[c] + 1];
                 }
             for (size_t i = 1; i <= kMaxRings; ++i) ringStart[i] += ringStart[i - 1];

@@ -125,77 +125,90 @@ void checkLeaf(const Bounds &b, float leaf) {
 }
 
 template <typename PointT>
+void copyPoint(const cg_cloud_view &view, uint64_t i, PointT &p) {
+    const float *xyz = view.positions + 3 * i;
+    p.x = xyz[0];
+    p.y = xyz[1];
+    p.z = xyz[2];
+    if constexpr (pcl::traits::has_color_v<PointT>) {
+        p.r = view.colors[3 * i];
+        p.g = view.colors[3 * i + 1];
+        p.b = view.colors[3 * i + 2];
+    }
+    if constexpr (pcl::traits::has_normal_v<PointT>) {
+        p.normal_x = view.normals[3 * i];
+        p.normal_y = view.normals[3 * i + 1];
+        p.normal_z = view.normals[3 * i + 2];
+    }
+}
+
+template <typename PointT>
 std::unique_ptr<cg_filtered_cloud> voxelGrid(const cg_cloud_view &view, float leaf) {
-    // The one copy of the input, into PCL's point type (which carries whatever the view has).
-    auto input = std::make_shared<pcl::PointCloud<PointT>>();
-    input->resize(view.count);
-    input->width = uint32_t(view.count);
-    input->height = 1;
-    input->is_dense = false;
+    // VoxelGrid orders its voxels by z layer first, so cutting the cloud between whole layers
+    // (floor(z / leaf), computed as VoxelGrid does) gives slabs whose voxel grids, concatenated in
+    // z order, are the whole cloud's: the same voxels, the same points in each, the same order.
+    const float inverse = 1.0f / leaf;
+    auto layer = [inverse](float z) { return int32_t(std::floor(z * inverse)); };
+
+    // A few slabs per thread, handed out as threads come free: a core busy with something else
+    // then holds up one small slab, not half the cloud. Cuts at layer quantiles of a sample give
+    // the slabs similar point counts.
+    const int slabs = view.count >= kParallelMinimum ? std::min(255, 3 * std::max(1, omp_get_max_threads())) : 1;
+    std::vector<int32_t> cuts;  // slab s holds the layers [cuts[s - 1], cuts[s])
+    if (slabs > 1) {
+        std::vector<int32_t> sample;
+        for (uint64_t i = 0; i < view.count; i += std::max<uint64_t>(1, view.count / 4096)) {
+            const float *xyz = view.positions + 3 * i;
+            if (cloudgen::isFinitePoint(xyz)) sample.push_back(layer(xyz[2]));
+        }
+        std::sort(sample.begin(), sample.end());
+        for (int s = 1; s < slabs && !sample.empty(); ++s) cuts.push_back(sample[sample.size() * size_t(s) / size_t(slabs)]);
+    }
+
+    // One pass over the view: the bounds getMinMax3D would find (finite points only), and each
+    // point's slab (kNotFinite for points VoxelGrid would skip).
+    constexpr uint8_t kNotFinite = 255;
     Bounds bounds;
     std::fill(bounds.lo, bounds.lo + 3, std::numeric_limits<float>::max());
     std::fill(bounds.hi, bounds.hi + 3, std::numeric_limits<float>::lowest());
-    uint64_t finite = 0;
+    std::vector<uint8_t> slabOf(view.count);
+    std::vector<uint64_t> members(cuts.size() + 1);
     for (uint64_t i = 0; i < view.count; ++i) {
-        PointT &p = (*input)[i];
         const float *xyz = view.positions + 3 * i;
-        p.x = xyz[0];
-        p.y = xyz[1];
-        p.z = xyz[2];
-        if constexpr (pcl::traits::has_color_v<PointT>) {
-            p.r = view.colors[3 * i];
-            p.g = view.colors[3 * i + 1];
-            p.b = view.colors[3 * i + 2];
+        if (!cloudgen::isFinitePoint(xyz)) {
+            slabOf[i] = kNotFinite;
+            continue;
         }
-        if constexpr (pcl::traits::has_normal_v<PointT>) {
-            p.normal_x = view.normals[3 * i];
-            p.normal_y = view.normals[3 * i + 1];
-            p.normal_z = view.normals[3 * i + 2];
-        }
-        // The bounds getMinMax3D would find: finite points only.
-        if (!cloudgen::isFinitePoint(xyz)) continue;
-        ++finite;
         for (int a = 0; a < 3; ++a) {
             bounds.lo[a] = std::min(bounds.lo[a], xyz[a]);
             bounds.hi[a] = std::max(bounds.hi[a], xyz[a]);
         }
+        const auto slab = uint8_t(std::upper_bound(cuts.begin(), cuts.end(), layer(xyz[2])) - cuts.begin());
+        slabOf[i] = slab;
+        ++members[slab];
     }
     auto result = std::make_unique<PCLCloud<PointT>>();
-    if (finite == 0) return result;
+    if (bounds.lo[0] > bounds.hi[0]) return result;  // no finite point
     checkLeaf(bounds, leaf);
-
-    // VoxelGrid orders its voxels by z layer first, so cutting the cloud between whole layers
-    // (floor(z / leaf), computed as VoxelGrid does) gives slabs whose voxel grids, concatenated in
-    // z order, are the whole cloud's: same voxels, same points in each, same order.
-    const int slabs = finite >= kParallelMinimum ? std::max(1, omp_get_max_threads()) : 1;
-    const float inverse = 1.0f / leaf;
-    auto layer = [inverse](float z) { return int32_t(std::floor(z * inverse)); };
-    std::vector<int32_t> cuts;  // slab s holds layers [cuts[s - 1], cuts[s])
-    if (slabs > 1) {
-        // Cuts at the layer quantiles of a sample, so the slabs hold similar point counts.
-        std::vector<int32_t> sample;
-        const uint64_t step = std::max<uint64_t>(1, view.count / 4096);
-        for (uint64_t i = 0; i < view.count; i += step)
-            if (cloudgen::isFinitePoint(view.positions + 3 * i)) sample.push_back(layer(view.positions[3 * i + 2]));
-        std::sort(sample.begin(), sample.end());
-        for (int s = 1; s < slabs && !sample.empty(); ++s) cuts.push_back(sample[sample.size() * s / slabs]);
-    }
-    std::vector<pcl::IndicesPtr> members(cuts.size() + 1);
-    for (auto &m : members) m = std::make_shared<pcl::Indices>();
-    for (uint64_t i = 0; i < view.count; ++i) {
-        const float *xyz = view.positions + 3 * i;
-        if (!cloudgen::isFinitePoint(xyz)) continue;
-        const size_t slab = std::upper_bound(cuts.begin(), cuts.end(), layer(xyz[2])) - cuts.begin();
-        members[slab]->push_back(pcl::index_t(i));
-    }
 
     std::vector<pcl::PointCloud<PointT>> parts(members.size());
 #pragma omp parallel for schedule(dynamic, 1)
     for (size_t s = 0; s < members.size(); ++s) {
-        if (members[s]->empty()) continue;
+        if (members[s] == 0) continue;
+        // The one copy of the input, slab by slab, into PCL's point type for the view's channels.
+        auto input = std::make_shared<pcl::PointCloud<PointT>>();
+        auto &points = input->points;
+        points.reserve(members[s]);
+        for (uint64_t i = 0; i < view.count; ++i) {
+            if (slabOf[i] != s) continue;
+            points.emplace_back();
+            copyPoint(view, i, points.back());
+        }
+        input->width = uint32_t(points.size());
+        input->height = 1;
+        input->is_dense = true;  // only finite points were copied
         pcl::VoxelGrid<PointT> grid;
         grid.setInputCloud(input);
-        grid.setIndices(members[s]);
         grid.setLeafSize(leaf, leaf, leaf);
         grid.filter(parts[s]);
     }

@@ -36,7 +36,7 @@ struct Capture: ParsableCommand {
     @Option(help: "camera (x right, y down, z forward) or world (the source's own frame; rooms: floor corner, z up).")
     var frame: OutputFrame = .camera
 
-    @Option(help: ArgumentHelp("Keep depth within MIN,MAX metres along the optical axis (MAX may be inf).", valueName: "min,max"))
+    @Option(help: ArgumentHelp("Keep depth within MIN,MAX metres along the optical axis (MAX may be inf). Applied at back-projection, before the filters, wherever it stands.", valueName: "min,max"))
     var range: DepthRange?
 
     @Option(help: ArgumentHelp("Frames to take: a number, or 'all' that the source has (default: 1, or all with --fuse). A sequence without --fuse writes one file per frame, NAME_000.ply ...", valueName: "n|all"))
@@ -46,6 +46,8 @@ struct Capture: ParsableCommand {
     var fuse = false
 
     @OptionGroup var output: CloudOutputOptions
+
+    @OptionGroup(title: "Filters, run in the order given") var filters: FilterOptions
 
     @Option(help: ArgumentHelp("Also write each frame as an RGBD image folder (color/ and 16-bit millimetre depth/ PNGs, camera_intrinsic.json, trajectory.log) that Open3D and redwood: read.", valueName: "dir"))
     var rgbd: String?
@@ -57,17 +59,24 @@ struct Capture: ParsableCommand {
     var json = false
 
     func run() throws {
-        let report = try CapturePipeline(
+        let pipeline = try filters.pipeline(arguments: Array(CommandLine.arguments.dropFirst()))
+        if fuse, let grid = pipeline.steps.first(where: { $0.filter.needsGrid })?.label ?? (pipeline.organized ? "--organized" : nil) {
+            throw CloudError.badInput("\(grid) works on one frame's depth grid, and --fuse merges frames into a cloud without one; capture without --fuse")
+        }
+        let (report, filterReports) = try CapturePipeline(
             sourceSpec: source,
             sourceOptions: SourceOptions(intrinsicsPath: intrinsics, depthUnitsPerMetre: depthScale, depthEncoding: depthEncoding),
             frame: frame, range: range?.limits,
             frameLimit: (frames ?? (fuse ? .all : .count(1))).limit, fuse: fuse, outputs: output.requested,
-            rgbdDirectory: rgbd, bundleDirectory: bundle
+            rgbdDirectory: rgbd, bundleDirectory: bundle, filters: pipeline
         ).run()
         if json {
-            try Console.printJSON(report)
+            try Console.printJSON(FilteredCaptureReport(report: report, filters: filterReports))
         } else {
-            print(report.summary)
+            // The filters after the capture line, before the files they shaped.
+            var lines = report.summary.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            lines.insert(contentsOf: filterReports.map { "  " + $0.summary }, at: 1)
+            print(lines.joined(separator: "\n"))
         }
     }
 }

@@ -4,7 +4,7 @@ import CloudIO
 import CloudPCL
 import Foundation
 
-/// source -> captured frame -> RGBD frame in metres -> camera-frame cloud -> (world frame) -> files,
+/// source -> captured frame -> RGBD frame in metres -> camera-frame cloud -> (world frame) -> filters -> files,
 /// for one frame or a sequence, timing each stage. The CLI's `capture`; the HTTP service will
 /// drive the same stages.
 struct CapturePipeline {
@@ -21,8 +21,10 @@ struct CapturePipeline {
     var rgbdDirectory: String?
     /// Also write the frames as they were captured, as a capture bundle.
     var bundleDirectory: String?
+    /// The filter steps, run on each frame's cloud in the output frame (on the fused cloud with `fuse`).
+    var filters: FilterPipeline
 
-    func run() throws -> CaptureReport {
+    func run() throws -> (report: CaptureReport, filters: [FilterStepReport]) {
         var clock = StageClock()
         guard let sourceSpec else {
             // Device discovery arrives with USB support; until then no camera can be attached.
@@ -46,6 +48,8 @@ struct CapturePipeline {
         var totals = BackProjection.Counts(pixels: 0, valid: 0, droppedByRange: 0, points: 0)
         var fused = PointCloud(positions: [], colors: nil)
         var files: [CaptureReport.File] = []
+        var filterReports: [FilterStepReport] = []
+        var filterWarnings: [String] = []
         var index = 0
         while frameLimit.map({ index < $0 }) ?? true {
             guard let captured = try source.nextFrame() else { break }
@@ -61,14 +65,23 @@ struct CapturePipeline {
                 try exporter.write(rgbd)
                 clock.lap("rgbd")
             }
-            var (cloud, counts) = try BackProjection(options: .init(range: range)).run(rgbd)
+            // --range stays a back-projection limit; the grid is kept when a filter wants it.
+            var (cloud, counts) = try BackProjection(options: .init(range: range, organized: filters.wantsGrid)).run(rgbd)
             clock.lap("backProject")
+            var viewpoint = Viewpoint.camera
             if needsPose {
                 guard let pose = rgbd.pose else {
                     throw CloudError.badInput("\(source.name): frame \(index) has no pose")
                 }
                 pose.transform(positions: &cloud.positions)
+                viewpoint = Viewpoint(pose: pose)
                 clock.lap("toWorld")
+            }
+            var frameReports: [FilterStepReport] = []
+            if !fuse && !filters.steps.isEmpty {
+                (cloud, frameReports) = try filters.run(cloud, viewpoint: viewpoint, warnings: &filterWarnings)
+                filterReports.add(frameReports)
+                clock.lap("filter")
             }
             totals.add(counts)
             if first == nil {
@@ -78,12 +91,13 @@ struct CapturePipeline {
             if fuse {
                 try fused.append(cloud, origin: source.name)
                 clock.lap("fuse")
-            } else if frameLimit != 1 && cloud.isEmpty && !outputs.isEmpty {
+            } else if frameLimit != 1 && Self.isBlank(cloud) && !outputs.isEmpty {
                 // One blank frame (a covered lens, a range that excludes it) should not end a recording.
-                Console.warning("\(source.name): frame \(index) has no points\(Self.why(range, counts)); no file written for it")
+                Console.warning("\(source.name): frame \(index) has no points\(Self.why(range, counts, frameReports)); no file written for it")
             } else {
                 let single = frameLimit == 1
-                files += try write(cloud, counts: counts, suffix: single ? nil : index, clock: &clock, origin: source.name)
+                files += try write(cloud, counts: counts, suffix: single ? nil : index, clock: &clock, origin: source.name,
+                                   filterReports: frameReports)
             }
             index += 1
             progress.advance(frames: index, points: totals.points)
@@ -92,10 +106,17 @@ struct CapturePipeline {
             throw CloudError.io("\(source.name): the source delivered no frame")
         }
         if fuse {
-            files += try write(fused, counts: totals, suffix: nil, clock: &clock, origin: source.name)
-        } else if totals.points == 0 && !outputs.isEmpty {
-            throw CloudError.badInput("\(source.name): no frame had points to write\(Self.why(range, totals))")
+            if !filters.steps.isEmpty {
+                (fused, filterReports) = try filters.run(fused, warnings: &filterWarnings)
+                clock.lap("filter")
+            }
+            files += try write(fused, counts: totals, suffix: nil, clock: &clock, origin: source.name, filterReports: filterReports)
+        } else if files.isEmpty && !outputs.isEmpty {
+            throw CloudError.badInput("\(source.name): no frame had points to write\(Self.why(range, totals, filterReports))")
         }
+        // Once each, however many frames said so.
+        var warned = Set<String>()
+        for warning in filterWarnings where warned.insert(warning).inserted { Console.warning(warning) }
         // Last, so that a capture that failed leaves neither folder behind.
         try bundle?.finish()
         if let exporter {
@@ -113,16 +134,17 @@ struct CapturePipeline {
             Console.warning("no output file requested (add --ply FILE or --pcd FILE)")
         }
         progress.finish(frames: index, points: totals.points)
-        return CaptureReport(source: source.name, frame: needsPose ? .world : .camera, frames: index, fused: fuse,
-                             captured: first.captured, rgbd: first.rgbd, range: range, counts: totals,
-                             files: files, rgbdDirectory: rgbdDirectory, bundleDirectory: bundleDirectory, timings: clock.laps, totalMilliseconds: clock.total)
+        let report = CaptureReport(source: source.name, frame: needsPose ? .world : .camera, frames: index, fused: fuse,
+                                   captured: first.captured, rgbd: first.rgbd, range: range, counts: totals,
+                                   files: files, rgbdDirectory: rgbdDirectory, bundleDirectory: bundleDirectory, timings: clock.laps, totalMilliseconds: clock.total)
+        return (report, filterReports)
     }
 
     /// Writes every requested file for one cloud; `suffix` numbers the files of a sequence.
     private func write(_ cloud: PointCloud, counts: BackProjection.Counts, suffix: Int?, clock: inout StageClock,
-                       origin: String) throws -> [CaptureReport.File] {
-        if cloud.isEmpty && !outputs.isEmpty {
-            throw CloudError.badInput("\(origin): no points to write\(Self.why(range, counts))")
+                       origin: String, filterReports: [FilterStepReport]) throws -> [CaptureReport.File] {
+        if Self.isBlank(cloud) && !outputs.isEmpty {
+            throw CloudError.badInput("\(origin): no points to write\(Self.why(range, counts, filterReports))")
         }
         return try outputs.map { output in
             let path = suffix.map { Self.numbered(output.path, $0) } ?? output.path
@@ -144,8 +166,16 @@ struct CapturePipeline {
         }
     }
 
-    /// Why a cloud came out empty, for messages.
-    static func why(_ range: ClosedRange<Float>?, _ counts: BackProjection.Counts) -> String {
+    /// Whether a cloud has no point to write (an organized one may hold only NaN placeholders).
+    static func isBlank(_ cloud: PointCloud) -> Bool {
+        cloud.organized == nil ? cloud.isEmpty : cloud.finiteCount == 0
+    }
+
+    /// Why a cloud came out empty, for messages: no depth, the range, or the filter that kept nothing.
+    static func why(_ range: ClosedRange<Float>?, _ counts: BackProjection.Counts, _ filters: [FilterStepReport] = []) -> String {
+        if counts.points > 0, let step = filters.first(where: { $0.pointsOut == 0 }) {
+            return ": \(step.argument) kept none of its \(step.pointsIn) points"
+        }
         guard let range, counts.valid > 0 else { return ": no valid depth" }
         return String(format: ": --range %g,%g kept none of the %d valid depth pixels", range.lowerBound, range.upperBound, counts.valid)
     }

@@ -5,12 +5,21 @@ import CloudPCL
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Read a PLY or PCD cloud and write it as PLY and/or PCD.",
-        discussion: "Positions, colors, normals and the organized grid carry over; other fields (intensity, curvature, alpha) are dropped.")
+        discussion: """
+            Positions, colors, normals and the organized grid carry over; other fields (intensity, curvature, alpha) are dropped.
+            Filter flags run in the order given; a filtered cloud is written unorganized unless --organized is given.
+            """)
 
     @Argument(help: ArgumentHelp("The cloud to read (.ply or .pcd; the format is read from the file's header).", valueName: "in"))
     var input: String
 
     @OptionGroup var output: CloudOutputOptions
+
+    @Option(name: .customLong("range"), parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("Keep the points with MIN <= z <= MAX (metres; MIN may be -inf, MAX inf; PCL PassThrough on z).", valueName: "min,max"))
+    var range: [String] = []
+
+    @OptionGroup(title: "Filters, run in the order given") var filters: FilterOptions
 
     func validate() throws {
         if output.requested.isEmpty {
@@ -19,9 +28,20 @@ struct Convert: ParsableCommand {
     }
 
     func run() throws {
+        let pipeline = try filters.pipeline(arguments: Array(CommandLine.arguments.dropFirst()), extra: ["--range": range])
         let loaded = try CloudReader.read(input)
+        if pipeline.organized && loaded.cloud.organized == nil {
+            Console.warning("\(input): --organized has no grid to keep: the file is not organized (its height is 1)")
+        }
+        var warnings: [String] = []
+        let (cloud, reports) = try pipeline.run(loaded.cloud, warnings: &warnings)
+        warnings.forEach(Console.warning)
+        reports.forEach { print($0.summary) }
+        if let empty = reports.first(where: { $0.pointsOut == 0 }) {
+            throw CloudError.badInput("\(input): no points to write: \(empty.argument) kept none of its \(empty.pointsIn) points")
+        }
         for (path, format) in output.requested {
-            let written = try CloudWriter.write(loaded.cloud, to: path, format: format)
+            let written = try CloudWriter.write(cloud, to: path, format: format)
             print("wrote \(path) (\(format), \(written) points)")
         }
     }

@@ -105,10 +105,6 @@ enum DatasetBench {
         return (fused, frames)
     }
 
-    static func fileSize(_ path: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
-    }
-
     /// Times the three pipelines; the two on real data also leave `datasets.json` for Open3D's side.
     static func run(data: URL, workdir: URL, runs: Int, warmup: Int) throws -> [String: PipelineResult] {
         let out = workdir.appendingPathComponent("cloudgen-out")

@@ -104,7 +104,7 @@ func benchWrites(_ cloud: PointCloud, workdir: URL, runs: Int, warmup: Int) thro
             try writeCloud(cloud, to: path, format: format)
             return 1
         }
-        let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        let size = fileSize(path)
         t.bytes = size
         t.mbPerS = Double(size) / 1e6 / t.medianS
         results[key] = t

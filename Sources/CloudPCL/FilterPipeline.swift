@@ -1,0 +1,89 @@
+import CloudCore
+import Dispatch
+
+/// What one step did, for `--json` and summaries (summed over the frames of a sequence).
+public struct FilterStepReport: Encodable, Equatable, Sendable {
+    /// "range", "crop", "voxel", "sor", "radius", "foreground".
+    public var name: String
+    /// The flag as given, e.g. "--voxel 0.01".
+    public var argument: String
+    public var parameters: [String: FilterParameter]
+    /// Points with finite coordinates before and after the step.
+    public var pointsIn: Int
+    public var pointsOut: Int
+    public var milliseconds: Double
+}
+
+/// Filter steps run in the order given, with the organized grid kept exactly as long as it is
+/// wanted: to the end with `organized`, or until the last step that needs it (the foreground cut).
+public struct FilterPipeline: Sendable {
+    public var steps: [FilterStep]
+    /// Keep width x height (NaN for dropped pixels) through every step that can (`--organized`).
+    public var organized: Bool
+
+    public init(steps: [FilterStep], organized: Bool) {
+        self.steps = steps
+        self.organized = organized
+    }
+
+    /// Whether the cloud should arrive organized: it was asked for, or a step needs the grid.
+    public var wantsGrid: Bool { organized || steps.contains { $0.filter.needsGrid } }
+
+    /// Runs the steps on `cloud`. An organized result stays organized only with `organized`;
+    /// without steps the cloud is returned as it came. Notes for the user (a grid the voxel grid
+    /// dropped) go to `warnings`.
+    public func run(_ cloud: PointCloud, viewpoint: Viewpoint = .camera,
+                    warnings: inout [String]) throws -> (cloud: PointCloud, reports: [FilterStepReport]) {
+        guard !steps.isEmpty else { return (cloud, []) }
+        var cloud = cloud
+        var reports: [FilterStepReport] = []
+        var points = cloud.finiteCount
+        for (index, step) in steps.enumerated() {
+            let start = DispatchTime.now().uptimeNanoseconds
+            if step.filter.needsGrid && cloud.organized == nil {
+                let dropper = steps[..<index].last { !$0.filter.keepsGrid }
+                throw CloudError.badInput("\(step.label): needs the organized grid, " + (dropper.map {
+                    "which \($0.label) before it dropped (voxels have no pixel grid); put \(step.label) first"
+                } ?? "and the cloud has none (it is a plain list of points)"))
+            }
+            let later = steps[(index + 1)...]
+            let keepGrid = organized || later.contains { $0.filter.needsGrid }
+            if cloud.organized != nil, !step.filter.keepsGrid, organized {
+                warnings.append("\(step.label) drops the organized grid (voxel centroids have no pixel); the cloud is unorganized from here on")
+            }
+            let (filtered, kept) = try step.filter.apply(to: cloud, keepGrid: keepGrid, viewpoint: viewpoint, label: step.label)
+            cloud = filtered
+            let ms = (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3).rounded() / 1e3
+            reports.append(FilterStepReport(name: step.filter.name, argument: step.label, parameters: step.filter.parameters,
+                                            pointsIn: points, pointsOut: kept, milliseconds: ms))
+            points = kept
+        }
+        if cloud.organized != nil && !organized {
+            // Kept only for the foreground cut: the points without their placeholders.
+            let keep = Self.finiteMask(cloud)
+            cloud = CloudFilter.select(cloud, keep: keep, kept: points, keepGrid: false)
+        }
+        return (cloud, reports)
+    }
+
+    static func finiteMask(_ cloud: PointCloud) -> [UInt8] {
+        cloud.positions.withUnsafeBufferPointer { p in
+            (0..<cloud.count).map { i in p[3 * i].isFinite && p[3 * i + 1].isFinite && p[3 * i + 2].isFinite ? 1 : 0 }
+        }
+    }
+}
+
+extension Array where Element == FilterStepReport {
+    /// Adds another frame's reports of the same steps.
+    public mutating func add(_ other: [FilterStepReport]) {
+        guard !isEmpty else {
+            self = other
+            return
+        }
+        for i in indices where i < other.count {
+            self[i].pointsIn += other[i].pointsIn
+            self[i].pointsOut += other[i].pointsOut
+            self[i].milliseconds = ((self[i].milliseconds + other[i].milliseconds) * 1e3).rounded() / 1e3
+        }
+    }
+}

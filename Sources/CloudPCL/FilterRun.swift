@@ -1,0 +1,138 @@
+import CShims
+import CloudCore
+
+extension CloudFilter {
+    /// Runs the step on `cloud` and returns the result with the number of points it kept.
+    ///
+    /// With `keepGrid`, an organized cloud stays organized through steps that select points: the
+    /// dropped pixels get NaN positions (and normals) and black colors, as back-projection leaves
+    /// pixels without depth. Otherwise the kept points are gathered into an unorganized cloud.
+    /// The voxel grid always returns an unorganized cloud.
+    ///
+    /// Errors are `CloudError.badInput` messages that start with `label` (the flag as given, e.g.
+    /// "--voxel 0.00001") and say what would work.
+    public func apply(to cloud: PointCloud, keepGrid: Bool = false, viewpoint: Viewpoint = .camera,
+                      label: String) throws -> (cloud: PointCloud, kept: Int) {
+        if let problem { throw CloudError.badInput("\(label): \(problem)") }
+        var status = cg_status()
+        switch self {
+        case .voxelGrid(let leaf):
+            return try voxelGrid(cloud, leaf: leaf, label: label)
+        case .foreground:
+            guard let grid = cloud.organized else {
+                throw CloudError.badInput("\(label): needs an organized cloud (a width x height depth grid), and this one is a plain list of points")
+            }
+            let (keep, kept) = ForegroundRule.mask(cloud, grid: grid, viewpoint: viewpoint)
+            return (Self.select(cloud, keep: keep, kept: kept, keepGrid: keepGrid), kept)
+        default:
+            var kept: UInt64 = 0
+            let keep = [UInt8](unsafeUninitializedCapacity: cloud.count) { buffer, initialized in
+                withView(of: cloud) { view in
+                    let out = buffer.baseAddress
+                    switch self {
+                    case let .passThroughZ(min, max):
+                        cg_filter_pass_through_z(view, min, max, out, &kept, &status)
+                    case let .cropBox(min, max):
+                        var lo = [min.x, min.y, min.z], hi = [max.x, max.y, max.z]
+                        cg_filter_crop_box(view, &lo, &hi, out, &kept, &status)
+                    case let .statisticalOutliers(k, stddev):
+                        cg_filter_statistical_outliers(view, Int32(clamping: k), stddev, out, &kept, &status)
+                    case let .radiusOutliers(radius, minNeighbours):
+                        cg_filter_radius_outliers(view, radius, Int32(clamping: minNeighbours), out, &kept, &status)
+                    case .voxelGrid, .foreground:
+                        preconditionFailure("handled above")
+                    }
+                }
+                initialized = status.code == Int32(CG_OK) ? cloud.count : 0
+            }
+            if let error = status.error(about: label) { throw error }
+            return (Self.select(cloud, keep: keep, kept: Int(kept), keepGrid: keepGrid), Int(kept))
+        }
+    }
+
+    private func voxelGrid(_ cloud: PointCloud, leaf: Float, label: String) throws -> (cloud: PointCloud, kept: Int) {
+        var status = cg_status()
+        var handle: OpaquePointer?
+        var count: UInt64 = 0
+        withView(of: cloud) { view in
+            cg_filter_voxel_grid(view, leaf, &handle, &count, &status)
+        }
+        if let error = status.error(about: label) { throw error }
+        defer { cg_filtered_cloud_free(handle) }
+        let n = Int(count)
+        // One shim call per channel, each filling an uninitialized array.
+        func channel<T>(_ wanted: Bool, _ copy: (UnsafeMutablePointer<T>) -> Void) throws -> [T]? {
+            guard wanted else { return nil }
+            let values = [T](unsafeUninitializedCapacity: 3 * n) { buffer, initialized in
+                if let base = buffer.baseAddress { copy(base) }
+                initialized = status.code == Int32(CG_OK) ? 3 * n : 0
+            }
+            if let error = status.error(about: label) { throw error }
+            return values
+        }
+        let positions: [Float] = try channel(true) { cg_filtered_cloud_copy(handle, $0, nil, nil, count, &status) } ?? []
+        let colors: [UInt8]? = try channel(cloud.colors != nil) { cg_filtered_cloud_copy(handle, nil, $0, nil, count, &status) }
+        let normals: [Float]? = try channel(cloud.normals != nil) { cg_filtered_cloud_copy(handle, nil, nil, $0, count, &status) }
+        return (PointCloud(positions: positions, colors: colors, normals: normals), n)
+    }
+
+    /// The cloud with only the points `keep` marks: gathered into exactly sized arrays, or (for an
+    /// organized cloud with `keepGrid`) in place, with the dropped pixels blanked.
+    static func select(_ cloud: PointCloud, keep: [UInt8], kept: Int, keepGrid: Bool) -> PointCloud {
+        if keepGrid, cloud.organized != nil {
+            var result = cloud
+            keep.withUnsafeBufferPointer { k in
+                result.positions.withUnsafeMutableBufferPointer { p in
+                    for i in 0..<k.count where k[i] == 0 { p[3 * i] = .nan; p[3 * i + 1] = .nan; p[3 * i + 2] = .nan }
+                }
+                if result.colors != nil {
+                    result.colors!.withUnsafeMutableBufferPointer { c in
+                        for i in 0..<k.count where k[i] == 0 { c[3 * i] = 0; c[3 * i + 1] = 0; c[3 * i + 2] = 0 }
+                    }
+                }
+                if result.normals != nil {
+                    result.normals!.withUnsafeMutableBufferPointer { m in
+                        for i in 0..<k.count where k[i] == 0 { m[3 * i] = .nan; m[3 * i + 1] = .nan; m[3 * i + 2] = .nan }
+                    }
+                }
+            }
+            return result
+        }
+        func gather<T>(_ values: [T]) -> [T] {
+            [T](unsafeUninitializedCapacity: 3 * kept) { out, initialized in
+                keep.withUnsafeBufferPointer { k in
+                    values.withUnsafeBufferPointer { v in
+                        var o = 0
+                        for i in 0..<k.count where k[i] != 0 {
+                            out[o] = v[3 * i]
+                            out[o + 1] = v[3 * i + 1]
+                            out[o + 2] = v[3 * i + 2]
+                            o += 3
+                        }
+                    }
+                }
+                initialized = 3 * kept
+            }
+        }
+        return PointCloud(positions: gather(cloud.positions), colors: cloud.colors.map(gather), normals: cloud.normals.map(gather))
+    }
+}
+
+/// Runs `body` with a view of the cloud's buffers (no copy), as the shim's filters read it.
+private func withView<R>(of cloud: PointCloud, _ body: (UnsafePointer<cg_cloud_view>) -> R) -> R {
+    let grid = cloud.organized ?? PointCloud.Grid(width: cloud.count, height: 1)
+    return cloud.positions.withUnsafeBufferPointer { positions in
+        optionalPointer(cloud.colors) { colors in
+            optionalPointer(cloud.normals) { normals in
+                var view = cg_cloud_view(positions: positions.baseAddress, colors: colors, normals: normals,
+                                         count: UInt64(cloud.count), width: UInt32(grid.width), height: UInt32(grid.height))
+                return body(&view)
+            }
+        }
+    }
+}
+
+private func optionalPointer<T, R>(_ array: [T]?, _ body: (UnsafePointer<T>?) -> R) -> R {
+    guard let array else { return body(nil) }
+    return array.withUnsafeBufferPointer { body($0.baseAddress) }
+}
