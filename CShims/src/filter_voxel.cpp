@@ -29,7 +29,7 @@ using cloudgen::ShimError;
 
 // Clouds smaller than this are filtered in one piece: splitting costs more than it saves.
 constexpr uint64_t kParallelMinimum = 65536;
-// PCL's voxel coordinates are floats: floor(x / leaf) stops being exact at 2^24.
+// PCL computes voxel coordinates as floats, floor(x * (1 / leaf)), which stop being exact at 2^24.
 constexpr double kExactVoxelCoordinates = 16777216.0;
 
 template <typename PointT>
@@ -148,44 +148,63 @@ std::unique_ptr<cg_filtered_cloud> voxelGrid(const cg_cloud_view &view, float le
     // (floor(z / leaf), computed as VoxelGrid does) gives slabs whose voxel grids, concatenated in
     // z order, are the whole cloud's: the same voxels, the same points in each, the same order.
     const float inverse = 1.0f / leaf;
-    auto layer = [inverse](float z) { return int32_t(std::floor(z * inverse)); };
 
     // A few slabs per thread, handed out as threads come free: a core busy with something else
     // then holds up one small slab, not half the cloud. Cuts at layer quantiles of a sample give
     // the slabs similar point counts.
     const int slabs = view.count >= kParallelMinimum ? std::min(255, 3 * std::max(1, omp_get_max_threads())) : 1;
-    std::vector<int32_t> cuts;  // slab s holds the layers [cuts[s - 1], cuts[s])
+    // Slab s holds the layers [cuts[s - 1], cuts[s]). A point's layer is floor(z * inverse) in
+    // VoxelGrid's float arithmetic, and floor(v) >= c exactly when v >= c for a whole number c
+    // (exact as a float: checkLeaf keeps layers within 2^24), so points are placed by comparing
+    // z * inverse with the cuts.
+    std::vector<float> cuts;
     if (slabs > 1) {
-        std::vector<int32_t> sample;
+        std::vector<float> sample;
         for (uint64_t i = 0; i < view.count; i += std::max<uint64_t>(1, view.count / 4096)) {
             const float *xyz = view.positions + 3 * i;
-            if (cloudgen::isFinitePoint(xyz)) sample.push_back(layer(xyz[2]));
+            if (cloudgen::isFinitePoint(xyz)) sample.push_back(std::floor(xyz[2] * inverse));
         }
         std::sort(sample.begin(), sample.end());
         for (int s = 1; s < slabs && !sample.empty(); ++s) cuts.push_back(sample[sample.size() * size_t(s) / size_t(slabs)]);
     }
 
-    // One pass over the view: the bounds getMinMax3D would find (finite points only), and each
-    // point's slab (kNotFinite for points VoxelGrid would skip).
+    // One pass over the view, in parallel chunks: the bounds getMinMax3D would find (finite points
+    // only), and each point's slab (kNotFinite for the points VoxelGrid would skip).
     constexpr uint8_t kNotFinite = 255;
     Bounds bounds;
     std::fill(bounds.lo, bounds.lo + 3, std::numeric_limits<float>::max());
     std::fill(bounds.hi, bounds.hi + 3, std::numeric_limits<float>::lowest());
     std::vector<uint8_t> slabOf(view.count);
     std::vector<uint64_t> members(cuts.size() + 1);
-    for (uint64_t i = 0; i < view.count; ++i) {
-        const float *xyz = view.positions + 3 * i;
-        if (!cloudgen::isFinitePoint(xyz)) {
-            slabOf[i] = kNotFinite;
-            continue;
+#pragma omp parallel
+    {
+        Bounds local = bounds;
+        std::vector<uint64_t> counted(members.size());
+#pragma omp for schedule(static)
+        for (uint64_t i = 0; i < view.count; ++i) {
+            const float *xyz = view.positions + 3 * i;
+            if (!cloudgen::isFinitePoint(xyz)) {
+                slabOf[i] = kNotFinite;
+                continue;
+            }
+            for (int a = 0; a < 3; ++a) {
+                local.lo[a] = std::min(local.lo[a], xyz[a]);
+                local.hi[a] = std::max(local.hi[a], xyz[a]);
+            }
+            const float v = xyz[2] * inverse;
+            uint8_t slab = 0;
+            for (const float cut : cuts) slab += v >= cut;
+            slabOf[i] = slab;
+            ++counted[slab];
         }
-        for (int a = 0; a < 3; ++a) {
-            bounds.lo[a] = std::min(bounds.lo[a], xyz[a]);
-            bounds.hi[a] = std::max(bounds.hi[a], xyz[a]);
+#pragma omp critical
+        {
+            for (int a = 0; a < 3; ++a) {
+                bounds.lo[a] = std::min(bounds.lo[a], local.lo[a]);
+                bounds.hi[a] = std::max(bounds.hi[a], local.hi[a]);
+            }
+            for (size_t s = 0; s < members.size(); ++s) members[s] += counted[s];
         }
-        const auto slab = uint8_t(std::upper_bound(cuts.begin(), cuts.end(), layer(xyz[2])) - cuts.begin());
-        slabOf[i] = slab;
-        ++members[slab];
     }
     auto result = std::make_unique<PCLCloud<PointT>>();
     if (bounds.lo[0] > bounds.hi[0]) return result;  // no finite point

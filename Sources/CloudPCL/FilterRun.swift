@@ -14,7 +14,6 @@ extension CloudFilter {
     public func apply(to cloud: PointCloud, keepGrid: Bool = false, viewpoint: Viewpoint = .camera,
                       label: String) throws -> (cloud: PointCloud, kept: Int) {
         if let problem { throw CloudError.badInput("\(label): \(problem)") }
-        var status = cg_status()
         switch self {
         case .voxelGrid(let leaf):
             return try voxelGrid(cloud, leaf: leaf, label: label)
@@ -25,6 +24,7 @@ extension CloudFilter {
             let (keep, kept) = ForegroundRule.mask(cloud, grid: grid, viewpoint: viewpoint)
             return (Self.select(cloud, keep: keep, kept: kept, keepGrid: keepGrid), kept)
         default:
+            var status = cg_status()
             var kept: UInt64 = 0
             let keep = [UInt8](unsafeUninitializedCapacity: cloud.count) { buffer, initialized in
                 withView(of: cloud) { view in
