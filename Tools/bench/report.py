@@ -96,7 +96,7 @@ def pipelines(out, ours, ours1, theirs):
         f"cloudgen alone, not compared (Open3D has no simulated camera): `{orbit['source']}` fused into one "
         f"binary PLY ({orbit['points']} points, {orbit['bytes'] / 1e6:.2f} MB), median (min) of "
         f"{orbit['timing']['whole']['runs']} runs: {fps(orbit['timing']['whole'], n)}, "
-        f"{fps(orbit1['timing']['whole'], n)} on 1 core; per run in ms: {stages}.",
+        f"{fps(orbit1['timing']['whole'], n)} on 1 core; stage medians per run in ms: {stages}.",
         "",
         "Point counts of the real-file pipelines (our PLY read back with Open3D and compared point by point):",
     ]

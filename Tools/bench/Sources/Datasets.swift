@@ -92,8 +92,13 @@ enum DatasetBench {
             }
             pose.transform(positions: &cloud.positions)
             laps.lap("transform")
-            positions += cloud.positions
-            colors += frameColors
+            // As `capture --fuse` does: the first frame's arrays are taken over, later ones appended.
+            if positions.isEmpty {
+                (positions, colors) = (cloud.positions, frameColors)
+            } else {
+                positions += cloud.positions
+                colors += frameColors
+            }
             laps.lap("concatenate")
             frames += 1
         }
