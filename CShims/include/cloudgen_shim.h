@@ -5,6 +5,7 @@
  *   positions  float  x y z interleaved, 3 * count values (NaN marks an empty pixel of an organized cloud)
  *   colors     uint8  r g b interleaved, 3 * count values, or NULL
  *   normals    float  nx ny nz interleaved, 3 * count values, or NULL
+ *   curvature  float  one value per point (PCL's surface variation), or NULL; only with normals
  * Every function reports failure through a cg_status (code + one-line message without the file
  * name, which the caller knows better) and never lets a C++ exception escape. PCL's console
  * output is silenced, so the shim never prints.
@@ -49,6 +50,7 @@ typedef struct cg_cloud_view {
     const float *positions;
     const uint8_t *colors;
     const float *normals;
+    const float *curvature;
     uint64_t count;
     uint32_t width;
     uint32_t height;
@@ -57,7 +59,8 @@ typedef struct cg_cloud_view {
 /*
  * Writes the cloud to `path` (created or truncated) in `format`.
  * Fields: x y z, then rgb (PCL's packed float, 0x00RRGGBB) when colors are given, then
- * normal_x normal_y normal_z curvature (curvature 0) when normals are given. PLY gets no
+ * normal_x normal_y normal_z curvature when normals are given (curvature 0 when the view has
+ * none, as in PCL's default-constructed points). PLY gets no
  * `element camera`; colors are uchar red green blue and normals nx ny nz. Floats in PCD ascii
  * are printed with 9 significant digits, enough to read back the same float; PCL's PLY ascii
  * writer prints 6 whatever it is asked.
@@ -90,6 +93,7 @@ typedef struct cg_cloud_info {
     int32_t is_organized;        /* height > 1, as PCL defines it */
     int32_t has_colors;          /* rgb, rgba, or red green blue fields */
     int32_t has_normals;         /* normal_x.. or nx.. fields */
+    int32_t has_curvature;       /* a curvature field beside the normals */
     const char *field_names;     /* "x,y,z,rgb" as PCL decoded them; valid until cg_cloud_free */
 } cg_cloud_info;
 
@@ -104,14 +108,15 @@ int32_t cg_read_cloud(const char *path, int32_t is_ply, cg_cloud **out, cg_statu
 int32_t cg_cloud_get_info(const cg_cloud *cloud, cg_cloud_info *info, cg_status *status);
 
 /*
- * Copies the loaded points into caller buffers of 3 * count values each, converting from
- * whatever the file stores (float32/float64/integer coordinates; packed rgb/rgba or separate
- * red/green/blue colors). Any buffer may be NULL to skip that channel (so a caller can fill one
- * buffer per call); colors / normals must be NULL when the cloud has none. `count` must equal
+ * Copies the loaded points into caller buffers of 3 * count values each (count values for
+ * curvature), converting from whatever the file stores (float32/float64/integer coordinates;
+ * packed rgb/rgba or separate red/green/blue colors). Any buffer may be NULL to skip that channel
+ * (so a caller can fill one buffer per call); colors / normals / curvature must be NULL when the
+ * cloud has none. `count` must equal
  * the info's count.
  */
 int32_t cg_cloud_copy(const cg_cloud *cloud, float *positions, uint8_t *colors, float *normals,
-                      uint64_t count, cg_status *status);
+                      float *curvature, uint64_t count, cg_status *status);
 
 void cg_cloud_free(cg_cloud *cloud);
 
@@ -164,7 +169,7 @@ typedef struct cg_filtered_cloud cg_filtered_cloud;
 /*
  * PCL's VoxelGrid with a cubic leaf: one point per occupied voxel at the centroid of its points,
  * colors averaged per channel (and truncated, as PCL does), normals averaged and renormalized
- * when the view has them. Large clouds are split into slabs of whole voxel layers along z that
+ * and curvature averaged when the view has them. Large clouds are split into slabs of whole voxel layers along z that
  * run in parallel; the voxels, and their order, are those of a single VoxelGrid over the cloud.
  * Refused: a leaf that is not finite or <= 0, one so small that the voxel count overflows PCL's
  * 32-bit index (PCL only warns and returns the cloud unfiltered), and one so small for the
@@ -176,10 +181,11 @@ int32_t cg_filter_voxel_grid(const cg_cloud_view *cloud, float leaf, cg_filtered
 
 /*
  * Copies a filter's points into caller buffers of 3 * count values (count as the filter reported).
- * colors / normals may be NULL to skip them, and must be NULL when the input view had none.
+ * colors / normals / curvature (count values) may be NULL to skip them, and must be NULL when the
+ * input view had none.
  */
 int32_t cg_filtered_cloud_copy(const cg_filtered_cloud *cloud, float *positions, uint8_t *colors, float *normals,
-                               uint64_t count, cg_status *status);
+                               float *curvature, uint64_t count, cg_status *status);
 
 void cg_filtered_cloud_free(cg_filtered_cloud *cloud);
 
@@ -203,12 +209,16 @@ void cg_filtered_cloud_free(cg_filtered_cloud *cloud);
  *   search), on every core. Cost per point grows with max_neighbours, not with the density.
  * A point gets NaN normals when it has no finite position, or when the points within the radius
  * (itself included) are fewer than 3 or lie on a line (a surface seen almost edge-on, whose image
- * rows lie farther apart than the radius). Neither path reports curvature.
+ * rows lie farther apart than the radius).
+ * `curvature` (count floats, or NULL to skip it) receives PCL's surface variation, the smallest
+ * eigenvalue of the neighbourhood's covariance over their sum (0 on a plane, 1/3 at most), for
+ * the same neighbourhood the normal was fitted to (on the organized path, the integral window's
+ * covariance, which costs a second set of integral images); NaN where the normal is NaN.
  * Refused with CG_BAD_INPUT: radius not positive and finite, max_neighbours < 3, a viewpoint not
  * finite, width * height != count, more than 2^31 - 1 points. An empty cloud is no error.
  */
 int32_t cg_estimate_normals(const cg_cloud_view *cloud, float radius, uint32_t max_neighbours,
-                            const float viewpoint[3], float *normals, cg_status *status);
+                            const float viewpoint[3], float *normals, float *curvature, cg_status *status);
 
 #ifdef __cplusplus
 }

@@ -22,9 +22,11 @@ struct cg_cloud {
     const pcl::PCLPointField *packedColor = nullptr;
     const pcl::PCLPointField *colorChannel[3] = {nullptr, nullptr, nullptr};
     const pcl::PCLPointField *normal[3] = {nullptr, nullptr, nullptr};
+    const pcl::PCLPointField *curvature = nullptr;  // only beside normals
 
     bool hasColors() const { return packedColor != nullptr || colorChannel[2] != nullptr; }
     bool hasNormals() const { return normal[2] != nullptr; }
+    bool hasCurvature() const { return curvature != nullptr; }
 };
 
 namespace {
@@ -90,6 +92,10 @@ void validate(cg_cloud &cloud) {
     static const char *const normalNames[3] = {"normal_x", "normal_y", "normal_z"};
     static const char *const normalAliases[3] = {"nx", "ny", "nz"};
     findTriple(blob, normalNames, normalAliases, cloud.normal);
+    if (cloud.hasNormals()) {
+        const pcl::PCLPointField *curvature = findField(blob, "curvature");
+        if (curvature != nullptr && curvature->count >= 1) cloud.curvature = curvature;
+    }
 
     for (const auto &field : blob.fields) {
         if (field.name == "_") continue;  // PCD padding, not a field
@@ -105,28 +111,28 @@ T load(const uint8_t *record) {
     return value;
 }
 
-// Copies one scalar field of every record into dst[0], dst[3], dst[6]... as float.
+// Copies one scalar field of every record into dst[0], dst[stride], dst[2 * stride]... as float.
 template <typename T>
-void gatherAsFloat(const uint8_t *src, uint32_t step, uint64_t count, float *dst) {
-    for (uint64_t i = 0; i < count; ++i, src += step) dst[3 * i] = static_cast<float>(load<T>(src));
+void gatherAsFloat(const uint8_t *src, uint32_t step, uint64_t count, float *dst, size_t stride) {
+    for (uint64_t i = 0; i < count; ++i, src += step) dst[stride * i] = static_cast<float>(load<T>(src));
 }
 
-void gatherAsFloat(const pcl::PCLPointCloud2 &blob, const pcl::PCLPointField &field, float *dst) {
+void gatherAsFloat(const pcl::PCLPointCloud2 &blob, const pcl::PCLPointField &field, float *dst, size_t stride = 3) {
     const uint8_t *src = blob.data.data() + field.offset;
     const uint64_t n = uint64_t(blob.width) * blob.height;
     const uint32_t step = blob.point_step;
     switch (field.datatype) {
     case pcl::PCLPointField::BOOL:
-    case pcl::PCLPointField::UINT8: return gatherAsFloat<uint8_t>(src, step, n, dst);
-    case pcl::PCLPointField::INT8: return gatherAsFloat<int8_t>(src, step, n, dst);
-    case pcl::PCLPointField::INT16: return gatherAsFloat<int16_t>(src, step, n, dst);
-    case pcl::PCLPointField::UINT16: return gatherAsFloat<uint16_t>(src, step, n, dst);
-    case pcl::PCLPointField::INT32: return gatherAsFloat<int32_t>(src, step, n, dst);
-    case pcl::PCLPointField::UINT32: return gatherAsFloat<uint32_t>(src, step, n, dst);
-    case pcl::PCLPointField::INT64: return gatherAsFloat<int64_t>(src, step, n, dst);
-    case pcl::PCLPointField::UINT64: return gatherAsFloat<uint64_t>(src, step, n, dst);
-    case pcl::PCLPointField::FLOAT32: return gatherAsFloat<float>(src, step, n, dst);
-    case pcl::PCLPointField::FLOAT64: return gatherAsFloat<double>(src, step, n, dst);
+    case pcl::PCLPointField::UINT8: return gatherAsFloat<uint8_t>(src, step, n, dst, stride);
+    case pcl::PCLPointField::INT8: return gatherAsFloat<int8_t>(src, step, n, dst, stride);
+    case pcl::PCLPointField::INT16: return gatherAsFloat<int16_t>(src, step, n, dst, stride);
+    case pcl::PCLPointField::UINT16: return gatherAsFloat<uint16_t>(src, step, n, dst, stride);
+    case pcl::PCLPointField::INT32: return gatherAsFloat<int32_t>(src, step, n, dst, stride);
+    case pcl::PCLPointField::UINT32: return gatherAsFloat<uint32_t>(src, step, n, dst, stride);
+    case pcl::PCLPointField::INT64: return gatherAsFloat<int64_t>(src, step, n, dst, stride);
+    case pcl::PCLPointField::UINT64: return gatherAsFloat<uint64_t>(src, step, n, dst, stride);
+    case pcl::PCLPointField::FLOAT32: return gatherAsFloat<float>(src, step, n, dst, stride);
+    case pcl::PCLPointField::FLOAT64: return gatherAsFloat<double>(src, step, n, dst, stride);
     }
     throw ShimError(CG_BAD_INPUT, "field " + field.name + " has an unknown data type");
 }
@@ -244,23 +250,26 @@ extern "C" int32_t cg_cloud_get_info(const cg_cloud *cloud, cg_cloud_info *info,
         info->is_organized = cloud->blob.height > 1;
         info->has_colors = cloud->hasColors();
         info->has_normals = cloud->hasNormals();
+        info->has_curvature = cloud->hasCurvature();
         info->field_names = cloud->fieldNames.c_str();
     });
 }
 
 extern "C" int32_t cg_cloud_copy(const cg_cloud *cloud, float *positions, uint8_t *colors, float *normals,
-                                 uint64_t count, cg_status *status) {
+                                 float *curvature, uint64_t count, cg_status *status) {
     return cloudgen::guarded(status, [&] {
         if (cloud == nullptr) throw ShimError(CG_BAD_INPUT, "no cloud given");
         if (count != uint64_t(cloud->blob.width) * cloud->blob.height)
             throw ShimError(CG_BAD_INPUT, "buffer size does not match the cloud's point count");
-        if ((colors != nullptr && !cloud->hasColors()) || (normals != nullptr && !cloud->hasNormals()))
-            throw ShimError(CG_BAD_INPUT, "asked for colors or normals the file does not have");
+        if ((colors != nullptr && !cloud->hasColors()) || (normals != nullptr && !cloud->hasNormals()) ||
+            (curvature != nullptr && !cloud->hasCurvature()))
+            throw ShimError(CG_BAD_INPUT, "asked for colors, normals or curvature the file does not have");
         // The one copy on the read path: PCL's records interleave all fields in the file's types;
         // our clouds keep float positions, byte colors and float normals in separate buffers.
         if (positions != nullptr) copyTriple(cloud->blob, cloud->position, positions);
         if (colors != nullptr) copyColors(*cloud, colors);
         if (normals != nullptr) copyTriple(cloud->blob, cloud->normal, normals);
+        if (curvature != nullptr) gatherAsFloat(cloud->blob, *cloud->curvature, curvature, 1);
     });
 }
 

@@ -111,7 +111,8 @@ struct Buffer {
 // packed float, PLY as uchar red green blue.
 enum class ColorBytes { PackedFloat, Separate };
 
-// Packs points [begin, end) into records of x y z [color] [nx ny nz curvature(0)] at `out`;
+// Packs points [begin, end) into records of x y z [color] [nx ny nz curvature] at `out` (curvature
+// 0 when the view has none, as in a default-constructed PCL point);
 // returns the end of what was written. With SkipInvalid, points with a non-finite coordinate are
 // left out. The template parameters take the branches out of the loop.
 template <bool Colors, bool Normals, ColorBytes Layout, bool SkipInvalid>
@@ -119,6 +120,7 @@ uint8_t *packRecords(const cg_cloud_view &cloud, uint64_t begin, uint64_t end, u
     const float *positions = cloud.positions;
     const uint8_t *colors = cloud.colors;
     const float *normals = cloud.normals;
+    const float *curvature = cloud.curvature;
     constexpr size_t colorBytes = Colors ? (Layout == ColorBytes::PackedFloat ? 4 : 3) : 0;
     for (uint64_t i = begin; i < end; ++i) {
         if constexpr (SkipInvalid) {
@@ -135,7 +137,8 @@ uint8_t *packRecords(const cg_cloud_view &cloud, uint64_t begin, uint64_t end, u
         }
         if constexpr (Normals) {
             std::memcpy(out + 12 + colorBytes, normals + 3 * i, 3 * sizeof(float));
-            std::memset(out + 24 + colorBytes, 0, sizeof(float));  // curvature
+            const float c = curvature != nullptr ? curvature[i] : 0.0f;
+            std::memcpy(out + 24 + colorBytes, &c, sizeof(float));
         }
         out += 12 + colorBytes + (Normals ? 16 : 0);
     }
@@ -305,10 +308,10 @@ void writePCDCompressed(const char *path, const cg_cloud_view &cloud, uint64_t p
             nx[k] = cloud.normals[3 * i];
             ny[k] = cloud.normals[3 * i + 1];
             nz[k] = cloud.normals[3 * i + 2];
+            curvature[k] = cloud.curvature != nullptr ? cloud.curvature[i] : 0.0f;
         }
         ++k;
     }
-    if (cloud.normals) std::memset(curvature, 0, n * sizeof(float));
 
     // Header, sizes and compressed data share one buffer and go out in one write. LZF grows
     // incompressible data by at most one byte in 32 plus a few, so it only fails when that room

@@ -20,7 +20,8 @@ struct cg_filtered_cloud {
     virtual uint64_t size() const = 0;
     virtual bool hasColors() const = 0;
     virtual bool hasNormals() const = 0;
-    virtual void copy(float *positions, uint8_t *colors, float *normals) const = 0;
+    virtual bool hasCurvature() const = 0;
+    virtual void copy(float *positions, uint8_t *colors, float *normals, float *curvature) const = 0;
 };
 
 namespace {
@@ -41,7 +42,10 @@ struct PCLCloud final : cg_filtered_cloud {
     uint64_t size() const override { return points.size(); }
     bool hasColors() const override { return kColors; }
     bool hasNormals() const override { return kNormals; }
-    void copy(float *positions, uint8_t *colors, float *normals) const override {
+    // PCL's normal point types all carry curvature; it is averaged like the other fields.
+    bool hasCurvature() const override { return kNormals && withCurvature; }
+    bool withCurvature = false;
+    void copy(float *positions, uint8_t *colors, float *normals, float *curvature) const override {
         for (size_t i = 0; i < points.size(); ++i) {
             const PointT &p = points[i];
             if (positions != nullptr) {
@@ -62,6 +66,7 @@ struct PCLCloud final : cg_filtered_cloud {
                     normals[3 * i + 1] = p.normal_y;
                     normals[3 * i + 2] = p.normal_z;
                 }
+                if (curvature != nullptr) curvature[i] = p.curvature;
             }
         }
     }
@@ -139,6 +144,7 @@ void copyPoint(const cg_cloud_view &view, uint64_t i, PointT &p) {
         p.normal_x = view.normals[3 * i];
         p.normal_y = view.normals[3 * i + 1];
         p.normal_z = view.normals[3 * i + 2];
+        p.curvature = view.curvature != nullptr ? view.curvature[i] : 0.0f;
     }
 }
 
@@ -207,6 +213,7 @@ std::unique_ptr<cg_filtered_cloud> voxelGrid(const cg_cloud_view &view, float le
         }
     }
     auto result = std::make_unique<PCLCloud<PointT>>();
+    result->withCurvature = view.curvature != nullptr;
     if (bounds.lo[0] > bounds.hi[0]) return result;  // no finite point
     checkLeaf(bounds, leaf);
 
@@ -260,14 +267,15 @@ extern "C" int32_t cg_filter_voxel_grid(const cg_cloud_view *cloud, float leaf, 
 }
 
 extern "C" int32_t cg_filtered_cloud_copy(const cg_filtered_cloud *cloud, float *positions, uint8_t *colors,
-                                          float *normals, uint64_t count, cg_status *status) {
+                                          float *normals, float *curvature, uint64_t count, cg_status *status) {
     return cloudgen::guarded(status, [&] {
         if (cloud == nullptr) throw ShimError(CG_BAD_INPUT, "no cloud given");
         if (count != cloud->size()) throw ShimError(CG_BAD_INPUT, "buffer size does not match the cloud's point count");
-        if ((colors != nullptr && !cloud->hasColors()) || (normals != nullptr && !cloud->hasNormals()))
-            throw ShimError(CG_BAD_INPUT, "asked for colors or normals the filtered cloud does not have");
+        if ((colors != nullptr && !cloud->hasColors()) || (normals != nullptr && !cloud->hasNormals()) ||
+            (curvature != nullptr && !cloud->hasCurvature()))
+            throw ShimError(CG_BAD_INPUT, "asked for colors, normals or curvature the filtered cloud does not have");
         // The one copy on the way out: PCL's points interleave every field; ours are per channel.
-        cloud->copy(positions, colors, normals);
+        cloud->copy(positions, colors, normals, curvature);
     });
 }
 

@@ -37,24 +37,29 @@ constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
 inline bool isFinitePoint(const float *p) { return std::isfinite(p[0]) && std::isfinite(p[1]) && std::isfinite(p[2]); }
 
-// Where the normals go: 3 floats per point of the caller's cloud.
+// Where the results go: 3 floats per point of the caller's cloud for the normals, and one for
+// the curvature when the caller wants it.
 struct Output {
     float *normals;
+    float *curvature;  // may be null
 
-    void set(size_t i, const Eigen::Vector3f &n) const {
+    void set(size_t i, const Eigen::Vector3f &n, float c) const {
         normals[3 * i] = n.x();
         normals[3 * i + 1] = n.y();
         normals[3 * i + 2] = n.z();
+        if (curvature != nullptr) curvature[i] = c;
     }
-    void setMissing(size_t i) const { normals[3 * i] = normals[3 * i + 1] = normals[3 * i + 2] = kNaN; }
+    void setMissing(size_t i) const {
+        normals[3 * i] = normals[3 * i + 1] = normals[3 * i + 2] = kNaN;
+        if (curvature != nullptr) curvature[i] = kNaN;
+    }
 };
 
 // PCL's least-squares plane through `indices` of `cloud` (at least 3 points), turned toward the
-// viewpoint.
+// viewpoint, and its surface variation.
 bool fitNormal(const Cloud &cloud, const pcl::Indices &indices, const Eigen::Vector3f &point,
-               const Eigen::Vector3f &viewpoint, Eigen::Vector3f &normal) {
+               const Eigen::Vector3f &viewpoint, Eigen::Vector3f &normal, float &curvature) {
     Eigen::Vector4f plane;
-    float curvature;
     if (!pcl::computePointNormal(cloud, indices, plane, curvature)) return false;
     normal = plane.head<3>();
     if (normal.dot(viewpoint - point) < 0) normal = -normal;
@@ -223,7 +228,8 @@ void fitFromWindow(const Cloud &cloud, const Grid2D &grid, const Links &links, i
         }
     }
     Eigen::Vector3f normal;
-    if (fitNormal(cloud, nn, p, viewpoint, normal)) out.set(i, normal);
+    float curvature;
+    if (fitNormal(cloud, nn, p, viewpoint, normal, curvature)) out.set(i, normal, curvature);
     else out.setMissing(i);
 }
 
@@ -244,6 +250,13 @@ void integralNormals(const Cloud::Ptr &cloud, const Grid2D &grid, const Links &l
     estimator.setNormalEstimationMethod(estimator.AVERAGE_3D_GRADIENT);
     estimator.setViewPoint(viewpoint.x(), viewpoint.y(), viewpoint.z());
     estimator.setInputCloud(cloud);  // builds the integral images
+    // The gradients give no curvature (PCL leaves it NaN); the window's covariance does, from
+    // integral images of its own, built only when the caller wants curvature.
+    pcl::IntegralImageNormalEstimation<pcl::PointXYZ, pcl::Normal> covariance;
+    if (out.curvature != nullptr) {
+        covariance.setNormalEstimationMethod(covariance.COVARIANCE_MATRIX);
+        covariance.setInputCloud(cloud);
+    }
 
     for (int y = 0; y < grid.height; ++y) {
         for (int x = 0; x < grid.width; ++x) {
@@ -272,8 +285,17 @@ void integralNormals(const Cloud::Ptr &cloud, const Grid2D &grid, const Links &l
             estimator.setRectSize(w, h);
             pcl::Normal normal;
             estimator.computePointNormal(x0 + w / 2, y0 + h / 2, unsigned(i), normal);
-            if (std::isfinite(normal.normal_x)) out.set(i, normal.getNormalVector3fMap());
-            else leftovers.push_back(int(i));
+            if (!std::isfinite(normal.normal_x)) {
+                leftovers.push_back(int(i));
+                continue;
+            }
+            if (out.curvature != nullptr) {
+                covariance.setRectSize(w, h);
+                pcl::Normal fitted;
+                covariance.computePointNormal(x0 + w / 2, y0 + h / 2, unsigned(i), fitted);
+                normal.curvature = fitted.curvature;
+            }
+            out.set(i, normal.getNormalVector3fMap(), normal.curvature);
         }
     }
 }
@@ -613,8 +635,9 @@ void unorganizedNormals(const cg_cloud_view &view, float radius, unsigned maxNei
                 const float bound2 = certain >= maxNeighbours && !complete ? std::min(r2, reach * reach) : r2;
                 const pcl::Indices &nn = s.nearest(maxNeighbours, bound2);
                 Eigen::Vector3f normal;
+                float curvature;
                 const size_t target = sourceIndex[grid->source(i)];
-                if (fitNormal(cloud, nn, p, viewpoint, normal)) out.set(target, normal);
+                if (fitNormal(cloud, nn, p, viewpoint, normal, curvature)) out.set(target, normal, curvature);
                 else out.setMissing(target);
             }
         }
@@ -624,7 +647,8 @@ void unorganizedNormals(const cg_cloud_view &view, float radius, unsigned maxNei
 }  // namespace
 
 extern "C" int32_t cg_estimate_normals(const cg_cloud_view *cloud, float radius, uint32_t max_neighbours,
-                                       const float viewpoint[3], float *normals, cg_status *status) {
+                                       const float viewpoint[3], float *normals, float *curvature,
+                                       cg_status *status) {
     return cloudgen::guarded(status, [&] {
         if (cloud == nullptr || cloud->positions == nullptr || viewpoint == nullptr || normals == nullptr)
             throw ShimError(CG_BAD_INPUT, "no cloud, viewpoint or normals buffer given");
@@ -638,7 +662,7 @@ extern "C" int32_t cg_estimate_normals(const cg_cloud_view *cloud, float radius,
             throw ShimError(CG_BAD_INPUT, "the cloud has more than 2^31 - 1 points");
         const Eigen::Vector3f eye(viewpoint[0], viewpoint[1], viewpoint[2]);
         if (!eye.allFinite()) throw ShimError(CG_BAD_INPUT, "the viewpoint is not finite");
-        const Output out{normals};
+        const Output out{normals, curvature};
         if (cloud->height > 1) organizedNormals(*cloud, radius, max_neighbours, eye, out);
         else if (cloud->count > 0) unorganizedNormals(*cloud, radius, max_neighbours, eye, out);
     });

@@ -2,7 +2,8 @@
 ///
 /// Positions are metres, interleaved x y z (`positions.count == count * 3`). Colors, when present,
 /// are sRGB 8-bit, interleaved r g b (`colors.count == count * 3`). Normals, when present, are
-/// interleaved nx ny nz. An organized cloud keeps the image grid (`organized.width * height == count`)
+/// interleaved nx ny nz, and may come with one curvature value per point (PCL's surface variation,
+/// which PCD and PLY files store beside the normal). An organized cloud keeps the image grid (`organized.width * height == count`)
 /// and marks pixels without a point with NaN positions, as PCL does.
 public struct PointCloud: Equatable, Sendable {
     public struct Grid: Equatable, Sendable {
@@ -17,17 +18,22 @@ public struct PointCloud: Equatable, Sendable {
     public var positions: [Float]
     public var colors: [UInt8]?
     public var normals: [Float]?
+    public var curvature: [Float]?
     public var organized: Grid?
 
-    public init(positions: [Float], colors: [UInt8]? = nil, normals: [Float]? = nil, organized: Grid? = nil) {
+    public init(positions: [Float], colors: [UInt8]? = nil, normals: [Float]? = nil, curvature: [Float]? = nil,
+                organized: Grid? = nil) {
         precondition(positions.count % 3 == 0, "positions must hold x y z triples")
         precondition(colors.map { $0.count == positions.count } ?? true, "one r g b triple per point")
         precondition(normals.map { $0.count == positions.count } ?? true, "one normal per point")
+        precondition(curvature.map { $0.count * 3 == positions.count && normals != nil } ?? true,
+                     "one curvature value per point, beside the normals")
         precondition(organized.map { $0.width * $0.height * 3 == positions.count } ?? true,
                      "an organized cloud has width * height points")
         self.positions = positions
         self.colors = colors
         self.normals = normals
+        self.curvature = curvature
         self.organized = organized
     }
 

@@ -22,8 +22,8 @@ public enum CloudReader {
     }
 
     /// Reads the cloud at `path`: positions as float (whatever the file stores), colors from
-    /// packed rgb / rgba or separate red green blue fields, normals from normal_x.. or nx..;
-    /// other fields (curvature, intensity, alpha, ...) are dropped. A PCL-organized file
+    /// packed rgb / rgba or separate red green blue fields, normals from normal_x.. or nx.., and
+    /// the curvature field beside normals; other fields (intensity, alpha, ...) are dropped. A PCL-organized file
     /// (height > 1) keeps its grid, with NaN positions where it has no point.
     public static func read(_ path: String) throws -> CloudFile {
         let header = try HeaderCheck.check(path: path)
@@ -45,23 +45,19 @@ public enum CloudReader {
         }
         let count = Int(info.count)
 
-        // One shim call per channel, each filling an uninitialized array: no zero-filling first.
-        func channel<T>(_ wanted: Bool, _ copy: (UnsafeMutablePointer<T>) -> Void) throws -> [T]? {
-            guard wanted else { return nil }
-            let values = [T](unsafeUninitializedCapacity: 3 * count) { buffer, initialized in
-                if let base = buffer.baseAddress { copy(base) }
-                initialized = status.code == Int32(CG_OK) ? 3 * count : 0
-            }
-            if let error = status.error(about: path) { throw error }
-            return values
+        // One shim call per channel.
+        func channel<T>(_ wanted: Int32, values: Int, _ copy: (UnsafeMutablePointer<T>, inout cg_status) -> Void) throws -> [T]? {
+            try shimChannel(wanted != 0, count: values, status: &status, about: path, copy)
         }
-        let positions: [Float] = try channel(true) { cg_cloud_copy(handle, $0, nil, nil, info.count, &status) } ?? []
-        let colors: [UInt8]? = try channel(info.has_colors != 0) { cg_cloud_copy(handle, nil, $0, nil, info.count, &status) }
-        let normals: [Float]? = try channel(info.has_normals != 0) { cg_cloud_copy(handle, nil, nil, $0, info.count, &status) }
+        let positions: [Float] = try channel(1, values: 3 * count) { cg_cloud_copy(handle, $0, nil, nil, nil, info.count, &$1) } ?? []
+        let colors: [UInt8]? = try channel(info.has_colors, values: 3 * count) { cg_cloud_copy(handle, nil, $0, nil, nil, info.count, &$1) }
+        let normals: [Float]? = try channel(info.has_normals, values: 3 * count) { cg_cloud_copy(handle, nil, nil, $0, nil, info.count, &$1) }
+        let curvature: [Float]? = try channel(info.has_curvature, values: count) { cg_cloud_copy(handle, nil, nil, nil, $0, info.count, &$1) }
 
         let grid = info.is_organized != 0 ? PointCloud.Grid(width: Int(info.width), height: Int(info.height)) : nil
         let fields = String(cString: info.field_names).split(separator: ",").map(String.init)
-        return CloudFile(cloud: PointCloud(positions: positions, colors: colors, normals: normals, organized: grid),
+        return CloudFile(cloud: PointCloud(positions: positions, colors: colors, normals: normals, curvature: curvature,
+                                                     organized: grid),
                          fields: fields, header: header)
     }
 }

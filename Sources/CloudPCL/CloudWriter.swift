@@ -34,19 +34,10 @@ public enum CloudWriter {
         guard cloud.count <= HeaderCheck.maxPoints else {
             throw CloudError.badInput("\(path): \(cloud.count) points is more than cloudgen writes (at most \(HeaderCheck.maxPoints))")
         }
-        let grid = cloud.organized ?? PointCloud.Grid(width: cloud.count, height: 1)
         var written: UInt64 = 0
         try AtomicFile.write(path) { temporary in
             var status = cg_status()
-            cloud.positions.withUnsafeBufferPointer { positions in
-                withOptionalBuffer(cloud.colors) { colors in
-                    withOptionalBuffer(cloud.normals) { normals in
-                        var view = cg_cloud_view(positions: positions.baseAddress, colors: colors, normals: normals,
-                                                 count: UInt64(cloud.count), width: UInt32(grid.width), height: UInt32(grid.height))
-                        cg_write_cloud(temporary, format.shimFormat, &view, &written, &status)
-                    }
-                }
-            }
+            _ = withView(of: cloud) { cg_write_cloud(temporary, format.shimFormat, $0, &written, &status) }
             if let error = status.error(about: path) { throw error }
             try checkWritten(temporary, writtenFor: path)
         }
@@ -62,11 +53,6 @@ public enum CloudWriter {
             throw CloudError.io("\(path): the written file is incomplete (is the disk full?): \(error.message)")
         }
     }
-}
-
-private func withOptionalBuffer<T, R>(_ array: [T]?, _ body: (UnsafePointer<T>?) -> R) -> R {
-    guard let array else { return body(nil) }
-    return array.withUnsafeBufferPointer { body($0.baseAddress) }
 }
 
 extension CloudFileFormat {

@@ -21,6 +21,7 @@ public struct FilterStep: Equatable, Sendable {
 ///     --sor K,STDDEV                    StatisticalOutlierRemoval
 ///     --radius R,MIN                    RadiusOutlierRemoval
 ///     --foreground                      the foreground cut (no value)
+///     --normals [RADIUS]                normals and curvature (RADIUS defaults to 0.05)
 ///
 /// Values are read leniently and judged by `CloudFilter.problem`, so that every refusal can say
 /// what a sensible value would be.
@@ -64,11 +65,51 @@ public enum FilterArguments {
             filter = .radiusOutliers(radius: radius, minNeighbours: minimum)
         case "--foreground":
             filter = .foreground
+        case "--normals":
+            guard numbers.count == 1, let radius = numbers[0] else {
+                throw bad("needs the radius in metres, e.g. 0.05, or no value for \(CloudFilter.text(CloudFilter.defaultNormalRadius))")
+            }
+            filter = .normals(radius: Float(radius))
         default:
             throw CloudError.badInput("\(flag) is not a filter flag")
         }
         if let problem = filter.problem { throw bad(problem) }
         return FilterStep(label: label, filter: filter)
+    }
+
+    /// Options whose value may be left out, with the value that stands for it.
+    public static let optionalValues = ["--normals": CloudFilter.text(CloudFilter.defaultNormalRadius)]
+
+    /// `arguments` with each option of `optionalValues` given without a value written out with
+    /// its default (`--normals` -> `--normals=0.05`), so that the argument parser, which knows no
+    /// optional values, and `order(of:)` both see one value per option. The option has a value
+    /// when the next argument looks like a number ("0.02", "-1", ".5", "5cm" - which is refused
+    /// later with a sensible value - but not "--ply" or "scan.pcd").
+    public static func withOptionalValues(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        var i = 0
+        while i < arguments.count {
+            let token = arguments[i]
+            result.append(token)
+            i += 1
+            if token == "--" {
+                result += arguments[i...]
+                break
+            }
+            guard let value = optionalValues[token] else { continue }
+            if i < arguments.count, looksNumeric(arguments[i]) {
+                result.append(arguments[i])
+                i += 1
+            } else {
+                result[result.count - 1] = "\(token)=\(value)"
+            }
+        }
+        return result
+    }
+
+    private static func looksNumeric(_ token: String) -> Bool {
+        let body = token.first == "-" || token.first == "+" ? token.dropFirst() : token[...]
+        return Double(token) != nil || body.first.map { $0.isNumber || $0 == "." } ?? false
     }
 
     /// The occurrences of `valued` options (which take the next argument as their value, whatever

@@ -26,8 +26,18 @@ public struct FilterPipeline: Sendable {
         self.organized = organized
     }
 
-    /// Whether the cloud should arrive organized: it was asked for, or a step needs the grid.
-    public var wantsGrid: Bool { organized || steps.contains { $0.filter.needsGrid } }
+    /// Whether the cloud should arrive organized: it was asked for, or a step needs the grid or
+    /// would use it.
+    public var wantsGrid: Bool { wantsGrid(from: 0) }
+
+    /// Whether the steps from `index` on want the grid: `organized`, a step that needs it, or a
+    /// step that works better on it (normals) before any step that drops it.
+    func wantsGrid(from index: Int) -> Bool {
+        let rest = steps[index...]
+        if organized || rest.contains(where: { $0.filter.needsGrid }) { return true }
+        guard let preferring = rest.firstIndex(where: { $0.filter.prefersGrid }) else { return false }
+        return !rest[..<preferring].contains { !$0.filter.keepsGrid }
+    }
 
     /// Runs the steps on `cloud`. An organized result stays organized only with `organized`;
     /// without steps the cloud is returned as it came. Notes for the user (a grid the voxel grid
@@ -46,8 +56,7 @@ public struct FilterPipeline: Sendable {
                     "which \($0.label) before it dropped (voxels have no pixel grid); put \(step.label) first"
                 } ?? "and the cloud has none (it is a plain list of points)"))
             }
-            let later = steps[(index + 1)...]
-            let keepGrid = organized || later.contains { $0.filter.needsGrid }
+            let keepGrid = wantsGrid(from: index + 1)
             if cloud.organized != nil, !step.filter.keepsGrid, organized {
                 warnings.append("\(step.label) drops the organized grid (voxel centroids have no pixel); the cloud is unorganized from here on")
             }
@@ -59,7 +68,7 @@ public struct FilterPipeline: Sendable {
             points = kept
         }
         if cloud.organized != nil && !organized {
-            // Kept only for the foreground cut: the points without their placeholders.
+            // Kept only for the steps that work on the grid: the points without their placeholders.
             let keep = Self.finiteMask(cloud)
             cloud = CloudFilter.select(cloud, keep: keep, kept: points, keepGrid: false)
         }

@@ -17,6 +17,14 @@ extension CloudFilter {
         switch self {
         case .voxelGrid(let leaf):
             return try voxelGrid(cloud, leaf: leaf, label: label)
+        case .normals(let radius):
+            var result = cloud
+            do {
+                try Normals.estimate(&result, radius: radius, viewpoint: viewpoint.origin)
+            } catch let error as CloudError {
+                throw CloudError.badInput("\(label): \(error.message)")
+            }
+            return (result, cloud.finiteCount)
         case .foreground:
             guard let grid = cloud.organized else {
                 throw CloudError.badInput("\(label): needs an organized cloud (a width x height depth grid), and this one is a plain list of points")
@@ -39,7 +47,7 @@ extension CloudFilter {
                         cg_filter_statistical_outliers(view, Int32(clamping: k), stddev, out, &kept, &status)
                     case let .radiusOutliers(radius, minNeighbours):
                         cg_filter_radius_outliers(view, radius, Int32(clamping: minNeighbours), out, &kept, &status)
-                    case .voxelGrid, .foreground:
+                    case .voxelGrid, .foreground, .normals:
                         preconditionFailure("handled above")
                     }
                 }
@@ -60,20 +68,15 @@ extension CloudFilter {
         if let error = status.error(about: label) { throw error }
         defer { cg_filtered_cloud_free(handle) }
         let n = Int(count)
-        // One shim call per channel, each filling an uninitialized array.
-        func channel<T>(_ wanted: Bool, _ copy: (UnsafeMutablePointer<T>) -> Void) throws -> [T]? {
-            guard wanted else { return nil }
-            let values = [T](unsafeUninitializedCapacity: 3 * n) { buffer, initialized in
-                if let base = buffer.baseAddress { copy(base) }
-                initialized = status.code == Int32(CG_OK) ? 3 * n : 0
-            }
-            if let error = status.error(about: label) { throw error }
-            return values
+        // One shim call per channel.
+        func channel<T>(_ wanted: Bool, values: Int, _ copy: (UnsafeMutablePointer<T>, inout cg_status) -> Void) throws -> [T]? {
+            try shimChannel(wanted, count: values, status: &status, about: label, copy)
         }
-        let positions: [Float] = try channel(true) { cg_filtered_cloud_copy(handle, $0, nil, nil, count, &status) } ?? []
-        let colors: [UInt8]? = try channel(cloud.colors != nil) { cg_filtered_cloud_copy(handle, nil, $0, nil, count, &status) }
-        let normals: [Float]? = try channel(cloud.normals != nil) { cg_filtered_cloud_copy(handle, nil, nil, $0, count, &status) }
-        return (PointCloud(positions: positions, colors: colors, normals: normals), n)
+        let positions: [Float] = try channel(true, values: 3 * n) { cg_filtered_cloud_copy(handle, $0, nil, nil, nil, count, &$1) } ?? []
+        let colors: [UInt8]? = try channel(cloud.colors != nil, values: 3 * n) { cg_filtered_cloud_copy(handle, nil, $0, nil, nil, count, &$1) }
+        let normals: [Float]? = try channel(cloud.normals != nil, values: 3 * n) { cg_filtered_cloud_copy(handle, nil, nil, $0, nil, count, &$1) }
+        let curvature: [Float]? = try channel(cloud.curvature != nil, values: n) { cg_filtered_cloud_copy(handle, nil, nil, nil, $0, count, &$1) }
+        return (PointCloud(positions: positions, colors: colors, normals: normals, curvature: curvature), n)
     }
 
     /// The cloud with only the points `keep` marks: gathered into exactly sized arrays, or (for an
@@ -95,6 +98,11 @@ extension CloudFilter {
                         for i in 0..<k.count where k[i] == 0 { m[3 * i] = .nan; m[3 * i + 1] = .nan; m[3 * i + 2] = .nan }
                     }
                 }
+                if result.curvature != nil {
+                    result.curvature!.withUnsafeMutableBufferPointer { c in
+                        for i in 0..<k.count where k[i] == 0 { c[i] = .nan }
+                    }
+                }
             }
             return result
         }
@@ -114,25 +122,21 @@ extension CloudFilter {
                 initialized = 3 * kept
             }
         }
-        return PointCloud(positions: gather(cloud.positions), colors: cloud.colors.map(gather), normals: cloud.normals.map(gather))
-    }
-}
-
-/// Runs `body` with a view of the cloud's buffers (no copy), as the shim's filters read it.
-private func withView<R>(of cloud: PointCloud, _ body: (UnsafePointer<cg_cloud_view>) -> R) -> R {
-    let grid = cloud.organized ?? PointCloud.Grid(width: cloud.count, height: 1)
-    return cloud.positions.withUnsafeBufferPointer { positions in
-        optionalPointer(cloud.colors) { colors in
-            optionalPointer(cloud.normals) { normals in
-                var view = cg_cloud_view(positions: positions.baseAddress, colors: colors, normals: normals,
-                                         count: UInt64(cloud.count), width: UInt32(grid.width), height: UInt32(grid.height))
-                return body(&view)
+        func gatherScalars(_ values: [Float]) -> [Float] {
+            [Float](unsafeUninitializedCapacity: kept) { out, initialized in
+                keep.withUnsafeBufferPointer { k in
+                    values.withUnsafeBufferPointer { v in
+                        var o = 0
+                        for i in 0..<k.count where k[i] != 0 {
+                            out[o] = v[i]
+                            o += 1
+                        }
+                    }
+                }
+                initialized = kept
             }
         }
+        return PointCloud(positions: gather(cloud.positions), colors: cloud.colors.map(gather), normals: cloud.normals.map(gather),
+                          curvature: cloud.curvature.map(gatherScalars))
     }
-}
-
-private func optionalPointer<T, R>(_ array: [T]?, _ body: (UnsafePointer<T>?) -> R) -> R {
-    guard let array else { return body(nil) }
-    return array.withUnsafeBufferPointer { body($0.baseAddress) }
 }

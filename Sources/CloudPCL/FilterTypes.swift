@@ -20,6 +20,13 @@ public enum CloudFilter: Equatable, Sendable {
     case radiusOutliers(radius: Double, minNeighbours: Int)
     /// The connected surface nearest to the camera; see `ForegroundRule`. Needs an organized cloud.
     case foreground
+    /// Normals and curvature for every point, fitted within `radius` metres and facing the
+    /// camera (`Normals`); drops no point. Faster and better on the organized grid, so a pipeline
+    /// keeps the grid up to this step when it can.
+    case normals(radius: Float)
+
+    /// `--normals` without a value: 5 cm, which suits room-scale depth frames.
+    public static let defaultNormalRadius: Float = 0.05
 
     /// Whether an organized cloud can stay organized through this step.
     public var keepsGrid: Bool {
@@ -29,6 +36,12 @@ public enum CloudFilter: Equatable, Sendable {
 
     /// Whether the step works on the organized grid (and refuses clouds without one).
     public var needsGrid: Bool { self == .foreground }
+
+    /// Whether the step works better on the organized grid, but takes any cloud.
+    public var prefersGrid: Bool {
+        if case .normals = self { return true }
+        return false
+    }
 
     /// What is wrong with the parameters themselves, with a value that would work; nil when they
     /// are fine. (Problems that depend on the cloud, such as a voxel leaf too small for its size,
@@ -59,13 +72,18 @@ public enum CloudFilter: Equatable, Sendable {
                 return "R must be a positive number of metres, e.g. 0.05,5 (5 neighbours within 5 cm)"
             }
             if minNeighbours < 0 { return "MIN (neighbours a point needs within R) must be 0 or more, e.g. \(Self.text(Float(radius))),5" }
+        case let .normals(radius):
+            if !(radius.isFinite && radius > 0) {
+                return "the radius must be a positive number of metres, e.g. 0.05 (5 cm suits room scans; "
+                    + "3 to 5 times the point spacing suits any cloud)"
+            }
         case .foreground:
             break
         }
         return nil
     }
 
-    /// A short name for reports: "range", "crop", "voxel", "sor", "radius", "foreground".
+    /// A short name for reports: "range", "crop", "voxel", "sor", "radius", "foreground", "normals".
     public var name: String {
         switch self {
         case .passThroughZ: return "range"
@@ -74,6 +92,7 @@ public enum CloudFilter: Equatable, Sendable {
         case .statisticalOutliers: return "sor"
         case .radiusOutliers: return "radius"
         case .foreground: return "foreground"
+        case .normals: return "normals"
         }
     }
 
@@ -87,6 +106,8 @@ public enum CloudFilter: Equatable, Sendable {
         case let .radiusOutliers(radius, minNeighbours): return ["radius": .number(radius), "min": .number(Double(minNeighbours))]
         case .foreground:
             return ["minimumGap": .number(ForegroundRule.minimumGap), "relativeGap": .number(ForegroundRule.relativeGap)]
+        case let .normals(radius):
+            return ["radius": .number(radius), "maxNeighbours": .number(Double(Normals.defaultMaxNeighbours))]
         }
     }
 

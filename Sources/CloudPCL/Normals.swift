@@ -14,15 +14,16 @@ import CloudCore
 /// lie within a few millimetres and follow the depth noise.
 ///
 /// A point gets NaN normals when its position is not finite, or when the points within the radius
-/// (itself included) are fewer than 3 or lie on a line. Curvature is not estimated: the writers
-/// store it as 0.
+/// (itself included) are fewer than 3 or lie on a line. Each point also gets PCL's curvature (the
+/// surface variation of the same neighbourhood: 0 on a plane, up to 1/3), which PCL's region
+/// growing and feature code read from the PCD's curvature field; NaN where the normal is.
 public enum Normals {
     /// Open3D's and PCL's customary cap.
     public static let defaultMaxNeighbours = 30
     /// A cap beyond which the fit costs much and gains nothing.
     public static let maxNeighboursLimit = 10_000
 
-    /// Sets `cloud.normals` (nx ny nz per point), each fitted to the points within `radius`
+    /// Sets `cloud.normals` (nx ny nz per point) and `cloud.curvature`, each fitted to the points within `radius`
     /// metres and facing `viewpoint`: the camera, which is the origin of a camera-frame cloud
     /// and the camera's position (its pose's translation) for a world-frame one.
     public static func estimate(_ cloud: inout PointCloud, radius: Float, maxNeighbours: Int = defaultMaxNeighbours,
@@ -35,18 +36,22 @@ public enum Normals {
         let count = cloud.count
         var status = cg_status()
         var eye = [viewpoint.x, viewpoint.y, viewpoint.z]
-        // The shim writes every point's normal (NaN where it has none), so the array starts
-        // uninitialized; on failure it is thrown away.
+        // The shim writes every point's normal and curvature (NaN where it has none), so the
+        // arrays start uninitialized; on failure they are thrown away.
+        var curvature = [Float](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
         let normals = cloud.positions.withUnsafeBufferPointer { positions in
-            [Float](unsafeUninitializedCapacity: 3 * count) { buffer, initialized in
-                var view = cg_cloud_view(positions: positions.baseAddress, colors: nil, normals: nil,
-                                         count: UInt64(count), width: UInt32(grid.width), height: UInt32(grid.height))
-                cg_estimate_normals(&view, radius, UInt32(maxNeighbours), &eye, buffer.baseAddress, &status)
-                initialized = status.code == Int32(CG_OK) ? 3 * count : 0
+            curvature.withUnsafeMutableBufferPointer { curvature in
+                [Float](unsafeUninitializedCapacity: 3 * count) { buffer, initialized in
+                    var view = cg_cloud_view(positions: positions.baseAddress, colors: nil, normals: nil, curvature: nil,
+                                             count: UInt64(count), width: UInt32(grid.width), height: UInt32(grid.height))
+                    cg_estimate_normals(&view, radius, UInt32(maxNeighbours), &eye, buffer.baseAddress, curvature.baseAddress, &status)
+                    initialized = status.code == Int32(CG_OK) ? 3 * count : 0
+                }
             }
         }
         if let error = status.error(about: "normal estimation") { throw error }
         cloud.normals = normals
+        cloud.curvature = curvature
     }
 
     /// Refuses what the estimate cannot use, saying what would work.

@@ -50,6 +50,8 @@ struct CapturePipeline {
         var files: [CaptureReport.File] = []
         var filterReports: [FilterStepReport] = []
         var filterWarnings: [String] = []
+        // The cameras' mean position: what a fused cloud's normals face (see below).
+        var cameraSum = SIMD3<Float>.zero
         var index = 0
         while frameLimit.map({ index < $0 }) ?? true {
             guard let captured = try source.nextFrame() else { break }
@@ -75,6 +77,7 @@ struct CapturePipeline {
                 }
                 pose.transform(positions: &cloud.positions)
                 viewpoint = Viewpoint(pose: pose)
+                cameraSum += viewpoint.origin
                 clock.lap("toWorld")
             }
             var frameReports: [FilterStepReport] = []
@@ -107,7 +110,10 @@ struct CapturePipeline {
         }
         if fuse {
             if !filters.steps.isEmpty {
-                (fused, filterReports) = try filters.run(fused, warnings: &filterWarnings)
+                // A fused point no longer knows its camera. Scanned from inside a room or around an
+                // object, the cameras' mean position lies on the side every surface was seen from.
+                let viewpoint = Viewpoint(origin: cameraSum / Float(index), axis: Viewpoint.camera.axis)
+                (fused, filterReports) = try filters.run(fused, viewpoint: viewpoint, warnings: &filterWarnings)
                 clock.lap("filter")
             }
             files += try write(fused, counts: totals, suffix: nil, clock: &clock, origin: source.name, filterReports: filterReports)
@@ -207,7 +213,7 @@ extension PointCloud {
     /// survive concatenation.
     mutating func append(_ other: PointCloud, origin: String) throws {
         if isEmpty {
-            self = PointCloud(positions: other.positions, colors: other.colors, normals: other.normals)
+            self = PointCloud(positions: other.positions, colors: other.colors, normals: other.normals, curvature: other.curvature)
             return
         }
         guard (colors == nil) == (other.colors == nil) else {
@@ -216,6 +222,7 @@ extension PointCloud {
         positions += other.positions
         if let c = other.colors { colors! += c }
         normals = nil
+        curvature = nil
     }
 }
 

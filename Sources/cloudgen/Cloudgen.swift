@@ -1,5 +1,6 @@
 import ArgumentParser
 import CloudCore
+import CloudPCL
 import Foundation
 
 @main
@@ -19,7 +20,9 @@ struct Cloudgen: ParsableCommand {
     /// line on stderr. ArgumentParser's own usage errors would exit 64; the contract says 2.
     static func main() {
         do {
-            var command = try parseAsRoot()
+            // ArgumentParser has no options with an optional value: `--normals` alone is spelled
+            // out with its default first.
+            var command = try parseAsRoot(FilterArguments.withOptionalValues(Array(CommandLine.arguments.dropFirst())))
             try command.run()
         } catch let error as CloudError {
             Console.error(error.message)

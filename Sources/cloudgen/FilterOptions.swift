@@ -27,6 +27,11 @@ struct FilterOptions: ParsableArguments {
                                valueName: "r,min"))
     var radius: [String] = []
 
+    @Option(name: .customLong("normals"), parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("Estimate normals and curvature within RADIUS metres (default 0.05), facing the camera; written as nx ny nz (PLY) / normal_x normal_y normal_z curvature (PCD). On the depth grid when no earlier step drops it.",
+                               valueName: "radius"))
+    var normals: [String] = []
+
     @Flag(help: "Keep the connected surface nearest to the camera; drop what lies behind a depth gap (Docs/cli.md has the rule).")
     var foreground = false
 
@@ -37,9 +42,10 @@ struct FilterOptions: ParsableArguments {
     /// each flag's values in order, but not the order between flags); `extra` holds a command's
     /// own filter flags (convert's --range).
     func pipeline(arguments: [String], extra: [String: [String]] = [:]) throws -> FilterPipeline {
-        var values = ["--crop": crop, "--voxel": voxel, "--sor": sor, "--radius": radius]
+        var values = ["--crop": crop, "--voxel": voxel, "--sor": sor, "--radius": radius, "--normals": normals]
         values.merge(extra) { _, command in command }
-        let steps = try FilterArguments.steps(arguments: arguments, values: values, bare: foreground ? ["--foreground"] : [])
+        let steps = try FilterArguments.steps(arguments: FilterArguments.withOptionalValues(arguments), values: values,
+                                              bare: foreground ? ["--foreground"] : [])
         return FilterPipeline(steps: steps, organized: organized)
     }
 }
