@@ -27,8 +27,10 @@ public struct FilterStep: Equatable, Sendable {
 /// what a sensible value would be.
 public enum FilterArguments {
     /// The filter `flag` (with its dashes) and `value` stand for; a `CloudError.badInput` starting
-    /// "FLAG VALUE: " when the value is malformed or its parameters would not work.
+    /// "FLAG VALUE: " when the value is malformed or its parameters would not work. A flag of
+    /// `optionalValues` without a value takes its default.
     public static func step(flag: String, value: String?) throws -> FilterStep {
+        let value = value ?? optionalValues[flag]
         let label = value.map { "\(flag) \($0)" } ?? flag
         let numbers = value.map { $0.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) } } ?? []
         func bad(_ what: String) -> CloudError { CloudError.badInput("\(label): \(what)") }
