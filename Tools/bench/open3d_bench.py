@@ -8,7 +8,10 @@ plane (raw uint16 millimetres for A, float32 metres for B), the decoded RGB8 col
 own cloud (xyz float32, rgb uint8) so that points can be compared one by one. When it also holds
 datasets.json (cloudgen-bench --data), the same real files go to binary PLY the way an Open3D user
 writes it: the TUM frame, and the Redwood sequence fused by its trajectory; our PLYs are then read
-back and compared point by point with Open3D's clouds. Prints one JSON object on stdout. Run it
+back and compared point by point with Open3D's clouds. When it holds filter_pipelines.json
+(cloudgen-bench --grabber), the cleaning pipeline runs on the same frames: voxel grid 1 cm,
+statistical outlier removal (20, 2), normals within 5 cm (hybrid search, 30 neighbours) turned
+toward the camera, binary PLY. Prints one JSON object on stdout. Run it
 from the venv `Tools/bench/run` makes; nothing here installs anything.
 """
 
@@ -305,6 +308,51 @@ def bench_pipelines(workdir, runs, warmup):
     return results
 
 
+def bench_filter_pipelines(workdir, runs, warmup):
+    """cloudgen-bench's FilterPipelineBench the way an Open3D user writes it, on the same files
+    (filter_pipelines.json): read both images, make the cloud, voxel_down_sample,
+    remove_statistical_outlier, estimate_normals with the hybrid search and orient them toward the
+    camera (cloudgen's normals face it), write. Open3D runs its outlier removal and normals on
+    every core, as cloudgen does."""
+    with open(os.path.join(workdir, "filter_pipelines.json")) as f:
+        inputs = json.load(f)
+    out = os.path.join(workdir, "open3d-out")
+    os.makedirs(out, exist_ok=True)
+    results = {}
+    for key, frame in inputs.items():
+        ply = os.path.join(out, f"{key}-filtered.ply")
+        points = {}
+
+        def pipeline(lap):
+            intrinsic = o3d.camera.PinholeCameraIntrinsic(frame["width"], frame["height"], frame["fx"], frame["fy"],
+                                                          frame["cx"], frame["cy"])
+            lap("open")
+            color, depth = read_image(frame["color_file"]), read_image(frame["depth_file"])
+            lap("decode")
+            rgbd = o3d.geometry.RGBDImage.create_from_color_and_depth(
+                color, depth, depth_scale=frame["depth_scale"], depth_trunc=math.inf, convert_rgb_to_intensity=False)
+            lap("convert")
+            cloud = o3d.geometry.PointCloud.create_from_rgbd_image(rgbd, intrinsic)
+            lap("backproject")
+            points["backproject"] = len(cloud.points)
+            cloud = cloud.voxel_down_sample(0.01)
+            lap("voxel")
+            points["voxel"] = len(cloud.points)
+            cloud, _ = cloud.remove_statistical_outlier(nb_neighbors=20, std_ratio=2.0)
+            lap("sor")
+            points["sor"] = len(cloud.points)
+            cloud.estimate_normals(o3d.geometry.KDTreeSearchParamHybrid(radius=0.05, max_nn=30))
+            cloud.orient_normals_towards_camera_location(np.zeros(3))
+            lap("normals")
+            write_ply(ply, cloud)
+            lap("write")
+            return cloud
+
+        timing, cloud = measure_stages(pipeline, runs, warmup)
+        results[key] = {"points": points, "bytes": os.path.getsize(ply), "timing": timing}
+    return results
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("workdir")
@@ -332,6 +380,8 @@ def main():
     }
     if os.path.exists(os.path.join(args.workdir, "datasets.json")):
         report["pipelines"] = bench_pipelines(args.workdir, args.runs, args.warmup)
+    if os.path.exists(os.path.join(args.workdir, "filter_pipelines.json")):
+        report["filter_pipelines"] = bench_filter_pipelines(args.workdir, args.runs, args.warmup)
     if args.reference_tum:
         report["reference_tum"] = bench_reference(args.reference_tum, args.workdir, args.runs, args.warmup)
     json.dump(report, sys.stdout, indent=2)

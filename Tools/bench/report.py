@@ -6,7 +6,8 @@ open3d.json, machine.json, cpu.txt)
 Ratio = Open3D median time / cloudgen median time: above 1 cloudgen is faster. Exits 1 when the
 two sides' point counts differ, because then the timings do not compare like with like. When the
 run timed real files (cloudgen-bench --data), a second table shows those pipelines end to end and
-by stage, and frames/s for the fused sequence.
+by stage, and frames/s for the fused sequence; with --grabber, a third shows the cleaning pipeline
+(voxel, outlier removal, normals) on the grabber and TUM frames.
 Standard library only.
 """
 
@@ -50,7 +51,37 @@ STAGES = {
     "transform": "transform by the pose",
     "concatenate": "concatenate",
     "write": "write binary PLY",
+    "voxel": "voxel grid 1 cm",
+    "sor": "outlier removal SOR(20, 2)",
+    "normals": "normals 5 cm, toward the camera",
 }
+
+
+def filter_pipelines(out, ours, ours1, theirs):
+    """The cleaning pipeline beside Open3D, by stage with the points each side kept. Returns
+    whether both sides back-projected the same points (the later counts differ a little: Open3D's
+    voxel grid starts at the cloud's corner, PCL's at a multiple of the leaf)."""
+    out += [
+        "",
+        "Cleaning pipeline: frame files -> cloud -> voxel 1 cm -> SOR(20, 2) -> normals 5 cm -> binary PLY "
+        "(Open3D's outlier removal and normals use both cores, as cloudgen's do):",
+        "",
+        "| frame, stage (points after it: cloudgen / Open3D) | cloudgen | cloudgen, 1 core | Open3D | ratio | ratio, 1 core |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    same = True
+    for key, title in (("grabber_frame", "PCL grabber frame"), ("tum_frame", "TUM frame")):
+        o, o1, th = ours[key]["timing"], ours1[key]["timing"], theirs[key]["timing"]
+        row(out, f"{title}: whole", o["whole"], o1["whole"], th["whole"])
+        for stage in o["stage_order"]:
+            label = STAGES[stage]
+            if stage in ours[key]["points"]:
+                label += f" ({ours[key]['points'][stage]} / {theirs[key]['points'][stage]})"
+            if stage == "write":
+                label += f" ({ours[key]['bytes'] / 1e6:.2f} MB / Open3D {theirs[key]['bytes'] / 1e6:.2f} MB)"
+            row(out, f"{title}: {label}", o["stages"][stage], o1["stages"][stage], th["stages"][stage])
+        same = same and ours[key]["points"]["backproject"] == theirs[key]["points"]["backproject"]
+    return same
 
 
 def pipelines(out, ours, ours1, theirs):
@@ -179,6 +210,8 @@ def main():
         out.append(line)
     if "pipelines" in ours:
         same = pipelines(out, ours["pipelines"], ours1["pipelines"], theirs["pipelines"]) and same
+    if "filter_pipelines" in ours:
+        same = filter_pipelines(out, ours["filter_pipelines"], ours1["filter_pipelines"], theirs["filter_pipelines"]) and same
     ref = theirs.get("reference_tum")
     if ref:
         out.append("")

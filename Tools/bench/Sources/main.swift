@@ -1,9 +1,11 @@
 // cloudgen-bench: times cloudgen's frame stages on the simulated camera's frames and exports the
 // same inputs for Tools/bench/open3d_bench.py, so that `Tools/bench/run` can put both side by side.
 // With --data (Open3D's sample RGBD folder, ../shared/data/open3d-rgbd) it also times real files
-// to binary PLY: the TUM frame, and the Redwood sequence fused by its trajectory.
+// to binary PLY: the TUM frame, and the Redwood sequence fused by its trajectory. With --grabber
+// (the PCL grabber recordings, ../shared/data/pcl-grabber) as well, the cleaning pipeline (voxel,
+// outlier removal, normals) runs on the grabber frame and the TUM frame.
 //
-// Usage: cloudgen-bench WORKDIR [--runs N] [--warmup N] [--data DIR]
+// Usage: cloudgen-bench WORKDIR [--runs N] [--warmup N] [--data DIR [--grabber DIR]]
 // Prints one JSON object on stdout. Build with -c release: debug timings mean nothing.
 
 import CloudCapture
@@ -36,6 +38,8 @@ struct Report: Codable {
     /// With --data: files to binary PLY end to end (tum_frame, redwood_sequence), and the simulated
     /// orbit fused the same way (synthetic_orbit, ours alone).
     var pipelines: [String: PipelineResult]?
+    /// With --data and --grabber: frame -> voxel -> SOR -> normals -> PLY (grabber_frame, tum_frame).
+    var filterPipelines: [String: FilterPipelineResult]?
 }
 
 func fail(_ message: String, status: Int32) -> Never {
@@ -119,6 +123,8 @@ var runs = 30
 var warmup = 3
 var workdirPath: String?
 var dataPath: String?
+var grabberPath: String?
+let usage = "usage: cloudgen-bench WORKDIR [--runs N] [--warmup N] [--data DIR [--grabber DIR]]"
 while !arguments.isEmpty {
     let a = arguments.removeFirst()
     switch a {
@@ -132,15 +138,20 @@ while !arguments.isEmpty {
         guard let v = arguments.first, !v.hasPrefix("-") else { fail("--data needs a folder", status: 2) }
         arguments.removeFirst()
         dataPath = v
+    case "--grabber":
+        guard let v = arguments.first, !v.hasPrefix("-") else { fail("--grabber needs a folder", status: 2) }
+        arguments.removeFirst()
+        grabberPath = v
     case "-h", "--help":
-        print("usage: cloudgen-bench WORKDIR [--runs N] [--warmup N] [--data DIR]")
+        print(usage)
         exit(0)
     default:
         guard workdirPath == nil, !a.hasPrefix("-") else { fail("unexpected argument '\(a)'", status: 2) }
         workdirPath = a
     }
 }
-guard let workdirPath else { fail("usage: cloudgen-bench WORKDIR [--runs N] [--warmup N] [--data DIR]", status: 2) }
+guard let workdirPath else { fail(usage, status: 2) }
+if grabberPath != nil && dataPath == nil { fail("--grabber goes with --data (the TUM frame comes from there)", status: 2) }
 
 #if DEBUG
 let build = "debug"
@@ -163,7 +174,13 @@ do {
     let pipelines = try dataPath.map {
         try DatasetBench.run(data: URL(fileURLWithPath: $0, isDirectory: true), workdir: workdir, runs: runs, warmup: warmup)
     }
-    let report = Report(build: build, runs: runs, warmup: warmup, frames: frames, writesA: writes, pipelines: pipelines)
+    let filterPipelines = try grabberPath.map {
+        try FilterPipelineBench.run(grabber: URL(fileURLWithPath: $0, isDirectory: true),
+                                    data: URL(fileURLWithPath: dataPath!, isDirectory: true),
+                                    workdir: workdir, runs: runs, warmup: warmup)
+    }
+    let report = Report(build: build, runs: runs, warmup: warmup, frames: frames, writesA: writes, pipelines: pipelines,
+                        filterPipelines: filterPipelines)
     let encoder = JSONEncoder()
     encoder.keyEncodingStrategy = .convertToSnakeCase
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
