@@ -87,9 +87,12 @@ struct DatasetFrame {
     var timestamp: Double
 
     func read() throws -> CapturedFrame {
-        let depthImage = try ImageFile.read(depthPath)
-        let depth = try DatasetDepth.plane(depthImage, encoding: depthEncoding, unitsPerMetre: unitsPerMetre, origin: depthPath)
-        let color = try colorPath.map { path in try DatasetFrame.colorPlane(ImageFile.read(path), origin: path) }
+        // Decoding is most of a frame's cost (zlib or JPEG, one core each): both images at once.
+        let (depth, color) = try bothAtOnce({
+            try DatasetDepth.plane(ImageFile.read(depthPath), encoding: depthEncoding, unitsPerMetre: unitsPerMetre, origin: depthPath)
+        }, {
+            try colorPath.map { path in try DatasetFrame.colorPlane(ImageFile.read(path), origin: path) }
+        })
         let k = try intrinsics.intrinsics(depthWidth: depth.width, depthHeight: depth.height)
         return CapturedFrame(depth: depth, color: color, intrinsics: k, pose: pose, timestamp: timestamp)
     }
