@@ -150,10 +150,7 @@ enum DatasetBench {
             tumFrame: .init(colorFile: tum.color.path, depthFile: tum.depth.path, cloudgenPly: tumPly),
             redwood: .init(directory: data.path, frames: results["redwood_sequence"]!.frames,
                            cloudgenPly: out.appendingPathComponent("redwood.ply").path))
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(meta).write(to: workdir.appendingPathComponent("datasets.json"))
+        try benchJSON(meta).write(to: workdir.appendingPathComponent("datasets.json"))
         return results
     }
 }

@@ -56,9 +56,6 @@ enum Export {
             color: frame.intrinsics.scaled(toWidth: color.width, height: color.height),
             depthDtype: dtype, depthScale: scale, depthFile: "depth.raw", colorFile: "color.rgb",
             cloudXyzFile: "cloud.xyz.f32", cloudRgbFile: "cloud.rgb.u8", points: cloud.count)
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(meta).write(to: folder.appendingPathComponent("meta.json"))
+        try benchJSON(meta).write(to: folder.appendingPathComponent("meta.json"))
     }
 }

@@ -102,10 +102,7 @@ enum FilterPipelineBench {
             results[key] = FilterPipelineResult(source: spec, points: points, bytes: fileSize(input.cloudgenPly), timing: timing)
             inputs[key] = input
         }
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(inputs).write(to: workdir.appendingPathComponent("filter_pipelines.json"))
+        try benchJSON(inputs).write(to: workdir.appendingPathComponent("filter_pipelines.json"))
         return results
     }
 }

@@ -181,10 +181,7 @@ do {
     }
     let report = Report(build: build, runs: runs, warmup: warmup, frames: frames, writesA: writes, pipelines: pipelines,
                         filterPipelines: filterPipelines)
-    let encoder = JSONEncoder()
-    encoder.keyEncodingStrategy = .convertToSnakeCase
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    FileHandle.standardOutput.write(try encoder.encode(report))
+    FileHandle.standardOutput.write(try benchJSON(report))
     FileHandle.standardOutput.write(Data("\n".utf8))
 } catch let error as CloudError {
     fail(error.message, status: error.exitStatus)
