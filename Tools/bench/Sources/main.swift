@@ -19,7 +19,9 @@ struct FrameResult: Codable {
     var color: [Int]
     var points: Int
     var validPixels: Int
-    /// RGBDFrame(decoding:): raw depth plane -> metres and YUV 4:2:0 -> RGB8, the whole stage.
+    /// RGBDFrame(decoding:colorAtDepthResolution: true), as `capture` runs it: raw depth plane ->
+    /// metres, and the color pixels the depth pixels sample -> RGB8 (all of them for A, whose color
+    /// is at the depth size; one in 7.5 x 7.5 of B's YUV 4:2:0).
     var convert: Timing
     /// Its two halves, to tell where the time goes.
     var convertDepthOnly: Timing
@@ -66,7 +68,7 @@ func benchFrame(_ spec: String, workdir: URL, name: String, runs: Int, warmup: I
                      to: workdir.appendingPathComponent(name))
 
     let convert = try measure(runs: runs, warmup: warmup) {
-        try RGBDFrame(decoding: captured, origin: origin).depth.width
+        try RGBDFrame(decoding: captured, origin: origin, colorAtDepthResolution: true).depth.width
     }
     let d = captured.depth
     let depthOnly = try measure(runs: runs, warmup: warmup) {
@@ -77,12 +79,12 @@ func benchFrame(_ spec: String, workdir: URL, name: String, runs: Int, warmup: I
     }
     let colorOnly = try measure(runs: runs, warmup: warmup) {
         guard let c = captured.color else { return 0 }
-        return try ColorImage(decoding: c, origin: origin).width
+        return try ColorImage(decoding: c, sampledAt: d.width, height: d.height, origin: origin).width
     }
     var backproject = try measure(runs: runs, warmup: warmup) { try projector.run(frame).cloud.count }
     backproject.pointsPerS = Double(cloud.count) / backproject.medianS
     let frameToCloud = try measure(runs: runs, warmup: warmup) {
-        try projector.run(RGBDFrame(decoding: captured, origin: origin)).cloud.count
+        try projector.run(RGBDFrame(decoding: captured, origin: origin, colorAtDepthResolution: true)).cloud.count
     }
     let result = FrameResult(
         spec: spec, depth: [d.width, d.height],
