@@ -1,6 +1,8 @@
 // C++ only because OpenNI2's C header (OniCTypes.h) declares its handles in C++ syntax; the code is
 // C and the API it offers is the extern "C" one in cdevices.h.
+#include <ctype.h>
 #include <dlfcn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <openni2/OniCAPI.h>
@@ -54,9 +56,15 @@ struct cdv_openni2 {
     int is_file;
 };
 
+// OpenNI2's last error, without the spaces and newlines it pads its messages with.
 static const char *why(cdv_openni2 *device) {
+    static char trimmed[200];
     const char *text = device->api.extended_error ? device->api.extended_error() : NULL;
-    return text && *text ? text : "no reason given";
+    while (text && isspace((unsigned char)*text)) text++;
+    snprintf(trimmed, sizeof trimmed, "%s", text && *text ? text : "no reason given");
+    size_t length = strlen(trimmed);
+    while (length > 0 && isspace((unsigned char)trimmed[length - 1])) trimmed[--length] = 0;
+    return trimmed;
 }
 
 static void release(cdv_openni2 *device) {
