@@ -72,7 +72,7 @@ final class DeviceCommandTests: XCTestCase {
     /// that ends first simply ends.
     func testDurationWithoutFramesTakesWhatTheSourceHas() throws {
         let ply = scratch.appendingPathComponent("s.ply").path
-        let result = try CLI.run(["capture", "--source", "synthetic:path=orbit,frames=3", "--duration", "600", "--ply", ply])
+        let result = try CLI.run(["capture", "--source", "synthetic:path=orbit,frames=3,depth=160x120,color=320x240", "--duration", "600", "--ply", ply])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(filesIn(scratch), ["s_000.ply", "s_001.ply", "s_002.ply"])
     }
