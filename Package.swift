@@ -36,7 +36,10 @@ let package = Package(
                 + pclLibraries.map { .linkedLibrary($0) }
                 + [.linkedLibrary("stdc++"), .linkedLibrary("gomp")]
         ),
-        .target(name: "CloudCapture", dependencies: ["CloudCore", "CloudIO"]),
+        // C over libusb (linked) and libfreenect / OpenNI2 (dlopen'ed at run time, so that cloudgen runs
+        // without them and fakenect's reduced library can stand in for the real one).
+        .target(name: "CDevices", linkerSettings: [.linkedLibrary("usb-1.0"), .linkedLibrary("dl")]),
+        .target(name: "CloudCapture", dependencies: ["CloudCore", "CloudIO", "CDevices"]),
         .executableTarget(
             name: "cloudgen",
             dependencies: ["CloudCore", "CloudIO", "CloudPCL", "CloudCapture",

@@ -1,9 +1,8 @@
 import CloudCore
 
 /// A parsed `--source` string (grammar in DESIGN.md, "Source specs"). Parsing checks the spec's
-/// shape; `open()` makes the source. The simulated camera, capture bundles and the datasets on disk
-/// (rgbd, tum, redwood, pclgrabber) exist in this build: the device kinds parse, so that scripts
-/// get the right message, but opening them is refused.
+/// shape; `open()` makes the source: the simulated camera, capture bundles, the datasets on disk
+/// (rgbd, tum, redwood, pclgrabber) and USB cameras (kinect through libfreenect, openni2).
 public enum SourceSpec: Equatable, Sendable {
     case synthetic(SyntheticSettings)
     case rgbd(color: String, depth: String)
@@ -90,8 +89,10 @@ public enum SourceSpec: Equatable, Sendable {
             return try RedwoodSource(directory: directory, options: options)
         case .pclGrabber(let directory):
             return try PCLGrabberSource(directory: directory, options: options)
-        case .kinect, .openNI2:
-            throw CloudError.badInput("source kind '\(kind)' is not available in this build yet (available: synthetic, bundle, rgbd, tum, redwood, pclgrabber)")
+        case .kinect(let index):
+            return try KinectSource(index: index)
+        case .openNI2(let target):
+            return try OpenNI2Source(target: target)
         }
     }
 }

@@ -16,7 +16,10 @@ struct Capture: ParsableCommand {
               rgbd:COLOR,DEPTH   one image pair (with --intrinsics, --depth-scale, --depth-encoding)
               tum:DIR  redwood:DIR  pclgrabber:DIR   dataset folders
               bundle:DIR   a capture bundle (phone capture format, or written with --bundle)
-            Without --source the first attached depth camera is used.
+              kinect[:INDEX]   Kinect v1 through libfreenect
+              openni2[:URI|FILE.oni]   OpenNI2 camera (Xtion, Carmine) or recording
+            Without --source the first attached depth camera is used ('cloudgen devices' lists them).
+            Ctrl-C stops a capture early and writes the frames taken so far.
             Nothing is dropped or rescaled silently: --json reports the scaled intrinsics, the depth
             format and how many pixels each stage kept.
             """)
@@ -42,6 +45,9 @@ struct Capture: ParsableCommand {
     @Option(help: ArgumentHelp("Frames to take: a number, or 'all' that the source has (default: 1, or all with --fuse). A sequence without --fuse writes one file per frame, NAME_000.ply ...", valueName: "n|all"))
     var frames: FrameCount?
 
+    @Option(help: ArgumentHelp("Stop taking frames after this many seconds (with no --frames: as many frames as arrive).", valueName: "s"))
+    var duration: Double?
+
     @Flag(help: "Merge a posed sequence into one world-frame cloud.")
     var fuse = false
 
@@ -63,11 +69,15 @@ struct Capture: ParsableCommand {
         if fuse, let grid = pipeline.steps.first(where: { $0.filter.needsGrid })?.label ?? (pipeline.organized ? "--organized" : nil) {
             throw CloudError.badInput("\(grid) works on one frame's depth grid, and --fuse merges frames into a cloud without one; capture without --fuse")
         }
+        if let duration, !(duration.isFinite && duration > 0) {
+            throw CloudError.badInput("--duration must be a positive number of seconds, not \(duration)")
+        }
+        CaptureInterrupt.install()
         let (report, filterReports) = try CapturePipeline(
             sourceSpec: source,
             sourceOptions: SourceOptions(intrinsicsPath: intrinsics, depthUnitsPerMetre: depthScale, depthEncoding: depthEncoding),
             frame: frame, range: range?.limits,
-            frameLimit: (frames ?? (fuse ? .all : .count(1))).limit, fuse: fuse, outputs: output.requested,
+            frameLimit: (frames ?? (fuse || duration != nil ? .all : .count(1))).limit, duration: duration, fuse: fuse, outputs: output.requested,
             rgbdDirectory: rgbd, bundleDirectory: bundle, filters: pipeline
         ).run()
         if json {

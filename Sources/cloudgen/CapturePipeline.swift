@@ -14,6 +14,8 @@ struct CapturePipeline {
     var range: ClosedRange<Float>?
     /// How many frames to take; nil takes all a finite source has.
     var frameLimit: Int?
+    /// Stop taking frames after this many seconds (`--duration`).
+    var duration: Double?
     /// Merge the frames, each placed by its pose, into one world-frame cloud.
     var fuse: Bool
     var outputs: [(path: String, format: CloudFileFormat)]
@@ -26,10 +28,7 @@ struct CapturePipeline {
 
     func run() throws -> (report: CaptureReport, filters: [FilterStepReport]) {
         var clock = StageClock()
-        guard let sourceSpec else {
-            // Device discovery arrives with USB support; until then no camera can be attached.
-            throw CloudError.io("no depth camera found; use --source synthetic to capture from the built-in simulated camera")
-        }
+        let sourceSpec = try self.sourceSpec ?? USBDiscovery.defaultSourceSpec()
         let source = try SourceSpec(parsing: sourceSpec).open(options: sourceOptions)
         source.warnings.forEach(Console.warning)
         let needsPose = fuse || frame == .world
@@ -53,8 +52,9 @@ struct CapturePipeline {
         // The cameras' mean position: what a fused cloud's normals face (see below).
         var cameraSum = SIMD3<Float>.zero
         var index = 0
-        while frameLimit.map({ index < $0 }) ?? true {
-            guard let captured = try source.nextFrame() else { break }
+        var stop = CaptureStop(source: source.name, duration: duration)
+        while (frameLimit.map { index < $0 } ?? true) && !stop.due {
+            guard let captured = try stop.next(from: source, captured: index) else { break }
             clock.lap("acquire")
             if let bundle {
                 try bundle.append(frame: captured)
@@ -105,8 +105,9 @@ struct CapturePipeline {
             index += 1
             progress.advance(frames: index, points: totals.points)
         }
+        stop.finish(frames: index)
         guard let first else {
-            throw CloudError.io("\(source.name): the source delivered no frame")
+            throw CloudError.io("\(source.name): \(stop.interrupted ? "interrupted before the first frame; nothing written" : "the source delivered no frame")")
         }
         if fuse {
             if !filters.steps.isEmpty {
@@ -140,6 +141,10 @@ struct CapturePipeline {
             Console.warning("no output file requested (add --ply FILE or --pcd FILE)")
         }
         progress.finish(frames: index, points: totals.points)
+        // The frames before a camera went away are written; the capture still failed.
+        if let lost = stop.lost {
+            throw CloudError.io("\(lost.message); the \(index) frame\(index == 1 ? "" : "s") captured before were written")
+        }
         let report = CaptureReport(source: source.name, frame: needsPose ? .world : .camera, frames: index, fused: fuse,
                                    captured: first.captured, rgbd: first.rgbd, range: range, counts: totals,
                                    files: files, rgbdDirectory: rgbdDirectory, bundleDirectory: bundleDirectory, timings: clock.laps, totalMilliseconds: clock.total)
