@@ -60,7 +60,7 @@ public struct RenderStyle: Sendable {
     /// share, so sparse clouds get larger squares; 1...6 pixels.
     public static func automaticPointSize(points: Int, width: Int, height: Int) -> Int {
         guard points > 0 else { return 1 }
-        let side = (Double(width * height) / Double(points) / 8).squareRoot()
+        let side = (Double(width * height) / Double(points) / 3).squareRoot()
         return Swift.min(Swift.max(Int(side.rounded()), 1), 6)
     }
 }
