@@ -23,7 +23,8 @@ struct ScaleBar {
         let rough = span / 5
         let power = pow(10, floor(log10(rough)))
         let step = [1.0, 2, 5, 10].map { $0 * power }.first { $0 >= rough } ?? 10 * power
-        let first = ceil(Double(range.lowerBound) / step) * step
+        // The range comes from Float depths: 1.2 m is 1.2000000477, which must still tick at 1.2.
+        let first = ceil(Double(range.lowerBound) / step - 1e-6) * step
         let values = stride(from: first, through: Double(range.upperBound) + step * 1e-6, by: step).map { Float($0) }
         return (values, max(0, Int(-floor(log10(step) + 1e-9))))
     }
