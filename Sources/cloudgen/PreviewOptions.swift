@@ -39,7 +39,7 @@ struct PreviewOutputs {
         guard let path = depthImagePath.map({ p in suffix.map { CapturePipeline.numbered(p, $0) } ?? p }) else { return }
         let image = try DepthImage.render(depth: frame.depth, color: depthBlend == nil ? nil : frame.color,
                                           blend: depthBlend, origin: origin)
-        try AtomicFile.write(Data(try PNGWriter.encode(rgb: image, origin: path)), to: path)
+        try AtomicFile.write(bytes: try PNGWriter.encode(rgb: image, origin: path), to: path)
     }
 
     /// World-frame clouds (rooms: z up) are drawn with +z up, camera-frame ones with -y up.

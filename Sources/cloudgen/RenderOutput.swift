@@ -42,17 +42,17 @@ struct PreviewWriter {
             timings.shade += clock.lap()
             let png = try PNGWriter.encode(rgb: frame.image, origin: path)
             timings.encode += clock.lap()
-            if index == 0 { covered = buffer.coveredCount }
             if turntable == nil {
-                try AtomicFile.write(Data(png), to: path)
+                try AtomicFile.write(bytes: png, to: path)
                 files.append(path)
             } else {
                 let numbered = CapturePipeline.numbered(path, index)
-                try AtomicFile.write(Data(png), to: numbered)
+                try AtomicFile.write(bytes: png, to: numbered)
                 files.append(numbered)
                 encoded.append(png)
             }
             timings.write += clock.lap()
+            if index == 0 { covered = buffer.coveredCount }
         }
         if turntable != nil {
             var clock = Clock()
@@ -60,7 +60,7 @@ struct PreviewWriter {
             let delay = min(max(4000 / cameras.count, 20), 1000)
             let animation = try AnimatedPNG.assemble(frames: encoded, delayMilliseconds: delay, origin: path)
             timings.encode += clock.lap()
-            try AtomicFile.write(Data(animation), to: path)
+            try AtomicFile.write(bytes: animation, to: path)
             timings.write += clock.lap()
             files.append(path)
         }
