@@ -71,3 +71,21 @@ final class RenderRequestTests: XCTestCase {
         XCTAssertEqual(pixel(far), [0, 0, 128])
     }
 }
+
+/// A world-frame preview looks from the first camera: its up and heading come from the pose.
+final class PoseViewTests: XCTestCase {
+    func testViewFromPose() {
+        let identity = RenderView(cameraPose: .identity)
+        XCTAssertEqual(identity.up, .cameraFrame)
+        XCTAssertEqual(identity.azimuth, 0, accuracy: 1e-4)
+        XCTAssertEqual(identity.elevation, 0, accuracy: 1e-4)
+        // A room camera at eye height looking along +x and down 30 degrees: z up, azimuth 90 (+x is
+        // the orbit's right-hand direction r for +z up), elevation 30.
+        let eye = SIMD3<Double>(0.5, 1.5, 1.6)
+        let pose = Pose.lookAt(eye: eye, target: eye + SIMD3(cos(Double.pi / 6), 0, -sin(Double.pi / 6)))
+        let view = RenderView(cameraPose: pose)
+        XCTAssertEqual(view.up, .worldFrame)
+        XCTAssertEqual(view.azimuth, 90, accuracy: 1e-3)
+        XCTAssertEqual(view.elevation, 30, accuracy: 1e-3)
+    }
+}
