@@ -26,7 +26,7 @@ let package = Package(
         // C over Debian's libpng, libjpeg-turbo and libtiff: their error handlers longjmp, which
         // Swift cannot, so the setjmp side lives in C.
         .target(name: "CImageCodecs",
-                linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("tiff")]),
+                linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("jpeg"), .linkedLibrary("tiff")]),
         .target(name: "CloudIO", dependencies: ["CloudCore", "CImageCodecs"]),
         .systemLibrary(name: "CShims", path: "CShims/include"),
         .target(
@@ -40,14 +40,15 @@ let package = Package(
         // without them and fakenect's reduced library can stand in for the real one).
         .target(name: "CDevices", linkerSettings: [.linkedLibrary("usb-1.0"), .linkedLibrary("dl")]),
         .target(name: "CloudCapture", dependencies: ["CloudCore", "CloudIO", "CDevices"]),
+        .target(name: "CloudRender", dependencies: ["CloudCore", "CloudIO"]),
         .executableTarget(
             name: "cloudgen",
-            dependencies: ["CloudCore", "CloudIO", "CloudPCL", "CloudCapture",
+            dependencies: ["CloudCore", "CloudIO", "CloudPCL", "CloudCapture", "CloudRender",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "cloudgen-bench",
-            dependencies: ["CloudCore", "CloudPCL", "CloudCapture"],
+            dependencies: ["CloudCore", "CloudIO", "CloudPCL", "CloudCapture", "CloudRender"],
             path: "Tools/bench/Sources"
         ),
         .testTarget(name: "CloudCoreTests", dependencies: ["CloudCore"]),
@@ -55,6 +56,7 @@ let package = Package(
         // CloudCapture only for the simulated room, whose scene knows every pixel's true surface.
         .testTarget(name: "CloudPCLTests", dependencies: ["CloudPCL", "CloudCore", "CloudCapture"]),
         .testTarget(name: "CloudCaptureTests", dependencies: ["CloudCapture", "CloudCore"]),
+        .testTarget(name: "CloudRenderTests", dependencies: ["CloudRender", "CloudIO", "CloudCore"]),
         .testTarget(name: "cloudgenTests", dependencies: ["CloudCore", "CloudIO", "CloudPCL"]),
     ],
     swiftLanguageModes: [.v5]

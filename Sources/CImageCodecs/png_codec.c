@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 #include "codecs_internal.h"
 
 /* libpng reports errors by calling an error function that must not return: ours records the
@@ -125,11 +126,15 @@ void cic_png_close(cic_png_decoder *decoder) {
     free(decoder);
 }
 
-/* Writing: errors are the file system's (the arguments are checked first), so they are I/O errors
- * and carry errno's text. */
+/* Writing: errors are the file system's or the allocator's (the arguments are checked first), so
+ * they are I/O errors and carry errno's text. One encoder serves both destinations: a FILE, or a
+ * growing memory buffer (animated PNGs re-wrap each encoded frame's data). */
 
 struct png_writer {
-    FILE *file;
+    FILE *file;          /* NULL when encoding to memory */
+    uint8_t *bytes;      /* memory destination: malloc'd, grows by doubling */
+    size_t size;
+    size_t capacity;
     cic_status *status;
     jmp_buf jump;
 };
@@ -140,24 +145,40 @@ static void writer_error(png_structp png, png_const_charp message) {
     longjmp(writer->jump, 1);
 }
 
-static void write_to_file(png_structp png, png_bytep data, size_t count) {
+static void write_out(png_structp png, png_bytep data, size_t count) {
     struct png_writer *writer = png_get_io_ptr(png);
-    if (fwrite(data, 1, count, writer->file) != count) {
-        cic_fail(writer->status, CIC_IO_ERROR, "cannot write: %s", strerror(errno));
-        png_error(png, "write failed");
+    if (writer->file) {
+        if (fwrite(data, 1, count, writer->file) != count) {
+            cic_fail(writer->status, CIC_IO_ERROR, "cannot write: %s", strerror(errno));
+            png_error(png, "write failed");
+        }
+        return;
     }
+    if (count > writer->capacity - writer->size) {
+        size_t capacity = writer->capacity ? writer->capacity : 65536;
+        while (count > capacity - writer->size) capacity *= 2;
+        uint8_t *grown = realloc(writer->bytes, capacity);
+        if (!grown) {
+            cic_fail(writer->status, CIC_IO_ERROR, "out of memory encoding a PNG");
+            png_error(png, "out of memory");
+        }
+        writer->bytes = grown;
+        writer->capacity = capacity;
+    }
+    memcpy(writer->bytes + writer->size, data, count);
+    writer->size += count;
 }
 
-static void flush_file(png_structp png) {
+static void flush_out(png_structp png) {
     struct png_writer *writer = png_get_io_ptr(png);
-    if (fflush(writer->file) != 0) {
+    if (writer->file && fflush(writer->file) != 0) {
         cic_fail(writer->status, CIC_IO_ERROR, "cannot write: %s", strerror(errno));
         png_error(png, "flush failed");
     }
 }
 
-int32_t cic_png_write(const char *path, const void *pixels, uint32_t width, uint32_t height, int32_t channels,
-                      int32_t bit_depth, int32_t compression_level, cic_status *status) {
+static int32_t check_write_arguments(uint32_t width, uint32_t height, int32_t channels, int32_t bit_depth,
+                                     int32_t compression_level, cic_status *status) {
     cic_succeed(status);
     if (width == 0 || height == 0 || width > PNG_UINT_31_MAX || height > PNG_UINT_31_MAX) {
         return cic_fail(status, CIC_BAD_INPUT, "cannot write a %ux%u PNG", width, height);
@@ -168,23 +189,29 @@ int32_t cic_png_write(const char *path, const void *pixels, uint32_t width, uint
     if (compression_level < 0 || compression_level > 9) {
         return cic_fail(status, CIC_BAD_INPUT, "PNG compression level %d is outside 0...9", compression_level);
     }
-    struct png_writer writer = {.status = status};
-    writer.file = fopen(path, "wb");
-    if (!writer.file) return cic_fail(status, CIC_IO_ERROR, "cannot create: %s", strerror(errno));
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &writer, writer_error, ignore_warning);
+    return CIC_OK;
+}
+
+/* Encodes into `writer`'s destination; the arguments have been checked. */
+static int32_t encode(struct png_writer *writer, const void *pixels, uint32_t width, uint32_t height,
+                      int32_t channels, int32_t bit_depth, int32_t compression_level, int32_t fast) {
+    cic_status *status = writer->status;
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, writer, writer_error, ignore_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!info) {
         png_destroy_write_struct(png ? &png : NULL, NULL);
-        fclose(writer.file);
         return cic_fail(status, CIC_IO_ERROR, "libpng could not start (out of memory?)");
     }
-    if (setjmp(writer.jump)) {
+    if (setjmp(writer->jump)) {
         png_destroy_write_struct(&png, &info);
-        fclose(writer.file);
         return status->code;
     }
-    png_set_write_fn(png, &writer, write_to_file, flush_file);
+    png_set_write_fn(png, writer, write_out, flush_out);
     png_set_compression_level(png, compression_level);
+    /* libpng's default tries all five row filters on every row and keeps the best guess; the SUB
+     * filter alone costs one subtraction per byte and still turns flat backgrounds and smooth
+     * gradients into runs of zeros, which is most of what a rendered preview holds. */
+    if (fast) png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
     png_set_IHDR(png, info, width, height, bit_depth, channels == 1 ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGB,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_write_info(png, info);
@@ -193,7 +220,53 @@ int32_t cic_png_write(const char *path, const void *pixels, uint32_t width, uint
     for (uint32_t y = 0; y < height; y++) png_write_row(png, (png_const_bytep)pixels + row_bytes * y);
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);
+    return CIC_OK;
+}
+
+int32_t cic_png_write(const char *path, const void *pixels, uint32_t width, uint32_t height, int32_t channels,
+                      int32_t bit_depth, int32_t compression_level, cic_status *status) {
+    if (check_write_arguments(width, height, channels, bit_depth, compression_level, status) != CIC_OK) {
+        return status->code;
+    }
+    struct png_writer writer = {.status = status};
+    writer.file = fopen(path, "wb");
+    if (!writer.file) return cic_fail(status, CIC_IO_ERROR, "cannot create: %s", strerror(errno));
+    if (encode(&writer, pixels, width, height, channels, bit_depth, compression_level, 0) != CIC_OK) {
+        fclose(writer.file);
+        return status->code;
+    }
     /* fclose reports the last buffered write's failure (a full disk shows up here). */
     if (fclose(writer.file) != 0) return cic_fail(status, CIC_IO_ERROR, "cannot write: %s", strerror(errno));
     return CIC_OK;
+}
+
+int32_t cic_png_encode(const void *pixels, uint32_t width, uint32_t height, int32_t channels, int32_t bit_depth,
+                       int32_t compression_level, int32_t fast_filter, uint8_t **bytes, size_t *size,
+                       cic_status *status) {
+    *bytes = NULL;
+    *size = 0;
+    if (check_write_arguments(width, height, channels, bit_depth, compression_level, status) != CIC_OK) {
+        return status->code;
+    }
+    struct png_writer writer = {.status = status};
+    if (encode(&writer, pixels, width, height, channels, bit_depth, compression_level, fast_filter) != CIC_OK) {
+        free(writer.bytes);
+        return status->code;
+    }
+    *bytes = writer.bytes;
+    *size = writer.size;
+    return CIC_OK;
+}
+
+void cic_free(void *bytes) { free(bytes); }
+
+uint32_t cic_crc32(uint32_t crc, const uint8_t *bytes, size_t size) {
+    /* zlib's crc32 takes a uInt length; feed it in pieces that fit. */
+    while (size > 0) {
+        uInt piece = size > 0x40000000u ? 0x40000000u : (uInt)size;
+        crc = (uint32_t)crc32(crc, bytes, piece);
+        bytes += piece;
+        size -= piece;
+    }
+    return crc;
 }

@@ -33,6 +33,28 @@ public enum PNGWriter {
         }
     }
 
+    /// A complete 8-bit RGB PNG file in memory: for previews, written with `AtomicFile` or wrapped
+    /// into an animated PNG. `fastFilter` uses the SUB row filter alone instead of libpng's
+    /// per-row adaptive choice: several times faster on rendered images, a few percent larger.
+    public static func encode(rgb image: ColorImage, compressionLevel: Int = 1, fastFilter: Bool = true,
+                              origin: String) throws -> [UInt8] {
+        try check(width: image.width, height: image.height, samples: image.rgb.count, channels: 3,
+                  compressionLevel: compressionLevel, path: origin)
+        var status = cic_status()
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        image.rgb.withUnsafeBytes {
+            _ = cic_png_encode($0.baseAddress, UInt32(image.width), UInt32(image.height), 3, 8, Int32(compressionLevel),
+                               fastFilter ? 1 : 0, &bytes, &size, &status)
+        }
+        defer { cic_free(bytes) }
+        guard status.code == CIC_OK, let bytes else {
+            let message = String(fixedCString: status.message)
+            throw status.code == CIC_BAD_INPUT ? CloudError.badInput("\(origin): \(message)") : CloudError.io("\(origin): \(message)")
+        }
+        return Array(UnsafeBufferPointer(start: bytes, count: size))
+    }
+
     private static func check(width: Int, height: Int, samples: Int, channels: Int, compressionLevel: Int,
                               path: String) throws {
         try ImageLimits.check(width: width, height: height, origin: path)

@@ -62,7 +62,7 @@ extension CloudFilter {
         var status = cg_status()
         var handle: OpaquePointer?
         var count: UInt64 = 0
-        withView(of: cloud) { view in
+        _ = withView(of: cloud) { view in
             cg_filter_voxel_grid(view, leaf, &handle, &count, &status)
         }
         if let error = status.error(about: label) { throw error }

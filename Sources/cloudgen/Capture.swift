@@ -61,6 +61,8 @@ struct Capture: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the frames as captured (raw depth and color planes, intrinsics, distortion, poses) as a capture bundle that bundle: reads.", valueName: "dir"))
     var bundle: String?
 
+    @OptionGroup(title: "Pictures") var pictures: PreviewOptions
+
     @Flag(help: "Print one JSON object describing the capture on stdout, nothing else.")
     var json = false
 
@@ -78,7 +80,7 @@ struct Capture: ParsableCommand {
             sourceOptions: SourceOptions(intrinsicsPath: intrinsics, depthUnitsPerMetre: depthScale, depthEncoding: depthEncoding),
             frame: frame, range: range?.limits,
             frameLimit: (frames ?? (fuse || duration != nil ? .all : .count(1))).limit, duration: duration, fuse: fuse, outputs: output.requested,
-            rgbdDirectory: rgbd, bundleDirectory: bundle, filters: pipeline
+            rgbdDirectory: rgbd, bundleDirectory: bundle, filters: pipeline, pictures: try pictures.outputs()
         ).run()
         if json {
             try Console.printJSON(FilteredCaptureReport(report: report, filters: filterReports))

@@ -25,6 +25,8 @@ struct CapturePipeline {
     var bundleDirectory: String?
     /// The filter steps, run on each frame's cloud in the output frame (on the fused cloud with `fuse`).
     var filters: FilterPipeline
+    /// The preview and depth images, when asked for.
+    var pictures: PreviewOutputs?
 
     func run() throws -> (report: CaptureReport, filters: [FilterStepReport]) {
         var clock = StageClock()
@@ -63,6 +65,7 @@ struct CapturePipeline {
             // Only the cloud needs color here, so only the color pixels it samples are converted.
             let rgbd = try RGBDFrame(decoding: captured, origin: source.name, colorAtDepthResolution: true)
             clock.lap("convert")
+            try pictures?.writeDepthImage(rgbd, suffix: frameLimit == 1 ? nil : index, origin: source.name)
             if let exporter {
                 try exporter.write(rgbd)
                 clock.lap("rgbd")
@@ -137,7 +140,7 @@ struct CapturePipeline {
                                    range.lowerBound, range.upperBound, totals.droppedByRange, totals.valid,
                                    100 * Double(totals.droppedByRange) / Double(totals.valid)))
         }
-        if outputs.isEmpty && exporter == nil && bundle == nil {
+        if outputs.isEmpty && exporter == nil && bundle == nil && pictures == nil {
             Console.warning("no output file requested (add --ply FILE or --pcd FILE)")
         }
         progress.finish(frames: index, points: totals.points)
@@ -157,12 +160,17 @@ struct CapturePipeline {
         if Self.isBlank(cloud) && !outputs.isEmpty {
             throw CloudError.badInput("\(origin): no points to write\(Self.why(range, counts, filterReports))")
         }
-        return try outputs.map { output in
+        let files = try outputs.map { output -> CaptureReport.File in
             let path = suffix.map { Self.numbered(output.path, $0) } ?? output.path
             let written = try CloudWriter.write(cloud, to: path, format: output.format)
             clock.lap("write")
             return .init(path: path, format: output.format.description, bytes: Self.size(of: path), points: written)
         }
+        if let pictures {
+            try pictures.writePreview(cloud, worldFrame: fuse || frame == .world, suffix: suffix)
+            clock.lap("preview")
+        }
+        return files
     }
 
     /// Scaling intrinsics to an image of another aspect ratio is legal but almost always a mistake

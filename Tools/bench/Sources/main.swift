@@ -120,6 +120,11 @@ func benchWrites(_ cloud: PointCloud, workdir: URL, runs: Int, warmup: Int) thro
 
 // MARK: Command line
 
+// `cloudgen-bench render ...`: the renderer's own benchmark (RenderBench.swift).
+if CommandLine.arguments.dropFirst().first == "render" {
+    RenderBench.main(Array(CommandLine.arguments.dropFirst(2)))
+}
+
 var arguments = Array(CommandLine.arguments.dropFirst())
 var runs = 30
 var warmup = 3

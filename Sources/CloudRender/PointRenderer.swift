@@ -1,0 +1,83 @@
+import CloudCore
+
+/// A rendered picture with the depth buffer it was shaded from.
+public struct RenderedFrame: Sendable {
+    public var image: ColorImage
+    public var buffer: DepthBuffer
+    public var camera: OrbitCamera
+}
+
+/// Draws a point cloud from orbit cameras: depth-buffered square splats, then shading, then
+/// optional eye-dome lighting. Holds the cloud and its bounds so that a turntable measures them
+/// once.
+public struct PointRenderer: Sendable {
+    public let cloud: PointCloud
+    /// Of the finite points; nil for a cloud without any.
+    public let bounds: (min: SIMD3<Float>, max: SIMD3<Float>)?
+
+    public init(cloud: PointCloud) {
+        self.cloud = cloud
+        bounds = cloud.bounds
+    }
+
+    /// Color modes this cloud can be drawn in: rgb needs colors, normal needs normals.
+    public func check(_ mode: ColorMode) throws {
+        if mode == .rgb && cloud.colors == nil {
+            throw CloudError.badInput("--color rgb: the cloud has no colors; use --color height or --color depth")
+        }
+        if mode == .normal && cloud.normals == nil {
+            throw CloudError.badInput("--color normal: the cloud has no normals; write them with --normals, or use --color height")
+        }
+    }
+
+    /// rgb when the cloud has colors, height otherwise.
+    public var defaultColorMode: ColorMode { cloud.colors != nil ? .rgb : .height }
+
+    /// The camera for `view`, at azimuth `view.azimuth + turn`; a view without a distance gets
+    /// the one that fits the whole cloud (an empty cloud gets 1 m around the origin).
+    public func camera(for view: RenderView, turn: Float = 0) -> OrbitCamera {
+        let centre = bounds.map { ($0.min + $0.max) / 2 } ?? .zero
+        var camera = OrbitCamera(target: view.target ?? centre, distance: view.distance ?? 1, azimuth: view.azimuth + turn,
+                                 elevation: view.elevation, fieldOfView: view.fieldOfView, up: view.up,
+                                 width: view.width, height: view.height)
+        if view.distance == nil, let bounds {
+            camera.distance = camera.fittingDistance(min: bounds.min, max: bounds.max)
+        }
+        return camera
+    }
+
+    /// `frames` cameras evenly around the up axis from `view`'s azimuth, all at one distance (the
+    /// largest fitting one unless `view` sets it), so that the cloud does not zoom as it turns.
+    public func turntableCameras(for view: RenderView, frames: Int) -> [OrbitCamera] {
+        var cameras = (0..<frames).map { camera(for: view, turn: 360 * Float($0) / Float(frames)) }
+        let distance = view.distance ?? cameras.map(\.distance).max() ?? 1
+        for i in cameras.indices { cameras[i].distance = distance }
+        return cameras
+    }
+
+    /// Rasterises and shades one picture. `threads` 0 uses every core on large clouds.
+    public func render(_ camera: OrbitCamera, style: RenderStyle, threads: Int = 0) throws -> RenderedFrame {
+        try check(style.color)
+        let buffer = rasterise(camera, pointSize: style.pointSize, threads: threads)
+        return shade(buffer, camera: camera, style: style)
+    }
+
+    public func rasterise(_ camera: OrbitCamera, pointSize: Int, threads: Int = 0) -> DepthBuffer {
+        cloud.positions.withUnsafeBufferPointer {
+            DepthBuffer(positions: $0, camera: camera, pointSize: pointSize, threads: threads)
+        }
+    }
+
+    public func shade(_ buffer: DepthBuffer, camera: OrbitCamera, style: RenderStyle) -> RenderedFrame {
+        let up = camera.up
+        let heights = bounds.map { b -> ClosedRange<Float> in
+            let (lo, hi) = (b.min[up.axis], b.max[up.axis])
+            return up.negative ? -hi ... -lo : lo...hi
+        } ?? 0...1
+        var rgb = Shading(style: style, basis: camera.basis, up: up, heights: heights).shade(buffer, cloud: cloud)
+        if style.eyeDomeLighting {
+            EyeDomeLighting.apply(to: &rgb, buffer: buffer, radius: Swift.max(1, style.pointSize / 2))
+        }
+        return RenderedFrame(image: ColorImage(width: camera.width, height: camera.height, rgb: rgb), buffer: buffer, camera: camera)
+    }
+}

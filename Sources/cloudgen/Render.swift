@@ -1,0 +1,133 @@
+import ArgumentParser
+import CloudCore
+import CloudPCL
+import CloudRender
+import Foundation
+
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw a PLY or PCD cloud as a PNG from an orbit camera, without a display or GPU.",
+        discussion: """
+            The camera orbits the target (default: the centre of the cloud's bounding box). Azimuth 0,
+            elevation 0 is the cloud's own view: for a camera-frame cloud (up -y, the default for files)
+            the view of the camera that took it; with --up +z (world-frame rooms) across the room
+            along +y. Without --distance the whole cloud fits in view (a viewer's "reset view").
+            """)
+
+    @Argument(help: ArgumentHelp("The cloud to draw (.ply or .pcd).", valueName: "file"))
+    var file: String
+
+    @Option(help: ArgumentHelp("The PNG to write (with --turntable: the animated PNG; frames go to NAME_000.png ...).", valueName: "file"))
+    var out: String
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Degrees around the up axis; 90 looks from the cloud's left, 180 from behind.", valueName: "deg"))
+    var azimuth: Float = 0
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Degrees above the target, -90...90 (90 looks straight down).", valueName: "deg"))
+    var elevation: Float = 0
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Metres from the target (default: the whole cloud fits).", valueName: "m"))
+    var distance: Float?
+
+    @Option(help: ArgumentHelp("Vertical field of view in degrees, 1...170.", valueName: "deg"))
+    var fov: Float = RenderView.defaultFieldOfView
+
+    @Option(help: ArgumentHelp("Picture size, up to 16384 on a side.", valueName: "wxh"))
+    var size = "\(RenderView.defaultWidth)x\(RenderView.defaultHeight)"
+
+    @Option(help: ArgumentHelp("Side of each point's square in pixels, 1...64 (default: from the point count, 1...6).", valueName: "px"))
+    var pointSize: Int?
+
+    @Option(help: ArgumentHelp("rgb, depth (jet: red near, blue far), height (along the up axis) or normal (default: rgb if the cloud has colors, else height).", valueName: "mode"))
+    var color: String?
+
+    @Option(help: ArgumentHelp("#rrggbb, or black, white, gray, dark.", valueName: "color"))
+    var background = "dark"
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The up axis: -y (camera frame, the default), +z (world-frame rooms), or any signed axis.", valueName: "axis"))
+    var up = "-y"
+
+    @Flag(name: .customLong("edl"), help: "Eye-dome lighting: shade creases and edges so that shape reads without color.")
+    var eyeDomeLighting = false
+
+    @Option(help: ArgumentHelp("Write N frames around the target (NAME_000.png ...) and an animated PNG, 2...360.", valueName: "n"))
+    var turntable: Int?
+
+    @Flag(help: "Write a frame of background even when the cloud has no finite point (otherwise that is an error).")
+    var allowEmpty = false
+
+    @Flag(help: "Print one JSON object describing the render on stdout, nothing else.")
+    var json = false
+
+    struct Report: Encodable {
+        struct Camera: Encodable {
+            var azimuth: Float
+            var elevation: Float
+            var distance: Float
+            var fov: Float
+            var target: [Float]
+            var eye: [Float]
+            var up: String
+        }
+
+        var path: String
+        var points: Int
+        var width: Int
+        var height: Int
+        var color: String
+        var pointSize: Int
+        var eyeDomeLighting: Bool
+        /// Pixels of the first frame that show a point.
+        var coveredPixels: Int
+        var camera: Camera
+        var files: [String]
+        var milliseconds: [String: Double]
+    }
+
+    func run() throws {
+        let (width, height) = try RenderArguments.size(size)
+        let view = RenderView(width: width, height: height, azimuth: azimuth, elevation: elevation, distance: distance,
+                              fieldOfView: fov, up: try RenderArguments.up(up))
+        try view.validate()
+        if let turntable, !(2...360).contains(turntable) {
+            throw CloudError.badInput("--turntable \(turntable): needs a frame count within 2...360, e.g. 36")
+        }
+        let requestedColor = try color.map(RenderArguments.color)
+        let pointSize = try pointSize.map(RenderArguments.pointSize)
+        let background = try RenderArguments.background(background)
+
+        let start = DispatchTime.now().uptimeNanoseconds
+        let cloud = try CloudReader.read(file).cloud
+        let readMilliseconds = (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3).rounded() / 1e3
+        let renderer = PointRenderer(cloud: cloud)
+        if renderer.bounds == nil && !allowEmpty {
+            throw CloudError.badInput("\(file): the cloud has no finite point to draw; pass --allow-empty to write a frame of background anyway")
+        }
+        let mode = requestedColor ?? renderer.defaultColorMode
+        try renderer.check(mode)
+        let style = RenderStyle(color: mode,
+                                pointSize: pointSize ?? RenderStyle.automaticPointSize(points: cloud.finiteCount, width: width, height: height),
+                                background: background, eyeDomeLighting: eyeDomeLighting)
+        let result = try PreviewWriter(renderer: renderer, view: view, style: style).write(to: out, turntable: turntable)
+
+        let first = result.cameras[0]
+        let t = result.timings
+        let report = Report(
+            path: file, points: cloud.count, width: width, height: height, color: mode.rawValue, pointSize: style.pointSize,
+            eyeDomeLighting: eyeDomeLighting, coveredPixels: result.coveredPixels,
+            camera: .init(azimuth: first.azimuth, elevation: first.elevation, distance: first.distance, fov: first.fieldOfView,
+                          target: [first.target.x, first.target.y, first.target.z],
+                          eye: [first.eye.x, first.eye.y, first.eye.z], up: first.up.description),
+            files: result.files,
+            milliseconds: ["read": readMilliseconds, "rasterise": t.rasterise, "shade": t.shade, "encode": t.encode, "write": t.write])
+        if json {
+            try Console.printJSON(report)
+            return
+        }
+        let frames = result.files.count > 1 ? "\(result.files.count - 1) frames and an animated PNG" : "\(width)x\(height)"
+        print(String(format: "rendered %@ (%d points, %@, point size %d) to %@: %@; camera %.2f m from the target, azimuth %g, elevation %g",
+                     file, cloud.count, mode.rawValue, style.pointSize, out, frames, first.distance, first.azimuth, first.elevation))
+        print(String(format: "  read %.1f ms, rasterise %.1f ms, shade %.1f ms, encode %.1f ms, write %.1f ms",
+                     readMilliseconds, t.rasterise, t.shade, t.encode, t.write))
+    }
+}

@@ -1,0 +1,79 @@
+import CloudCore
+import CloudIO
+import CloudRender
+import Foundation
+
+/// Pictures of a cloud written as PNG files: one view, or a turntable of numbered frames plus an
+/// animated PNG. Shared by `render` and `capture --preview`.
+struct PreviewWriter {
+    var renderer: PointRenderer
+    var view: RenderView
+    var style: RenderStyle
+
+    /// Milliseconds spent per stage, summed over the frames.
+    struct Timings: Encodable {
+        var rasterise = 0.0
+        var shade = 0.0
+        var encode = 0.0
+        var write = 0.0
+    }
+
+    struct Result {
+        var cameras: [OrbitCamera]
+        var files: [String]
+        var coveredPixels: Int
+        var timings: Timings
+    }
+
+    /// Renders one view into `path`, or with `turntable` N frames into PATH_000.png ... and an
+    /// animated PNG at `path`.
+    func write(to path: String, turntable: Int? = nil) throws -> Result {
+        try AtomicFile.checkWritable(path)
+        let cameras = turntable.map { renderer.turntableCameras(for: view, frames: $0) } ?? [renderer.camera(for: view)]
+        var timings = Timings()
+        var encoded: [[UInt8]] = []
+        var files: [String] = []
+        var covered = 0
+        for (index, camera) in cameras.enumerated() {
+            var clock = Clock()
+            let buffer = renderer.rasterise(camera, pointSize: style.pointSize)
+            timings.rasterise += clock.lap()
+            let frame = renderer.shade(buffer, camera: camera, style: style)
+            timings.shade += clock.lap()
+            let png = try PNGWriter.encode(rgb: frame.image, origin: path)
+            timings.encode += clock.lap()
+            if turntable == nil {
+                try AtomicFile.write(bytes: png, to: path)
+                files.append(path)
+            } else {
+                let numbered = CapturePipeline.numbered(path, index)
+                try AtomicFile.write(bytes: png, to: numbered)
+                files.append(numbered)
+                encoded.append(png)
+            }
+            timings.write += clock.lap()
+            if index == 0 { covered = buffer.coveredCount }
+        }
+        if turntable != nil {
+            var clock = Clock()
+            // One turn in about four seconds, whatever the frame count.
+            let delay = min(max(4000 / cameras.count, 20), 1000)
+            let animation = try AnimatedPNG.assemble(frames: encoded, delayMilliseconds: delay, origin: path)
+            timings.encode += clock.lap()
+            try AtomicFile.write(bytes: animation, to: path)
+            timings.write += clock.lap()
+            files.append(path)
+        }
+        return Result(cameras: cameras, files: files, coveredPixels: covered, timings: timings)
+    }
+
+    /// Milliseconds between laps, to the microsecond.
+    private struct Clock {
+        private var last = DispatchTime.now().uptimeNanoseconds
+        mutating func lap() -> Double {
+            let now = DispatchTime.now().uptimeNanoseconds
+            defer { last = now }
+            return (Double(now - last) / 1e3).rounded() / 1e3
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import CloudCore
+import CloudIO
+import Foundation
+import XCTest
+
+/// `cloudgen render` and capture's pictures, end to end through the built executable.
+final class RenderCommandTests: XCTestCase {
+    private var dir: URL!
+
+    override func setUpWithError() throws {
+        dir = try makeScratchDirectory()
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: dir)
+    }
+
+    private func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+
+    private func image(_ name: String) throws -> ColorImage {
+        try ImageFile.read(path(name)).colorImage(origin: name)
+    }
+
+    /// A simulated room with a preview, then rendered again from the file: the same camera makes
+    /// the same picture, and --json is one object that says what was drawn.
+    func testCapturePreviewMatchesRenderOfTheFile() throws {
+        let capture = try CLI.run(["capture", "--source", "synthetic", "--ply", "scan.ply", "--preview", "scan.png"], in: dir)
+        XCTAssertEqual(capture.status, 0, capture.stderr)
+        let preview = try image("scan.png")
+        XCTAssertEqual([preview.width, preview.height], [1280, 720])
+
+        let render = try CLI.run(["render", "scan.ply", "--out", "again.png", "--json"], in: dir)
+        XCTAssertEqual(render.status, 0, render.stderr)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(render.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(report["color"] as? String, "rgb")
+        XCTAssertEqual(report["files"] as? [String], ["again.png"])
+        let covered = try XCTUnwrap(report["coveredPixels"] as? Int)
+        XCTAssertGreaterThan(covered, 1280 * 720 / 10, "the reset view shows the room large")
+        XCTAssertEqual(try image("again.png"), preview, "the preview is the render of the written cloud")
+    }
+
+    func testTurntableWritesFramesAndAnAnimatedPNG() throws {
+        XCTAssertEqual(try CLI.run(["capture", "--source", "synthetic", "--ply", "scan.ply"], in: dir).status, 0)
+        let run = try CLI.run(["render", "scan.ply", "--out", "turn.png", "--turntable", "4", "--size", "160x120",
+                               "--elevation", "-20", "--up", "-y", "--color", "depth"], in: dir)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(filesIn(dir), ["scan.ply", "turn.png", "turn_000.png", "turn_001.png", "turn_002.png", "turn_003.png"])
+        let chunks = try AnimatedPNG.chunks(of: Array(try Data(contentsOf: dir.appendingPathComponent("turn.png"))), origin: "turn.png")
+        XCTAssertEqual(chunks.filter { $0.type == "fcTL" }.count, 4)
+        let frames = try (0..<4).map { try image("turn_00\($0).png") }
+        XCTAssertNotEqual(frames[0], frames[2], "the frames are different views")
+        XCTAssertEqual(try image("turn.png"), frames[0], "a plain PNG reader sees the first frame")
+    }
+
+    /// Bad requests exit 2 with one line naming the flag, and leave no file behind.
+    func testInvalidParametersExit2() throws {
+        XCTAssertEqual(try CLI.run(["capture", "--source", "synthetic", "--ply", "scan.ply"], in: dir).status, 0)
+        let cases: [([String], String)] = [
+            (["--size", "0x720"], "--size"), (["--size", "16385x10"], "--size"), (["--size", "big"], "--size"),
+            (["--azimuth", "nan"], "--azimuth"), (["--azimuth", "inf"], "--azimuth"), (["--elevation", "95"], "--elevation"),
+            (["--fov", "0"], "--fov"), (["--distance", "-1"], "--distance"), (["--point-size", "0"], "--point-size"),
+            (["--color", "plasma"], "--color"), (["--background", "#12"], "--background"), (["--up", "w"], "--up"),
+            (["--turntable", "1"], "--turntable"), (["--color", "normal"], "--color normal"),
+        ]
+        for (flags, named) in cases {
+            let run = try CLI.run(["render", "scan.ply", "--out", "bad.png"] + flags, in: dir)
+            XCTAssertEqual(run.status, 2, "\(flags): \(run.stderr)")
+            XCTAssertEqual(run.stderrLines.count, 1, "\(flags): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains(named), "\(flags): \(run.stderr)")
+        }
+        XCTAssertEqual(filesIn(dir), ["scan.ply"])
+    }
+
+    /// An empty cloud is an error unless --allow-empty asks for a frame of background.
+    func testEmptyCloudNeedsAllowEmpty() throws {
+        let empty = "ply\nformat ascii 1.0\nelement vertex 0\nproperty float x\nproperty float y\nproperty float z\nend_header\n"
+        try empty.write(toFile: path("empty.ply"), atomically: true, encoding: .utf8)
+        let refused = try CLI.run(["render", "empty.ply", "--out", "e.png"], in: dir)
+        XCTAssertEqual(refused.status, 2, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("--allow-empty"), refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("e.png")))
+        let allowed = try CLI.run(["render", "empty.ply", "--out", "e.png", "--allow-empty", "--size", "8x4", "--background", "white"], in: dir)
+        XCTAssertEqual(allowed.status, 0, allowed.stderr)
+        XCTAssertEqual(try image("e.png").rgb, [UInt8](repeating: 255, count: 8 * 4 * 3))
+    }
+
+    /// The depth image of the simulated room: the scale bar below it, the nearest depth red, and a
+    /// blended version that keeps the color image's pixels where the weight is 0.
+    func testCaptureDepthImageAndBlend() throws {
+        let run = try CLI.run(["capture", "--source", "synthetic:noise=0", "--depth-image", "depth.png"], in: dir)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let depth = try image("depth.png")
+        XCTAssertEqual(depth.width, 768, "256 wide, enlarged 3 times")
+        XCTAssertGreaterThan(depth.height, 576, "the scale bar adds a band below")
+        let blend = try CLI.run(["capture", "--source", "synthetic:noise=0", "--depth-image", "blend.png", "--depth-blend", "0"], in: dir)
+        XCTAssertEqual(blend.status, 0, blend.stderr)
+        XCTAssertNotEqual(try image("blend.png"), depth)
+        for flags in [["--depth-blend", "1.5"], ["--depth-blend", "0.5"]] {
+            let bad = try CLI.run(["capture", "--source", "synthetic"] + (flags[1] == "0.5" ? [] : ["--depth-image", "x.png"]) + flags, in: dir)
+            XCTAssertEqual(bad.status, 2, "\(flags): \(bad.stderr)")
+            XCTAssertTrue(bad.stderr.contains("--depth-blend"), bad.stderr)
+        }
+    }
+}
