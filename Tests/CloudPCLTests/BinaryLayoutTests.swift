@@ -121,7 +121,7 @@ final class BinaryLayoutTests: XCTestCase {
         }
         if let normals = cloud.normals {
             for k in 0..<3 { same = same && reader.float().bitPattern == normals[3 * i + k].bitPattern }
-            same = same && reader.float().bitPattern == Float(0).bitPattern  // curvature
+            same = same && reader.float().bitPattern == (cloud.curvature?[i] ?? 0).bitPattern  // 0 when the cloud has none
         }
         return same
     }
@@ -177,7 +177,8 @@ final class BinaryLayoutTests: XCTestCase {
     }
 
     /// The cloud's fields one after the other, as binary_compressed stores them before LZF:
-    /// all x, all y, all z, all rgb (packed 0x00RRGGBB), all normal_x ..., all curvature (0).
+    /// all x, all y, all z, all rgb (packed 0x00RRGGBB), all normal_x ..., all curvature (0 when the
+    /// cloud has none).
     private func fieldPlanes(_ cloud: PointCloud) -> [UInt32] {
         var planes: [UInt32] = []
         for k in 0..<3 { planes += (0..<cloud.count).map { cloud.positions[3 * $0 + k].bitPattern } }
@@ -186,14 +187,14 @@ final class BinaryLayoutTests: XCTestCase {
         }
         if let n = cloud.normals {
             for k in 0..<3 { planes += (0..<cloud.count).map { n[3 * $0 + k].bitPattern } }
-            planes += Array(repeating: 0, count: cloud.count)
+            planes += (0..<cloud.count).map { cloud.curvature?[$0].bitPattern ?? 0 }
         }
         return planes
     }
 
     /// Binary PCD: PCL's header, then one record per point (fields in header order), nothing after.
     func testPCDBinaryLayout() throws {
-        for cloud in [syntheticCloud(colors: true, normals: true, organized: true),
+        for cloud in [syntheticCloud(colors: true, normals: true, organized: true, curvature: true),
                       syntheticCloud(colors: false, normals: false, organized: false),
                       largeCloud(width: 50_000, height: 1, colors: true, normals: true)] {
             let label = "colors=\(cloud.colors != nil) normals=\(cloud.normals != nil) count=\(cloud.count)"
@@ -216,7 +217,7 @@ final class BinaryLayoutTests: XCTestCase {
     /// binary_compressed: PCL's header, the compressed and uncompressed sizes, and LZF data that
     /// unpacks to the field planes; PCL's reader gets every bit back.
     func testPCDCompressedLayout() throws {
-        for cloud in [syntheticCloud(colors: true, normals: true, organized: true),
+        for cloud in [syntheticCloud(colors: true, normals: true, organized: true, curvature: true),
                       syntheticCloud(colors: false, normals: false, organized: false),
                       largeCloud(width: 320, height: 240, colors: true, normals: true)] {
             let label = "colors=\(cloud.colors != nil) normals=\(cloud.normals != nil) count=\(cloud.count)"

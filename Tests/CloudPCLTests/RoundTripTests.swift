@@ -34,7 +34,7 @@ final class RoundTripTests: XCTestCase {
             for colors in [false, true] {
                 for normals in [false, true] {
                     let label = "\(format) colors=\(colors) normals=\(normals) organized=\(organized)"
-                    let cloud = syntheticCloud(colors: colors, normals: normals, organized: organized)
+                    let cloud = syntheticCloud(colors: colors, normals: normals, organized: organized, curvature: normals)
                     let ext = { if case .ply = format { return "ply" } else { return "pcd" } }()
                     let path = folder.appendingPathComponent("c-\(colors)-\(normals)-\(organized).\(ext)").path
                     try CloudWriter.write(cloud, to: path, format: format)
@@ -86,6 +86,14 @@ final class RoundTripTests: XCTestCase {
                     }
                 }
             }
+            if let curvature = cloud.curvature, valid || format != .ply(.binary) && format != .ply(.ascii) {
+                let value = got.curvature?[i] ?? -1
+                if exact {
+                    XCTAssertTrue(sameFloat(value, curvature[i]), "\(label): curvature \(i) \(value) != \(curvature[i])")
+                } else {
+                    XCTAssertEqual(value, curvature[i], accuracy: curvature[i] * 5.1e-6, "\(label): curvature \(i)")
+                }
+            }
         }
     }
 
@@ -114,7 +122,7 @@ final class RoundTripTests: XCTestCase {
     /// PCL's binary PCD writers padded the file to whole pages for mmap; the shim writes the
     /// data and nothing after it.
     func testBinaryPCDHasNoPagePadding() throws {
-        let cloud = syntheticCloud(colors: true, normals: true, organized: false)
+        let cloud = syntheticCloud(colors: true, normals: true, organized: false, curvature: true)
         for format in [CloudFileFormat.pcd(.binary), .pcd(.compressed)] {
             let path = folder.appendingPathComponent("padded.pcd").path
             try CloudWriter.write(cloud, to: path, format: format)

@@ -43,19 +43,21 @@ struct SplitMix64 {
 }
 
 /// A cloud with every float bit in use, optional channels, and NaN pixels when organized.
-func syntheticCloud(colors: Bool, normals: Bool, organized: Bool, seed: UInt64 = 7) -> PointCloud {
+func syntheticCloud(colors: Bool, normals: Bool, organized: Bool, curvature withCurvature: Bool = false, seed: UInt64 = 7) -> PointCloud {
     var random = SplitMix64(state: seed)
     let grid = organized ? PointCloud.Grid(width: 7, height: 5) : nil
     let count = grid.map { $0.width * $0.height } ?? 50
     var positions = [Float]()
     var rgb = [UInt8]()
     var normal = [Float]()
+    var curvature = [Float]()
     for i in 0..<count {
         // Every fourth pixel of an organized cloud has no point, as PCL marks it.
         if organized && i % 4 == 1 {
             positions += [.nan, .nan, .nan]
             rgb += [0, 0, 0]
             normal += [.nan, .nan, .nan]
+            curvature.append(.nan)
             continue
         }
         positions += [random.float(3), random.float(2), abs(random.float(8)) + 0.3]
@@ -63,6 +65,8 @@ func syntheticCloud(colors: Bool, normals: Bool, organized: Bool, seed: UInt64 =
         let n = SIMD3(random.float(1), random.float(1), random.float(1) + 2)
         let unit = n / (n * n).sum().squareRoot()
         normal += [unit.x, unit.y, unit.z]
+        // Surface variation lies in [0, 1/3]; spread over it without drawing from the generator.
+        curvature.append(Float(i % 17) / 51)
     }
     // Floats that 8 significant digits cannot tell from their neighbours (about 1 in 500 is such).
     positions[6] = -0.100984104
@@ -74,7 +78,8 @@ func syntheticCloud(colors: Bool, normals: Bool, organized: Bool, seed: UInt64 =
         positions[4] = -0.000123456789
         rgb[0...5] = [0, 0, 0, 255, 255, 255]
     }
-    return PointCloud(positions: positions, colors: colors ? rgb : nil, normals: normals ? normal : nil, organized: grid)
+    return PointCloud(positions: positions, colors: colors ? rgb : nil, normals: normals ? normal : nil,
+                      curvature: normals && withCurvature ? curvature : nil, organized: grid)
 }
 
 /// Whether two floats are the same bits (any NaN matches any NaN).
