@@ -34,7 +34,7 @@ let package = Package(
             dependencies: ["CloudCore", "CloudIO", "CShims"],
             linkerSettings: [.unsafeFlags(["-L\(shimLibraryDir)"]), .linkedLibrary("cloudgen_shim")]
                 + pclLibraries.map { .linkedLibrary($0) }
-                + [.linkedLibrary("stdc++"), .linkedLibrary("gomp")]
+                + [.linkedLibrary("stdc++")]
         ),
         // C over libusb (linked) and libfreenect / OpenNI2 (dlopen'ed at run time, so that cloudgen runs
         // without them and fakenect's reduced library can stand in for the real one).

@@ -12,6 +12,7 @@
 // leaf's gathered set is accepted only when no point outside the gathered region can be nearer
 // than its k-th distance; otherwise that query is searched again over the whole tree.
 #include "filter_neighbours.hpp"
+#include "parallel.hpp"
 
 #include <algorithm>
 #include <array>
@@ -275,8 +276,8 @@ float NeighbourIndex::searchRadius(uint32_t leaf, int k) const {
 void NeighbourIndex::meanNeighbourDistances(int k, float *out) const {
     const size_t want = size_t(k) + 1;
     constexpr size_t kMaxRings = 64;
-#pragma omp parallel
-    {
+    ChunkQueue queue(leaves_.size(), 8);
+    onEveryCore([&] {
         std::vector<Range> ranges;
         // The gathered points, sorted into rings by their distance to the leaf's centre (one
         // array per axis, so that distance loops vectorize). A query reads rings outward and
@@ -288,133 +289,137 @@ void NeighbourIndex::meanNeighbourDistances(int k, float *out) const {
         // The previous query's k-th squared distance, with room to spare: neighbouring points
         // have similar ones, so only the candidates within it are worth sorting.
         float cutoff = kInfinity;
-#pragma omp for schedule(dynamic, 8)
-        for (size_t li = 0; li < leaves_.size(); ++li) {
-            const uint32_t leafIndex = leaves_[li];
-            const Node &leaf = nodes_[leafIndex];
-            const float reach = searchRadius(leafIndex, k);
-            Box region;
-            double centre[3], halfDiagonal = 0;
-            for (int a = 0; a < 3; ++a) {
-                region.lo[a] = leaf.box.lo[a] - reach;
-                region.hi[a] = leaf.box.hi[a] + reach;
-                centre[a] = 0.5 * (double(leaf.box.lo[a]) + leaf.box.hi[a]);
-                const double half = 0.5 * (double(leaf.box.hi[a]) - leaf.box.lo[a]);
-                halfDiagonal += half * half;
-            }
-            ranges.clear();
-            ranges.push_back({leaf.begin, leaf.end});
-            gather(region, leafIndex, ranges);
-
-            // Rings a third of the gathering reach wide (the region's corners fall in the last).
-            const double width = std::max(double(reach) / 3, (std::sqrt(halfDiagonal) + reach) / (kMaxRings - 1));
-            const double perWidth = 1 / width;
-            size_t total = 0;
-            for (const Range &r : ranges) total += r.end - r.begin;
-            ring.resize(total);
-            std::fill(ringStart, ringStart + kMaxRings + 1, 0);
-            size_t c = 0;
-            for (const Range &r : ranges)
-                for (uint32_t i = r.begin; i < r.end; ++i, ++c) {
-                    const double dx = x_[i] - centre[0], dy = y_[i] - centre[1], dz = z_[i] - centre[2];
-                    const double fromCentre = std::sqrt(dx * dx + dy * dy + dz * dz);
-                    ring[c] = uint32_t(std::min(double(kMaxRings - 1), std::floor(fromCentre * perWidth)));
-                    ++ringStart[ring[c] + 1];
+        size_t begin, end;
+        while (queue.next(begin, end)) {
+            for (size_t li = begin; li < end; ++li) {
+                const uint32_t leafIndex = leaves_[li];
+                const Node &leaf = nodes_[leafIndex];
+                const float reach = searchRadius(leafIndex, k);
+                Box region;
+                double centre[3], halfDiagonal = 0;
+                for (int a = 0; a < 3; ++a) {
+                    region.lo[a] = leaf.box.lo[a] - reach;
+                    region.hi[a] = leaf.box.hi[a] + reach;
+                    centre[a] = 0.5 * (double(leaf.box.lo[a]) + leaf.box.hi[a]);
+                    const double half = 0.5 * (double(leaf.box.hi[a]) - leaf.box.lo[a]);
+                    halfDiagonal += half * half;
                 }
-            for (size_t i = 1; i <= kMaxRings; ++i) ringStart[i] += ringStart[i - 1];
-            cx.resize(total);
-            cy.resize(total);
-            cz.resize(total);
-            distances.resize(total);
-            nearby.resize(total);
-            {
-                size_t next[kMaxRings];
-                std::copy(ringStart, ringStart + kMaxRings, next);
-                c = 0;
+                ranges.clear();
+                ranges.push_back({leaf.begin, leaf.end});
+                gather(region, leafIndex, ranges);
+
+                // Rings a third of the gathering reach wide (the region's corners fall in the last).
+                const double width = std::max(double(reach) / 3, (std::sqrt(halfDiagonal) + reach) / (kMaxRings - 1));
+                const double perWidth = 1 / width;
+                size_t total = 0;
+                for (const Range &r : ranges) total += r.end - r.begin;
+                ring.resize(total);
+                std::fill(ringStart, ringStart + kMaxRings + 1, 0);
+                size_t c = 0;
                 for (const Range &r : ranges)
                     for (uint32_t i = r.begin; i < r.end; ++i, ++c) {
-                        const size_t slot = next[ring[c]]++;
-                        cx[slot] = x_[i];
-                        cy[slot] = y_[i];
-                        cz[slot] = z_[i];
+                        const double dx = x_[i] - centre[0], dy = y_[i] - centre[1], dz = z_[i] - centre[2];
+                        const double fromCentre = std::sqrt(dx * dx + dy * dy + dz * dz);
+                        ring[c] = uint32_t(std::min(double(kMaxRings - 1), std::floor(fromCentre * perWidth)));
+                        ++ringStart[ring[c] + 1];
                     }
-            }
-
-            for (uint32_t qi = leaf.begin; qi < leaf.end; ++qi) {
-                const float q[3] = {x_[qi], y_[qi], z_[qi]};
-                const double ox = q[0] - centre[0], oy = q[1] - centre[1], oz = q[2] - centre[2];
-                const double fromCentre = std::sqrt(ox * ox + oy * oy + oz * oz);
-                // Collects every candidate within `limit` (squared), reading rings outward until
-                // |p - q| >= |p - c| - |q - c| rules the rest out (1e-5: float rounding).
-                auto collect = [&](float limit) {
-                    size_t n = 0;
-                    for (size_t i = 0; i < kMaxRings; ++i) {
-                        const double below = double(i) * width - fromCentre;
-                        if (below > 0 && below * below > double(limit) * (1 + 1e-5)) break;
-                        const size_t b = ringStart[i], e = ringStart[i + 1];
-                        float *d = distances.data();
-                        for (size_t j = b; j < e; ++j) d[j - b] = squaredDistance(q[0], q[1], q[2], cx[j], cy[j], cz[j]);
-                        for (size_t j = 0; j < e - b; ++j) {
-                            nearby[n] = d[j];
-                            n += d[j] <= limit;
+                for (size_t i = 1; i <= kMaxRings; ++i) ringStart[i] += ringStart[i - 1];
+                cx.resize(total);
+                cy.resize(total);
+                cz.resize(total);
+                distances.resize(total);
+                nearby.resize(total);
+                {
+                    size_t next[kMaxRings];
+                    std::copy(ringStart, ringStart + kMaxRings, next);
+                    c = 0;
+                    for (const Range &r : ranges)
+                        for (uint32_t i = r.begin; i < r.end; ++i, ++c) {
+                            const size_t slot = next[ring[c]]++;
+                            cx[slot] = x_[i];
+                            cy[slot] = y_[i];
+                            cz[slot] = z_[i];
                         }
-                    }
-                    return n;
-                };
-                size_t n = collect(cutoff);
-                if (n < want && cutoff != kInfinity) n = collect(kInfinity);
-                size_t found = std::min(n, want);
-                selectSmallest(nearby.data(), n, best.data(), found);
-                if (found == want) cutoff = best[want - 1] * 1.5f;
+                }
 
-                // Every point outside the region is farther than q's distance to the region's
-                // boundary; if the want-th distance is within it, the gathered answer is exact.
-                float margin = kInfinity;
-                for (int a = 0; a < 3; ++a) margin = std::min({margin, q[a] - region.lo[a], region.hi[a] - q[a]});
-                if (found < want || !(best[want - 1] <= margin * margin * (1 - 1e-5f)))
-                    searchAll(q, want, found == want ? best[want - 1] : kInfinity, best.data(), found);
+                for (uint32_t qi = leaf.begin; qi < leaf.end; ++qi) {
+                    const float q[3] = {x_[qi], y_[qi], z_[qi]};
+                    const double ox = q[0] - centre[0], oy = q[1] - centre[1], oz = q[2] - centre[2];
+                    const double fromCentre = std::sqrt(ox * ox + oy * oy + oz * oz);
+                    // Collects every candidate within `limit` (squared), reading rings outward until
+                    // |p - q| >= |p - c| - |q - c| rules the rest out (1e-5: float rounding).
+                    auto collect = [&](float limit) {
+                        size_t n = 0;
+                        for (size_t i = 0; i < kMaxRings; ++i) {
+                            const double below = double(i) * width - fromCentre;
+                            if (below > 0 && below * below > double(limit) * (1 + 1e-5)) break;
+                            const size_t b = ringStart[i], e = ringStart[i + 1];
+                            float *d = distances.data();
+                            for (size_t j = b; j < e; ++j) d[j - b] = squaredDistance(q[0], q[1], q[2], cx[j], cy[j], cz[j]);
+                            for (size_t j = 0; j < e - b; ++j) {
+                                nearby[n] = d[j];
+                                n += d[j] <= limit;
+                            }
+                        }
+                        return n;
+                    };
+                    size_t n = collect(cutoff);
+                    if (n < want && cutoff != kInfinity) n = collect(kInfinity);
+                    size_t found = std::min(n, want);
+                    selectSmallest(nearby.data(), n, best.data(), found);
+                    if (found == want) cutoff = best[want - 1] * 1.5f;
 
-                // PCL: best[0] is the query itself (distance 0); the next k are summed nearest first.
-                double sum = 0.0;
-                for (size_t j = 1; j < want; ++j) sum += std::sqrt(double(best[j]));
-                out[id_[qi]] = static_cast<float>(sum / k);
+                    // Every point outside the region is farther than q's distance to the region's
+                    // boundary; if the want-th distance is within it, the gathered answer is exact.
+                    float margin = kInfinity;
+                    for (int a = 0; a < 3; ++a) margin = std::min({margin, q[a] - region.lo[a], region.hi[a] - q[a]});
+                    if (found < want || !(best[want - 1] <= margin * margin * (1 - 1e-5f)))
+                        searchAll(q, want, found == want ? best[want - 1] : kInfinity, best.data(), found);
+
+                    // PCL: best[0] is the query itself (distance 0); the next k are summed nearest first.
+                    double sum = 0.0;
+                    for (size_t j = 1; j < want; ++j) sum += std::sqrt(double(best[j]));
+                    out[id_[qi]] = static_cast<float>(sum / k);
+                }
             }
         }
-    }
+    });
 }
 
 void NeighbourIndex::hasNeighbours(double radius, int needed, uint8_t *out) const {
     const double r2 = radius * radius;
     const double reach = radius * (1 + 1e-6);
-#pragma omp parallel
-    {
+    ChunkQueue queue(leaves_.size(), 8);
+    onEveryCore([&] {
         std::vector<Range> ranges;
-#pragma omp for schedule(dynamic, 8)
-        for (size_t li = 0; li < leaves_.size(); ++li) {
-            const uint32_t leafIndex = leaves_[li];
-            const Node &leaf = nodes_[leafIndex];
-            // Every point within `radius` of a point of the leaf lies in the leaf's box grown by
-            // the radius; the bounds are rounded outward so that float rounding loses none.
-            Box region;
-            for (int a = 0; a < 3; ++a) {
-                region.lo[a] = std::nextafter(float(double(leaf.box.lo[a]) - reach), -kInfinity);
-                region.hi[a] = std::nextafter(float(double(leaf.box.hi[a]) + reach), kInfinity);
-            }
-            ranges.clear();
-            ranges.push_back({leaf.begin, leaf.end});
-            gather(region, leafIndex, ranges);
-            for (uint32_t qi = leaf.begin; qi < leaf.end; ++qi) {
-                const float qx = x_[qi], qy = y_[qi], qz = z_[qi];
-                int count = 0;
-                for (const Range &r : ranges) {
-                    for (uint32_t i = r.begin; i < r.end && count < needed; ++i)
-                        if (double(squaredDistance(qx, qy, qz, x_[i], y_[i], z_[i])) <= r2) ++count;
-                    if (count >= needed) break;
+        size_t begin, end;
+        while (queue.next(begin, end)) {
+            for (size_t li = begin; li < end; ++li) {
+                const uint32_t leafIndex = leaves_[li];
+                const Node &leaf = nodes_[leafIndex];
+                // Every point within `radius` of a point of the leaf lies in the leaf's box grown by
+                // the radius; the bounds are rounded outward so that float rounding loses none.
+                Box region;
+                for (int a = 0; a < 3; ++a) {
+                    region.lo[a] = std::nextafter(float(double(leaf.box.lo[a]) - reach), -kInfinity);
+                    region.hi[a] = std::nextafter(float(double(leaf.box.hi[a]) + reach), kInfinity);
                 }
-                out[id_[qi]] = count >= needed;
+                ranges.clear();
+                ranges.push_back({leaf.begin, leaf.end});
+                gather(region, leafIndex, ranges);
+                for (uint32_t qi = leaf.begin; qi < leaf.end; ++qi) {
+                    const float qx = x_[qi], qy = y_[qi], qz = z_[qi];
+                    int count = 0;
+                    for (const Range &r : ranges) {
+                        for (uint32_t i = r.begin; i < r.end && count < needed; ++i)
+                            if (double(squaredDistance(qx, qy, qz, x_[i], y_[i], z_[i])) <= r2) ++count;
+                        if (count >= needed) break;
+                    }
+                    out[id_[qi]] = count >= needed;
+                }
             }
         }
-    }
+    });
 }
 
 }  // namespace cloudgen

@@ -6,8 +6,8 @@
 // (the same float squared distances, computed as FLANN's L2_Simple computes them), but for a
 // whole leaf of neighbouring points at once: the points near a leaf are gathered once, every
 // query of the leaf is checked against that small contiguous set, and the leaves run in parallel
-// (OpenMP). A query whose answer the gathered set cannot prove falls back to a full tree search,
-// so the answers never depend on the batching.
+// (one thread per core). A query whose answer the gathered set cannot prove falls back to a full
+// tree search, so the answers never depend on the batching.
 #pragma once
 
 #include <cstddef>

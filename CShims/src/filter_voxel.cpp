@@ -6,12 +6,13 @@
 #include <pcl/point_cloud.h>
 #include <pcl/point_types.h>
 
-#include <omp.h>
+#include "parallel.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 // The points a filter made, in PCL's layout until the caller copies them out.
@@ -158,7 +159,7 @@ std::unique_ptr<cg_filtered_cloud> voxelGrid(const cg_cloud_view &view, float le
     // A few slabs per thread, handed out as threads come free: a core busy with something else
     // then holds up one small slab, not half the cloud. Cuts at layer quantiles of a sample give
     // the slabs similar point counts.
-    const int slabs = view.count >= kParallelMinimum ? std::min(255, 3 * std::max(1, omp_get_max_threads())) : 1;
+    const int slabs = view.count >= kParallelMinimum ? std::min(255, 3 * cloudgen::coreCount()) : 1;
     // Slab s holds the layers [cuts[s - 1], cuts[s]). A point's layer is floor(z * inverse) in
     // VoxelGrid's float arithmetic, and floor(v) >= c exactly when v >= c for a whole number c
     // (exact as a float: checkLeaf keeps layers within 2^24), so points are placed by comparing
@@ -182,45 +183,47 @@ std::unique_ptr<cg_filtered_cloud> voxelGrid(const cg_cloud_view &view, float le
     std::fill(bounds.hi, bounds.hi + 3, std::numeric_limits<float>::lowest());
     std::vector<uint8_t> slabOf(view.count);
     std::vector<uint64_t> members(cuts.size() + 1);
-#pragma omp parallel
-    {
-        Bounds local = bounds;
-        std::vector<uint64_t> counted(members.size());
-#pragma omp for schedule(static)
-        for (uint64_t i = 0; i < view.count; ++i) {
-            const float *xyz = view.positions + 3 * i;
-            if (!cloudgen::isFinitePoint(xyz)) {
-                slabOf[i] = kNotFinite;
-                continue;
+    cloudgen::ChunkQueue chunks(view.count, kParallelMinimum);
+    std::mutex merge;
+    cloudgen::onEveryCore(
+        [&] {
+            Bounds local = bounds;
+            std::vector<uint64_t> counted(members.size());
+            size_t begin, end;
+            while (chunks.next(begin, end)) {
+                for (uint64_t i = begin; i < end; ++i) {
+                    const float *xyz = view.positions + 3 * i;
+                    if (!cloudgen::isFinitePoint(xyz)) {
+                        slabOf[i] = kNotFinite;
+                        continue;
+                    }
+                    for (int a = 0; a < 3; ++a) {
+                        local.lo[a] = std::min(local.lo[a], xyz[a]);
+                        local.hi[a] = std::max(local.hi[a], xyz[a]);
+                    }
+                    const float v = xyz[2] * inverse;
+                    uint8_t slab = 0;
+                    for (const float cut : cuts) slab += v >= cut;
+                    slabOf[i] = slab;
+                    ++counted[slab];
+                }
             }
-            for (int a = 0; a < 3; ++a) {
-                local.lo[a] = std::min(local.lo[a], xyz[a]);
-                local.hi[a] = std::max(local.hi[a], xyz[a]);
-            }
-            const float v = xyz[2] * inverse;
-            uint8_t slab = 0;
-            for (const float cut : cuts) slab += v >= cut;
-            slabOf[i] = slab;
-            ++counted[slab];
-        }
-#pragma omp critical
-        {
+            std::lock_guard<std::mutex> lock(merge);
             for (int a = 0; a < 3; ++a) {
                 bounds.lo[a] = std::min(bounds.lo[a], local.lo[a]);
                 bounds.hi[a] = std::max(bounds.hi[a], local.hi[a]);
             }
             for (size_t s = 0; s < members.size(); ++s) members[s] += counted[s];
-        }
-    }
+        },
+        int(std::min<size_t>(size_t(cloudgen::coreCount()), chunks.chunks())));
     auto result = std::make_unique<PCLCloud<PointT>>();
     result->withCurvature = view.curvature != nullptr;
     if (bounds.lo[0] > bounds.hi[0]) return result;  // no finite point
     checkLeaf(bounds, leaf);
 
     std::vector<pcl::PointCloud<PointT>> parts(members.size());
-#pragma omp parallel for schedule(dynamic, 1)
-    for (size_t s = 0; s < members.size(); ++s) {
-        if (members[s] == 0) continue;
+    cloudgen::parallelFor(members.size(), 1, [] { return 0; }, [&](size_t s, int &) {
+        if (members[s] == 0) return;
         // The one copy of the input, slab by slab, into PCL's point type for the view's channels.
         auto input = std::make_shared<pcl::PointCloud<PointT>>();
         auto &points = input->points;
@@ -237,7 +240,7 @@ std::unique_ptr<cg_filtered_cloud> voxelGrid(const cg_cloud_view &view, float le
         grid.setInputCloud(input);
         grid.setLeafSize(leaf, leaf, leaf);
         grid.filter(parts[s]);
-    }
+    });
     for (const auto &part : parts) result->points += part;
     return result;
 }

@@ -14,7 +14,8 @@
 // capped that way was no faster than Open3D's (47 ms against 48 ms on the PCL grabber frame after
 // a 1 cm voxel grid: FLANN spends about 3.5 us per query). Here points are bucketed into cubic
 // cells, the candidates around a cell are gathered once for all of its points, and cells run in
-// parallel (OpenMP, one thread per core).
+// parallel (one thread per core).
+#include "parallel.hpp"
 #include "shim_internal.hpp"
 
 #include <pcl/features/integral_image_normal.h>
@@ -31,6 +32,7 @@
 
 namespace {
 
+using cloudgen::parallelFor;
 using cloudgen::ShimError;
 using Cloud = pcl::PointCloud<pcl::PointXYZ>;
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
@@ -132,20 +134,20 @@ Links linkGrid(const Cloud &cloud, const Grid2D &grid, float radius) {
     Links links{std::vector<uint8_t>(n, 0), std::vector<float>(n, kNaN), std::vector<float>(n, kNaN)};
     // Rows, then columns, in parallel: within each loop the lines share no pixel, and a cut flag
     // is only ever set to 1.
-#pragma omp parallel
-    {
+    struct Scratch {
         std::vector<int> at;
         std::vector<Eigen::Vector3f> points;
         std::vector<uint8_t> joined;
-#pragma omp for schedule(static)
-        for (int y = 0; y < grid.height; ++y)
-            linkLine(cloud, grid.width, radius, [&](int x) { return grid.index(x, y); }, links.cut, links.spacingX, at,
-                     points, joined);
-#pragma omp for schedule(static)
-        for (int x = 0; x < grid.width; ++x)
-            linkLine(cloud, grid.height, radius, [&](int y) { return grid.index(x, y); }, links.cut, links.spacingY, at,
-                     points, joined);
-    }
+    };
+    const auto scratch = [] { return Scratch(); };
+    parallelFor(size_t(grid.height), 16, scratch, [&](size_t y, Scratch &s) {
+        linkLine(cloud, grid.width, radius, [&](int x) { return grid.index(x, int(y)); }, links.cut, links.spacingX, s.at,
+                 s.points, s.joined);
+    });
+    parallelFor(size_t(grid.width), 16, scratch, [&](size_t x, Scratch &s) {
+        linkLine(cloud, grid.height, radius, [&](int y) { return grid.index(int(x), y); }, links.cut, links.spacingY, s.at,
+                 s.points, s.joined);
+    });
     return links;
 }
 
@@ -321,14 +323,10 @@ void organizedNormals(const cg_cloud_view &view, float radius, unsigned maxNeigh
             else out.setMissing(i);
         }
 
-#pragma omp parallel
-    {
-        pcl::Indices nn;
-#pragma omp for schedule(dynamic, 64)
-        for (size_t k = 0; k < leftovers.size(); ++k)
-            fitFromWindow(*cloud, grid, links, leftovers[k] % grid.width, leftovers[k] / grid.width, radius, maxNeighbours,
-                          viewpoint, out, nn);
-    }
+    parallelFor(leftovers.size(), 64, [] { return pcl::Indices(); }, [&](size_t k, pcl::Indices &nn) {
+        fitFromWindow(*cloud, grid, links, leftovers[k] % grid.width, leftovers[k] / grid.width, radius, maxNeighbours,
+                      viewpoint, out, nn);
+    });
 }
 
 // ---- Unorganized clouds ----
@@ -605,43 +603,38 @@ void unorganizedNormals(const cg_cloud_view &view, float radius, unsigned maxNei
     // Rings past the radius or past the cloud's far side hold no neighbour.
     const int maxRing = cell >= radius ? 1 : int(std::min<float>(float(grid->span()), std::ceil(radius / cell)));
     const auto &runs = grid->runs();
-#pragma omp parallel
-    {
-        Scratch s;
-#pragma omp for schedule(dynamic, 16)
-        for (size_t r = 0; r < runs.size(); ++r) {
-            const Eigen::Array3i c = grid->cellOf(runs[r]);
-            s.gather(*grid, c);
-            for (uint32_t i = runs[r].begin; i < runs[r].end; ++i) {
-                const Eigen::Vector3f p = cloud[i].getVector3fMap();
-                // Every neighbour within one cell's side of p is among the candidates; once k of
-                // them are, the k nearest lie within that reach.
-                float reach = cell;
-                size_t certain = s.scan(p, maxNeighbours, r2, c2);
-                bool complete = maxRing <= 1;
-                for (int ring = 2; ring <= maxRing && certain < maxNeighbours; ++ring) {
-                    // A ring of more cells than the grid has occupied ones (a point far from the
-                    // rest): all the remaining cells at once, by their list.
-                    const int64_t side = 2 * ring + 1;
-                    if (side * side * side > int64_t(runs.size())) {
-                        s.addBeyond(*grid, c, ring - 1, p, r2);
-                        complete = true;
-                        break;
-                    }
-                    reach = float(ring) * cell;
-                    certain = s.addRing(*grid, c, ring, p, r2, reach);
-                    complete = ring == maxRing;
+    parallelFor(runs.size(), 16, [] { return Scratch(); }, [&](size_t r, Scratch &s) {
+        const Eigen::Array3i c = grid->cellOf(runs[r]);
+        s.gather(*grid, c);
+        for (uint32_t i = runs[r].begin; i < runs[r].end; ++i) {
+            const Eigen::Vector3f p = cloud[i].getVector3fMap();
+            // Every neighbour within one cell's side of p is among the candidates; once k of
+            // them are, the k nearest lie within that reach.
+            float reach = cell;
+            size_t certain = s.scan(p, maxNeighbours, r2, c2);
+            bool complete = maxRing <= 1;
+            for (int ring = 2; ring <= maxRing && certain < maxNeighbours; ++ring) {
+                // A ring of more cells than the grid has occupied ones (a point far from the
+                // rest): all the remaining cells at once, by their list.
+                const int64_t side = 2 * ring + 1;
+                if (side * side * side > int64_t(runs.size())) {
+                    s.addBeyond(*grid, c, ring - 1, p, r2);
+                    complete = true;
+                    break;
                 }
-                const float bound2 = certain >= maxNeighbours && !complete ? std::min(r2, reach * reach) : r2;
-                const pcl::Indices &nn = s.nearest(maxNeighbours, bound2);
-                Eigen::Vector3f normal;
-                float curvature;
-                const size_t target = sourceIndex[grid->source(i)];
-                if (fitNormal(cloud, nn, p, viewpoint, normal, curvature)) out.set(target, normal, curvature);
-                else out.setMissing(target);
+                reach = float(ring) * cell;
+                certain = s.addRing(*grid, c, ring, p, r2, reach);
+                complete = ring == maxRing;
             }
+            const float bound2 = certain >= maxNeighbours && !complete ? std::min(r2, reach * reach) : r2;
+            const pcl::Indices &nn = s.nearest(maxNeighbours, bound2);
+            Eigen::Vector3f normal;
+            float curvature;
+            const size_t target = sourceIndex[grid->source(i)];
+            if (fitNormal(cloud, nn, p, viewpoint, normal, curvature)) out.set(target, normal, curvature);
+            else out.setMissing(target);
         }
-    }
+    });
 }
 
 }  // namespace

@@ -224,14 +224,14 @@ static int32_t encode(struct png_writer *writer, const void *pixels, uint32_t wi
 }
 
 int32_t cic_png_write(const char *path, const void *pixels, uint32_t width, uint32_t height, int32_t channels,
-                      int32_t bit_depth, int32_t compression_level, cic_status *status) {
+                      int32_t bit_depth, int32_t compression_level, int32_t fast_filter, cic_status *status) {
     if (check_write_arguments(width, height, channels, bit_depth, compression_level, status) != CIC_OK) {
         return status->code;
     }
     struct png_writer writer = {.status = status};
     writer.file = fopen(path, "wb");
     if (!writer.file) return cic_fail(status, CIC_IO_ERROR, "cannot create: %s", strerror(errno));
-    if (encode(&writer, pixels, width, height, channels, bit_depth, compression_level, 0) != CIC_OK) {
+    if (encode(&writer, pixels, width, height, channels, bit_depth, compression_level, fast_filter) != CIC_OK) {
         fclose(writer.file);
         return status->code;
     }

@@ -12,24 +12,26 @@ public enum PNGWriter {
     /// zlib's own default: a good size for little time. 1 is about twice as fast, 9 rarely smaller.
     public static let defaultCompressionLevel = 6
 
+    /// `fastFilter` as for `encode`: files that other programs read back often (RGBD exports)
+    /// decode faster with the SUB filter alone, as TUM's and Redwood's PNGs are stored.
     public static func write(rgb image: ColorImage, to path: String,
-                             compressionLevel: Int = defaultCompressionLevel) throws {
+                             compressionLevel: Int = defaultCompressionLevel, fastFilter: Bool = false) throws {
         try check(width: image.width, height: image.height, samples: image.rgb.count, channels: 3,
                   compressionLevel: compressionLevel, path: path)
         try image.rgb.withUnsafeBytes {
             try write($0, width: image.width, height: image.height, channels: 3, bitDepth: 8,
-                      compressionLevel: compressionLevel, to: path)
+                      compressionLevel: compressionLevel, fastFilter: fastFilter, to: path)
         }
     }
 
     /// `samples`: width * height values, row-major (e.g. depth in millimetres, 0 for none).
     public static func write(gray16 samples: [UInt16], width: Int, height: Int, to path: String,
-                             compressionLevel: Int = defaultCompressionLevel) throws {
+                             compressionLevel: Int = defaultCompressionLevel, fastFilter: Bool = false) throws {
         try check(width: width, height: height, samples: samples.count, channels: 1,
                   compressionLevel: compressionLevel, path: path)
         try samples.withUnsafeBytes {
             try write($0, width: width, height: height, channels: 1, bitDepth: 16,
-                      compressionLevel: compressionLevel, to: path)
+                      compressionLevel: compressionLevel, fastFilter: fastFilter, to: path)
         }
     }
 
@@ -67,11 +69,11 @@ public enum PNGWriter {
     }
 
     private static func write(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, channels: Int, bitDepth: Int,
-                              compressionLevel: Int, to path: String) throws {
+                              compressionLevel: Int, fastFilter: Bool, to path: String) throws {
         try AtomicFile.write(path) { temporary in
             var status = cic_status()
             cic_png_write(temporary, pixels.baseAddress, UInt32(width), UInt32(height), Int32(channels),
-                          Int32(bitDepth), Int32(compressionLevel), &status)
+                          Int32(bitDepth), Int32(compressionLevel), fastFilter ? 1 : 0, &status)
             if status.code != CIC_OK {
                 let message = String(fixedCString: status.message)
                 throw status.code == CIC_BAD_INPUT ? CloudError.badInput("\(path): \(message)") : CloudError.io("\(path): \(message)")

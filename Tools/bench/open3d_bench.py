@@ -324,11 +324,24 @@ def bench_filter_pipelines(workdir, runs, warmup):
         points = {}
 
         def pipeline(lap):
-            intrinsic = o3d.camera.PinholeCameraIntrinsic(frame["width"], frame["height"], frame["fx"], frame["fy"],
-                                                          frame["cx"], frame["cy"])
-            lap("open")
-            color, depth = read_image(frame["color_file"]), read_image(frame["depth_file"])
-            lap("decode")
+            # What cloudgen's source does before decoding: the calibration from the folder's file,
+            # or the images named by TUM's index files (with TUM's default calibration).
+            color_file, depth_file = frame["color_file"], frame["depth_file"]
+            if frame.get("intrinsics_file"):
+                intrinsic = o3d.io.read_pinhole_camera_intrinsic(frame["intrinsics_file"])
+            else:
+                intrinsic = o3d.camera.PinholeCameraIntrinsic(frame["width"], frame["height"], frame["fx"], frame["fy"],
+                                                              frame["cx"], frame["cy"])
+            if frame.get("tum_folder"):
+                def first_entry(index):
+                    with open(os.path.join(frame["tum_folder"], index)) as f:
+                        stamp, name = next(line.split() for line in f if line.strip() and not line.startswith("#"))
+                    return float(stamp), os.path.join(frame["tum_folder"], name)
+                (color_stamp, color_file), (depth_stamp, depth_file) = first_entry("rgb.txt"), first_entry("depth.txt")
+                if abs(color_stamp - depth_stamp) > 0.02:
+                    raise RuntimeError(f"{frame['tum_folder']}: the first color and depth frames are not a pair")
+            color, depth = read_image(color_file), read_image(depth_file)
+            lap("read")
             rgbd = o3d.geometry.RGBDImage.create_from_color_and_depth(
                 color, depth, depth_scale=frame["depth_scale"], depth_trunc=math.inf, convert_rgb_to_intensity=False)
             lap("convert")

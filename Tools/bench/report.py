@@ -51,6 +51,7 @@ STAGES = {
     "transform": "transform by the pose",
     "concatenate": "concatenate",
     "write": "write binary PLY",
+    "read": "read the frame (calibration or index files, both images)",
     "voxel": "voxel grid 1 cm",
     "sor": "outlier removal SOR(20, 2)",
     "normals": "normals 5 cm, toward the camera",
@@ -75,7 +76,7 @@ def filter_pipelines(out, ours, ours1, theirs):
         row(out, f"{title}: whole", o["whole"], o1["whole"], th["whole"])
         for stage in o["stage_order"]:
             label = STAGES[stage]
-            if stage in ours[key]["points"]:
+            if stage in ours[key]["points"] and stage in theirs[key]["points"]:
                 label += f" ({ours[key]['points'][stage]} / {theirs[key]['points'][stage]})"
             if stage == "write":
                 label += f" ({ours[key]['bytes'] / 1e6:.2f} MB / Open3D {theirs[key]['bytes'] / 1e6:.2f} MB)"

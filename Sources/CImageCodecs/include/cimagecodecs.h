@@ -75,10 +75,12 @@ int32_t cic_tiff_decode(cic_tiff_decoder *decoder, void *pixels, size_t pixels_s
 void cic_tiff_close(cic_tiff_decoder *decoder);
 
 /* Writes a PNG to `path` (created or truncated): packed rows of `channels` (1 or 3) samples of
- * `bit_depth` (8 or 16; 16-bit samples in host order), zlib `compression_level` 0...9.
- * A partly written file is left behind on failure; the caller writes to a temporary path. */
+ * `bit_depth` (8 or 16; 16-bit samples in host order), zlib `compression_level` 0...9, and
+ * `fast_filter` as for cic_png_encode. A partly written file is left behind on failure; the
+ * caller writes to a temporary path. */
 int32_t cic_png_write(const char *path, const void *pixels, uint32_t width, uint32_t height,
-                      int32_t channels, int32_t bit_depth, int32_t compression_level, cic_status *status);
+                      int32_t channels, int32_t bit_depth, int32_t compression_level, int32_t fast_filter,
+                      cic_status *status);
 
 /* Encodes a PNG into memory: the same arguments as cic_png_write; `fast_filter` 1 uses the SUB row
  * filter alone instead of libpng's adaptive choice (previews: several times faster, a little

@@ -16,8 +16,12 @@ struct FilterPipelineResult: Codable {
     var timing: StagedTiming
 }
 
-/// What `open3d_bench.py` needs to run the same pipeline on the same files.
+/// What `open3d_bench.py` needs to run the same pipeline on the same files. Its "open" stage does
+/// what ours does before decoding: read the calibration file (`intrinsicsFile`, where the frame
+/// has one) or the TUM index files (`tumFolder`), which name the images.
 struct FilterPipelineInput: Codable {
+    var intrinsicsFile: String?
+    var tumFolder: String?
     var colorFile: String
     var depthFile: String
     /// Raw depth units per metre.
@@ -36,10 +40,11 @@ enum FilterPipelineBench {
 
     static func run(spec: String, output: String, laps: inout Laps, points: inout [String: Int]) throws -> PointCloud {
         let steps = try flags.map { try FilterArguments.step(flag: $0.0, value: $0.1) }
+        // Opening the source (its calibration or index files) and decoding the images are one
+        // stage, "read": the whole cost of getting a frame off the disk, on both sides.
         let source = try SourceSpec(parsing: spec).open()
-        laps.lap("open")
         guard let captured = try source.nextFrame() else { throw CloudError.io("\(spec): the source delivered no frame") }
-        laps.lap("decode")
+        laps.lap("read")
         let frame = try RGBDFrame(decoding: captured, origin: source.name, colorAtDepthResolution: true)
         laps.lap("convert")
         var cloud = try BackProjection().run(frame).cloud
@@ -82,13 +87,14 @@ enum FilterPipelineBench {
         let tumK = TUMSource.defaultIntrinsics
         let cases: [(key: String, spec: String, input: FilterPipelineInput)] = [
             ("grabber_frame", "redwood:\(grabberFolder.path)",
-             FilterPipelineInput(colorFile: grabberFolder.appendingPathComponent("color/000000.png").path,
+             FilterPipelineInput(intrinsicsFile: grabberFolder.appendingPathComponent("camera_intrinsic.json").path,
+                                 colorFile: grabberFolder.appendingPathComponent("color/000000.png").path,
                                  depthFile: grabberFolder.appendingPathComponent("depth/000000.png").path,
                                  depthScale: 1000, width: k.referenceWidth, height: k.referenceHeight,
                                  fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy,
                                  cloudgenPly: out.appendingPathComponent("grabber-filtered.ply").path)),
             ("tum_frame", "tum:\(tum.folder.path)",
-             FilterPipelineInput(colorFile: tum.color.path, depthFile: tum.depth.path, depthScale: 5000,
+             FilterPipelineInput(tumFolder: tum.folder.path, colorFile: tum.color.path, depthFile: tum.depth.path, depthScale: 5000,
                                  width: 640, height: 480, fx: tumK.fx, fy: tumK.fy, cx: tumK.cx, cy: tumK.cy,
                                  cloudgenPly: out.appendingPathComponent("tum-filtered.ply").path)),
         ]
