@@ -12,6 +12,17 @@ extension ColorImage {
             try Self.checkPlane(c.planes[i].count, rows: rows, rowBytes: rowBytes, stride: rowBytes, what: what, origin: origin)
             return c.planes[i]
         }
+        // Color already at the depth size samples every pixel: RGB8 (datasets, registered
+        // cameras) is the answer as it is, the array shared rather than copied, and any other
+        // layout goes through the whole-image converter, which is faster per pixel.
+        if c.width == width && c.height == height {
+            if c.layout == .rgb8 {
+                self.init(width: width, height: height, rgb: try plane(0, rowBytes: width * 3, rows: height, what: "color plane"))
+            } else {
+                try self.init(decoding: c, origin: origin)
+            }
+            return
+        }
         let columns = (0..<width).map { BackProjection.sourceIndex($0, from: width, to: c.width) }
         let rows = (0..<height).map { BackProjection.sourceIndex($0, from: height, to: c.height) }
         var out = [UInt8](repeating: 0, count: width * height * 3)
