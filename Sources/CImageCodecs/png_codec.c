@@ -59,6 +59,9 @@ int32_t cic_png_open(const uint8_t *bytes, size_t size, cic_png_decoder **out, c
     if (setjmp(decoder->jump)) return status->code;
 
     png_set_read_fn(decoder->png, decoder, read_from_memory);
+    /* Every chunk's CRC already checks the compressed bytes, so zlib's Adler-32 over the inflated
+     * image (a second pass over every decoded byte) adds no protection. */
+    png_set_option(decoder->png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
     png_read_info(decoder->png, decoder->info);
     png_uint_32 width, height;
     int bit_depth, color_type;
