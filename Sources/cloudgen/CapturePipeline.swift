@@ -150,7 +150,8 @@ struct CapturePipeline {
         }
         let report = CaptureReport(source: source.name, frame: needsPose ? .world : .camera, frames: index, fused: fuse,
                                    captured: first.captured, rgbd: first.rgbd, range: range, counts: totals,
-                                   files: files, rgbdDirectory: rgbdDirectory, bundleDirectory: bundleDirectory, timings: clock.laps, totalMilliseconds: clock.total)
+                                   files: files, rgbdDirectory: rgbdDirectory, bundleDirectory: bundleDirectory,
+                                   images: pictures?.written ?? [], timings: clock.laps, totalMilliseconds: clock.total)
         return (report, filterReports)
     }
 

@@ -58,11 +58,14 @@ struct CaptureReport: Encodable {
     @NullWhenAbsent var rgbdDirectory: String?
     /// The capture bundle written with --bundle.
     @NullWhenAbsent var bundleDirectory: String?
+    /// The PNGs written with --preview and --depth-image, in the order they were written.
+    var images: [String]
     var timings: [Stage]
     var totalMilliseconds: Double
 
     init(source: String, frame: OutputFrame, frames: Int, fused: Bool, captured: CapturedFrame, rgbd: RGBDFrame, range: ClosedRange<Float>?,
-         counts: BackProjection.Counts, files: [File], rgbdDirectory: String?, bundleDirectory: String?, timings: [Stage], totalMilliseconds: Double) {
+         counts: BackProjection.Counts, files: [File], rgbdDirectory: String?, bundleDirectory: String?, images: [String],
+         timings: [Stage], totalMilliseconds: Double) {
         let k = rgbd.intrinsics
         camera = Camera(
             reference: k,
@@ -83,6 +86,7 @@ struct CaptureReport: Encodable {
         self.files = files
         self.rgbdDirectory = rgbdDirectory
         self.bundleDirectory = bundleDirectory
+        self.images = images
         self.timings = timings
         self.totalMilliseconds = totalMilliseconds
     }
@@ -105,6 +109,7 @@ struct CaptureReport: Encodable {
         for f in files {
             lines.append("  wrote \(f.path) (\(f.format), \(f.points) points, \(f.bytes) bytes)")
         }
+        lines += images.map { "  drew \($0)" }
         return lines.joined(separator: "\n")
     }
 }

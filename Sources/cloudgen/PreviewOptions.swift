@@ -36,6 +36,8 @@ final class PreviewOutputs {
     let depthBlend: Float?
     /// The first posed frame's camera: world-frame previews look from it.
     private var firstPose: Pose?
+    /// The pictures written so far, for the report.
+    private(set) var written: [String] = []
 
     init(previewPath: String?, depthImagePath: String?, depthBlend: Float?) {
         self.previewPath = previewPath
@@ -50,6 +52,7 @@ final class PreviewOutputs {
         let image = try DepthImage.render(depth: frame.depth, color: depthBlend == nil ? nil : frame.color,
                                           blend: depthBlend, origin: origin)
         try AtomicFile.write(bytes: try PNGWriter.encode(rgb: image, origin: path), to: path)
+        written.append(path)
     }
 
     /// A camera-frame cloud is drawn from its camera (up -y); a world-frame one from the first
@@ -61,5 +64,6 @@ final class PreviewOutputs {
         let style = RenderStyle(color: renderer.defaultColorMode,
                                 pointSize: RenderStyle.automaticPointSize(points: cloud.finiteCount, width: view.width, height: view.height))
         _ = try PreviewWriter(renderer: renderer, view: view, style: style).write(to: path)
+        written.append(path)
     }
 }

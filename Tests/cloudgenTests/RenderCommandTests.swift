@@ -24,8 +24,11 @@ final class RenderCommandTests: XCTestCase {
     /// A simulated room with a preview, then rendered again from the file: the same camera makes
     /// the same picture, and --json is one object that says what was drawn.
     func testCapturePreviewMatchesRenderOfTheFile() throws {
-        let capture = try CLI.run(["capture", "--source", "synthetic", "--ply", "scan.ply", "--preview", "scan.png"], in: dir)
+        let capture = try CLI.run(["capture", "--source", "synthetic", "--ply", "scan.ply", "--preview", "scan.png",
+                                   "--depth-image", "depth.png", "--json"], in: dir)
         XCTAssertEqual(capture.status, 0, capture.stderr)
+        let captureReport = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(capture.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(captureReport["images"] as? [String], ["depth.png", "scan.png"], "the pictures in the order they were written")
         let preview = try image("scan.png")
         XCTAssertEqual([preview.width, preview.height], [1280, 720])
 
