@@ -51,13 +51,18 @@ typedef struct cg_cloud_view {
     const uint8_t *colors;
     const float *normals;
     const float *curvature;
+    /* Where the camera stood in the cloud's frame, tx ty tz qw qx qy qz, or NULL for the identity
+     * (a camera-frame cloud). Only cg_write_cloud reads it. */
+    const double *viewpoint;
     uint64_t count;
     uint32_t width;
     uint32_t height;
 } cg_cloud_view;
 
 /*
- * Writes the cloud to `path` (created or truncated) in `format`.
+ * Writes the cloud to `path` (created or truncated) in `format`. The view's viewpoint becomes
+ * PCD's VIEWPOINT line, and in binary PLY a `comment cloudgen viewpoint tx ty tz qw qx qy qz`
+ * line (PCL's ascii PLY writer has no place for it).
  * Fields: x y z, then rgb (PCL's packed float, 0x00RRGGBB) when colors are given, then
  * normal_x normal_y normal_z curvature when normals are given (curvature 0 when the view has
  * none, as in PCL's default-constructed points). PLY gets no

@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <limits>
@@ -192,8 +193,16 @@ void writeRecords(OutputFile &file, const std::string &header, const cg_cloud_vi
 // No `element camera` (some readers choke on it) and none of PCL's informational obj_info lines;
 // an organized cloud keeps the two that PCL's reader takes its grid from, and the range_grid
 // element that maps each grid cell to its vertex (none for a cell without a point).
+// The seven viewpoint numbers as text that reads back as the same doubles.
+std::string viewpointText(const double *v) {
+    char buffer[7 * 26];
+    std::snprintf(buffer, sizeof(buffer), "%.17g %.17g %.17g %.17g %.17g %.17g %.17g", v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+    return buffer;
+}
+
 std::string plyHeader(const cg_cloud_view &cloud, uint64_t vertices, bool organized) {
     std::string header = "ply\nformat binary_little_endian 1.0\n";
+    if (cloud.viewpoint) header += "comment cloudgen viewpoint " + viewpointText(cloud.viewpoint) + "\n";
     if (organized) {
         header += "obj_info num_cols " + std::to_string(cloud.width) + "\n";
         header += "obj_info num_rows " + std::to_string(cloud.height) + "\n";
@@ -263,7 +272,8 @@ std::string pcdHeader(const cg_cloud_view &cloud, const char *encoding, uint64_t
     for (size_t i = 0; i < fields; ++i) header += " 1";
     const uint64_t width = cloud.height > 1 ? cloud.width : points;
     header += "\nWIDTH " + std::to_string(width) + "\nHEIGHT " + std::to_string(cloud.height) +
-              "\nVIEWPOINT 0 0 0 1 0 0 0\nPOINTS " + std::to_string(points) + "\nDATA " + encoding + "\n";
+              "\nVIEWPOINT " + (cloud.viewpoint ? viewpointText(cloud.viewpoint) : std::string("0 0 0 1 0 0 0")) +
+              "\nPOINTS " + std::to_string(points) + "\nDATA " + encoding + "\n";
     return header;
 }
 
@@ -396,8 +406,11 @@ void buildBlob(const cg_cloud_view &cloud, cg_format format, uint64_t points, pc
 void writeAscii(const char *path, cg_format format, const cg_cloud_view &cloud, uint64_t points) {
     pcl::PCLPointCloud2 blob;
     buildBlob(cloud, format, points, blob);
-    const Eigen::Vector4f origin = Eigen::Vector4f::Zero();
-    const Eigen::Quaternionf orientation = Eigen::Quaternionf::Identity();
+    // PCL keeps the viewpoint in floats; PLY ascii has no place for it (use_camera = false below).
+    const double *v = cloud.viewpoint;
+    const Eigen::Vector4f origin = v ? Eigen::Vector4f(float(v[0]), float(v[1]), float(v[2]), 0) : Eigen::Vector4f::Zero();
+    const Eigen::Quaternionf orientation =
+        v ? Eigen::Quaternionf(float(v[3]), float(v[4]), float(v[5]), float(v[6])) : Eigen::Quaternionf::Identity();
     int result;
     try {
         result = format == CG_FORMAT_PLY_ASCII

@@ -26,18 +26,22 @@ public enum CloudWriter {
     /// ascii (9 significant digits); PCL's PLY ascii writer prints 6. Binary and
     /// binary_compressed PCD are byte for byte what PCL's PCDWriter writes, without its padding.
     ///
+    /// `viewpoint`, the camera's pose in the cloud's frame (a world-frame capture's), is recorded
+    /// as PCD's VIEWPOINT and, in binary PLY, a `comment cloudgen viewpoint` line (`Pose.viewpoint`);
+    /// nil writes the identity, as for a camera-frame cloud. PLY ascii, written by PCL, has none.
+    ///
     /// Returns the number of points the file holds: the cloud's finite points, except for an
     /// organized PCD, which holds all width x height. An unorganized cloud without one finite
     /// point is bad input (there is nothing to write).
     @discardableResult
-    public static func write(_ cloud: PointCloud, to path: String, format: CloudFileFormat) throws -> Int {
+    public static func write(_ cloud: PointCloud, to path: String, format: CloudFileFormat, viewpoint: Pose? = nil) throws -> Int {
         guard cloud.count <= HeaderCheck.maxPoints else {
             throw CloudError.badInput("\(path): \(cloud.count) points is more than cloudgen writes (at most \(HeaderCheck.maxPoints))")
         }
         var written: UInt64 = 0
         try AtomicFile.write(path) { temporary in
             var status = cg_status()
-            _ = withView(of: cloud) { cg_write_cloud(temporary, format.shimFormat, $0, &written, &status) }
+            _ = withView(of: cloud, viewpoint: viewpoint) { cg_write_cloud(temporary, format.shimFormat, $0, &written, &status) }
             if let error = status.error(about: path) { throw error }
             try checkWritten(temporary, writtenFor: path)
         }

@@ -18,6 +18,7 @@ struct PCDHeaderParser {
         var width: Int?
         var height: Int?
         var points: Int?
+        var viewpoint: Pose?
         while let tokens = lines.next() {
             guard let keyword = tokens.first, !keyword.hasPrefix("#") else { continue }
             let values = Array(tokens.dropFirst())
@@ -55,9 +56,10 @@ struct PCDHeaderParser {
             case "POINTS":
                 points = try HeaderCheck.count(single(values, keyword), "POINTS", path: path)
             case "VIEWPOINT":
-                guard values.count == 7, values.allSatisfy({ Double($0) != nil }) else {
-                    throw bad("VIEWPOINT needs 7 numbers (tx ty tz qw qx qy qz)")
+                guard values.count == 7, let pose = Pose(viewpoint: values.compactMap { Double($0) }) else {
+                    throw bad("VIEWPOINT needs 7 finite numbers (tx ty tz qw qx qy qz, a non-zero quaternion)")
                 }
+                viewpoint = pose == .identity ? nil : pose
             case "DATA":
                 let encoding: CloudFileFormat.PCDEncoding
                 switch try single(values, keyword) {
@@ -66,8 +68,10 @@ struct PCDHeaderParser {
                 case "binary_compressed": encoding = .compressed
                 case let other: throw bad("DATA '\(other)' is not ascii, binary or binary_compressed")
                 }
-                return try finish(fields: fields, sizes: sizes, types: types, counts: counts, width: width,
-                                  height: height, points: points, encoding: encoding, dataOffset: lines.offset)
+                var parsed = try finish(fields: fields, sizes: sizes, types: types, counts: counts, width: width,
+                                        height: height, points: points, encoding: encoding, dataOffset: lines.offset)
+                parsed.header.viewpoint = viewpoint
+                return parsed
             default:
                 throw bad("unknown header line '\(keyword)'")
             }

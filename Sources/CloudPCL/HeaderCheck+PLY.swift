@@ -33,11 +33,17 @@ struct PLYHeaderParser {
         var elements: [Element] = []
         var columns = 0
         var rows = 0
+        var viewpoint: Pose?
         while let tokens = lines.next() {
             guard let keyword = tokens.first else { continue }
             switch keyword {
             case "comment":
-                continue
+                // Free text, but for cloudgen's record of where the camera stood (Pose.viewpoint).
+                guard tokens.count >= 3, tokens[1] == "cloudgen", tokens[2] == "viewpoint" else { continue }
+                guard tokens.count == 10, let pose = Pose(viewpoint: tokens[3...].compactMap { Double($0) }) else {
+                    throw bad("comment cloudgen viewpoint needs 7 finite numbers (tx ty tz qw qx qy qz, a non-zero quaternion)")
+                }
+                viewpoint = pose == .identity ? nil : pose
             case "obj_info":
                 // PCL reads these two as the cloud's grid; other obj_info lines are free text.
                 if tokens.count >= 3, tokens[1] == "num_cols" {
@@ -62,8 +68,10 @@ struct PLYHeaderParser {
                 try addProperty(tokens, to: &elements[elements.count - 1])
             case "end_header":
                 guard let encoding else { throw bad("no format line") }
-                return try finish(elements: elements, encoding: encoding.0, bigEndian: encoding.bigEndian,
-                                  columns: columns, rows: rows, dataOffset: lines.offset)
+                var parsed = try finish(elements: elements, encoding: encoding.0, bigEndian: encoding.bigEndian,
+                                        columns: columns, rows: rows, dataOffset: lines.offset)
+                parsed.header.viewpoint = viewpoint
+                return parsed
             default:
                 throw bad("unknown header line '\(keyword)'")
             }

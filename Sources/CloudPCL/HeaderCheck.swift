@@ -16,6 +16,10 @@ public struct CloudFileHeader: Equatable, Sendable {
     public var dataOffset: Int
     /// Bytes the point data occupies when the header fixes it (PCD binary and binary_compressed).
     public var dataLength: Int?
+    /// The camera's pose in the cloud's frame, when the file records one other than the identity
+    /// (PCD's VIEWPOINT, cloudgen's PLY comment; see `Pose.viewpoint`). nil: a camera-frame cloud,
+    /// or a file that says nothing about where it was seen from.
+    public var viewpoint: Pose?
 
     /// Organized as PCL defines it: more than one row.
     public var isOrganized: Bool { height > 1 }

@@ -2,17 +2,20 @@ import CShims
 import CloudCore
 
 /// Runs `body` with a view of the cloud's buffers as the shim reads them: pointers into the
-/// arrays themselves, no copy. An unorganized cloud is one row.
-func withView<R>(of cloud: PointCloud, _ body: (UnsafePointer<cg_cloud_view>) -> R) -> R {
+/// arrays themselves, no copy. An unorganized cloud is one row. `viewpoint` (for the writer) is
+/// where the camera stood in the cloud's frame; nil is the identity.
+func withView<R>(of cloud: PointCloud, viewpoint: Pose? = nil, _ body: (UnsafePointer<cg_cloud_view>) -> R) -> R {
     let grid = cloud.organized ?? PointCloud.Grid(width: cloud.count, height: 1)
     return cloud.positions.withUnsafeBufferPointer { positions in
         withOptionalBuffer(cloud.colors) { colors in
             withOptionalBuffer(cloud.normals) { normals in
                 withOptionalBuffer(cloud.curvature) { curvature in
-                    var view = cg_cloud_view(positions: positions.baseAddress, colors: colors, normals: normals,
-                                             curvature: curvature, count: UInt64(cloud.count),
-                                             width: UInt32(grid.width), height: UInt32(grid.height))
-                    return body(&view)
+                    withOptionalBuffer(viewpoint?.viewpoint) { viewpoint in
+                        var view = cg_cloud_view(positions: positions.baseAddress, colors: colors, normals: normals,
+                                                 curvature: curvature, viewpoint: viewpoint, count: UInt64(cloud.count),
+                                                 width: UInt32(grid.width), height: UInt32(grid.height))
+                        return body(&view)
+                    }
                 }
             }
         }

@@ -102,7 +102,7 @@ struct CapturePipeline {
                 Console.warning("\(source.name): frame \(index) has no points\(Self.why(range, counts, frameReports)); no file written for it")
             } else {
                 let single = frameLimit == 1
-                files += try write(cloud, counts: counts, suffix: single ? nil : index, clock: &clock, origin: source.name,
+                files += try write(cloud, viewpoint: needsPose ? rgbd.pose : nil, counts: counts, suffix: single ? nil : index, clock: &clock, origin: source.name,
                                    filterReports: frameReports)
             }
             index += 1
@@ -120,7 +120,9 @@ struct CapturePipeline {
                 (fused, filterReports) = try filters.run(fused, viewpoint: viewpoint, warnings: &filterWarnings)
                 clock.lap("filter")
             }
-            files += try write(fused, counts: totals, suffix: nil, clock: &clock, origin: source.name, filterReports: filterReports)
+            // The fused cloud is seen from the first camera, as its preview is drawn.
+            files += try write(fused, viewpoint: first.rgbd.pose, counts: totals, suffix: nil, clock: &clock, origin: source.name,
+                               filterReports: filterReports)
         } else if files.isEmpty && !outputs.isEmpty {
             throw CloudError.badInput("\(source.name): no frame had points to write\(Self.why(range, totals, filterReports))")
         }
@@ -156,14 +158,16 @@ struct CapturePipeline {
     }
 
     /// Writes every requested file for one cloud; `suffix` numbers the files of a sequence.
-    private func write(_ cloud: PointCloud, counts: BackProjection.Counts, suffix: Int?, clock: inout StageClock,
+    /// `viewpoint`: the camera's pose for a world-frame cloud (recorded in the files), nil in the
+    /// camera frame.
+    private func write(_ cloud: PointCloud, viewpoint: Pose?, counts: BackProjection.Counts, suffix: Int?, clock: inout StageClock,
                        origin: String, filterReports: [FilterStepReport]) throws -> [CaptureReport.File] {
         if Self.isBlank(cloud) && !outputs.isEmpty {
             throw CloudError.badInput("\(origin): no points to write\(Self.why(range, counts, filterReports))")
         }
         let files = try outputs.map { output -> CaptureReport.File in
             let path = suffix.map { Self.numbered(output.path, $0) } ?? output.path
-            let written = try CloudWriter.write(cloud, to: path, format: output.format)
+            let written = try CloudWriter.write(cloud, to: path, format: output.format, viewpoint: viewpoint)
             clock.lap("write")
             return .init(path: path, format: output.format.description, bytes: Self.size(of: path), points: written)
         }

@@ -34,14 +34,17 @@ struct Convert: ParsableCommand {
             Console.warning("\(input): --organized has no grid to keep: the file is not organized (its height is 1)")
         }
         var warnings: [String] = []
-        let (cloud, reports) = try pipeline.run(loaded.cloud, warnings: &warnings)
+        // The file's viewpoint (a world-frame capture's camera) is what normals face and what
+        // --foreground measures depth from; a file without one was seen from the origin.
+        let viewpoint = loaded.header.viewpoint.map { Viewpoint(pose: $0) } ?? .camera
+        let (cloud, reports) = try pipeline.run(loaded.cloud, viewpoint: viewpoint, warnings: &warnings)
         warnings.forEach(Console.warning)
         reports.forEach { print($0.summary) }
         if let empty = reports.first(where: { $0.pointsOut == 0 }) {
             throw CloudError.badInput("\(input): no points to write: \(empty.argument) kept none of its \(empty.pointsIn) points")
         }
         for (path, format) in output.requested {
-            let written = try CloudWriter.write(cloud, to: path, format: format)
+            let written = try CloudWriter.write(cloud, to: path, format: format, viewpoint: loaded.header.viewpoint)
             print("wrote \(path) (\(format), \(written) points)")
         }
     }

@@ -10,8 +10,11 @@ struct Render: ParsableCommand {
         discussion: """
             The camera orbits the target (default: the centre of the cloud's bounding box). Azimuth 0,
             elevation 0 is the cloud's own view: for a camera-frame cloud (up -y, the default for files)
-            the view of the camera that took it; with --up +z (world-frame rooms) across the room
-            along +y. Without --distance the whole cloud fits in view (a viewer's "reset view").
+            the view of the camera that took it. A world-frame file cloudgen wrote records its camera
+            (PCD VIEWPOINT, a PLY comment): without --up, the up axis and the angles then start from
+            that camera's view, upright in its world. With --up +z (world-frame rooms) azimuth 0 looks
+            across the room along +y. Without --distance the whole cloud fits in view (a viewer's
+            "reset view").
             """)
 
     @Argument(help: ArgumentHelp("The cloud to draw (.ply or .pcd).", valueName: "file"))
@@ -44,8 +47,8 @@ struct Render: ParsableCommand {
     @Option(help: ArgumentHelp("#rrggbb, or black, white, gray, dark.", valueName: "color"))
     var background = "dark"
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The up axis: -y (camera frame, the default), +z (world-frame rooms), or any signed axis.", valueName: "axis"))
-    var up = "-y"
+    @Option(parsing: .unconditional, help: ArgumentHelp("The up axis: -y (camera frame, the default), +z (world-frame rooms), or any signed axis; without it a file's recorded camera decides.", valueName: "axis"))
+    var up: String?
 
     @Flag(name: .customLong("edl"), help: "Eye-dome lighting: shade creases and edges so that shape reads without color.")
     var eyeDomeLighting = false
@@ -86,8 +89,8 @@ struct Render: ParsableCommand {
 
     func run() throws {
         let (width, height) = try RenderArguments.size(size)
-        let view = RenderView(width: width, height: height, azimuth: azimuth, elevation: elevation, distance: distance,
-                              fieldOfView: fov, up: try RenderArguments.up(up))
+        var view = RenderView(width: width, height: height, azimuth: azimuth, elevation: elevation, distance: distance,
+                              fieldOfView: fov, up: try RenderArguments.up(up ?? "-y"))
         try view.validate()
         if let turntable, !(2...360).contains(turntable) {
             throw CloudError.badInput("--turntable \(turntable): needs a frame count within 2...360, e.g. 36")
@@ -97,8 +100,16 @@ struct Render: ParsableCommand {
         let background = try RenderArguments.background(background)
 
         let start = DispatchTime.now().uptimeNanoseconds
-        let cloud = try CloudReader.read(file).cloud
+        let loaded = try CloudReader.read(file)
+        let cloud = loaded.cloud
         let readMilliseconds = (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3).rounded() / 1e3
+        if up == nil, let camera = loaded.header.viewpoint {
+            // The recorded camera's view is azimuth 0, elevation 0; the flags turn from there.
+            let base = RenderView(cameraPose: camera, width: width, height: height)
+            view.up = base.up
+            view.azimuth = base.azimuth + azimuth
+            view.elevation = min(90, max(-90, base.elevation + elevation))
+        }
         let renderer = PointRenderer(cloud: cloud)
         if renderer.bounds == nil && !allowEmpty {
             throw CloudError.badInput("\(file): the cloud has no finite point to draw; pass --allow-empty to write a frame of background anyway")

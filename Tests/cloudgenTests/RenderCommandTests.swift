@@ -42,6 +42,26 @@ final class RenderCommandTests: XCTestCase {
         XCTAssertEqual(try image("again.png"), preview, "the preview is the render of the written cloud")
     }
 
+    /// A world-frame capture records its camera in the files, so `render` of either file shows
+    /// what the capture's preview showed: the camera's view, upright in the room (z up), not the
+    /// camera-frame default (up -y) that a file without a viewpoint gets.
+    func testWorldFrameFilesRenderFromTheirRecordedCamera() throws {
+        let capture = try CLI.run(["capture", "--source", "synthetic:noise=0", "--frame", "world", "--ply", "room.ply",
+                                   "--pcd", "room.pcd", "--preview", "preview.png"], in: dir)
+        XCTAssertEqual(capture.status, 0, capture.stderr)
+        let preview = try image("preview.png")
+        for file in ["room.ply", "room.pcd"] {
+            let render = try CLI.run(["render", file, "--out", "\(file).png", "--json"], in: dir)
+            XCTAssertEqual(render.status, 0, render.stderr)
+            let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(render.stdout.utf8)) as? [String: Any])
+            XCTAssertEqual((report["camera"] as? [String: Any])?["up"] as? String, "+z", file)
+            XCTAssertEqual(try image("\(file).png"), preview, "\(file): the render is the capture's preview")
+        }
+        // --up decides when given: the camera-frame default, which looks at the room sideways.
+        XCTAssertEqual(try CLI.run(["render", "room.ply", "--out", "sideways.png", "--up", "-y"], in: dir).status, 0)
+        XCTAssertNotEqual(try image("sideways.png"), preview)
+    }
+
     func testTurntableWritesFramesAndAnAnimatedPNG() throws {
         XCTAssertEqual(try CLI.run(["capture", "--source", "synthetic", "--ply", "scan.ply"], in: dir).status, 0)
         let run = try CLI.run(["render", "scan.ply", "--out", "turn.png", "--turntable", "4", "--size", "160x120",
