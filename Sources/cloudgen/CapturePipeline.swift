@@ -65,7 +65,11 @@ struct CapturePipeline {
             // Only the cloud needs color here, so only the color pixels it samples are converted.
             let rgbd = try RGBDFrame(decoding: captured, origin: source.name, colorAtDepthResolution: true)
             clock.lap("convert")
-            try pictures?.writeDepthImage(rgbd, suffix: frameLimit == 1 ? nil : index, origin: source.name)
+            if let pictures {
+                // Also notes the first camera, which a world-frame preview looks from.
+                try pictures.writeDepthImage(rgbd, suffix: frameLimit == 1 ? nil : index, origin: source.name)
+                if pictures.depthImagePath != nil { clock.lap("depthImage") }
+            }
             if let exporter {
                 try exporter.write(rgbd)
                 clock.lap("rgbd")
@@ -171,7 +175,7 @@ struct CapturePipeline {
             clock.lap("write")
             return .init(path: path, format: output.format.description, bytes: Self.size(of: path), points: written)
         }
-        if let pictures {
+        if let pictures, pictures.previewPath != nil {
             try pictures.writePreview(cloud, worldFrame: fuse || frame == .world, suffix: suffix)
             clock.lap("preview")
         }
