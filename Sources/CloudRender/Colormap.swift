@@ -14,12 +14,14 @@ public enum Colormap {
         return SIMD3(ramp(0.75), ramp(0.5), ramp(0.25))
     }
 
+    private static let heightStops: [SIMD3<Float>] = [SIMD3(40, 30, 110), SIMD3(30, 110, 160), SIMD3(50, 170, 110),
+                                                      SIMD3(170, 210, 60), SIMD3(250, 240, 170)]
+
     /// For heights: dark blue through teal and green to a light yellow, brightness rising with the
     /// value so that the order still reads in grayscale. Stops chosen by eye for this renderer.
     public static func height(_ t: Float) -> SIMD3<UInt8> {
         let v = t.isNaN ? 0 : Swift.min(Swift.max(t, 0), 1)
-        let stops: [SIMD3<Float>] = [SIMD3(40, 30, 110), SIMD3(30, 110, 160), SIMD3(50, 170, 110), SIMD3(170, 210, 60),
-                                     SIMD3(250, 240, 170)]
+        let stops = heightStops
         let scaled = v * Float(stops.count - 1)
         let i = Swift.min(Int(scaled), stops.count - 2)
         let c = stops[i] + (stops[i + 1] - stops[i]) * (scaled - Float(i))

@@ -19,6 +19,10 @@ public struct DepthBuffer: Sendable {
 
     /// Below this many points one thread is faster than starting and merging a second buffer.
     static let parallelThreshold = 200_000
+    /// Bytes the per-thread buffers may take together: each is a whole picture of 8-byte keys, so
+    /// at the largest sizes (16384² is 2 GiB per buffer) a second one would double peak memory
+    /// for a small gain; past this one thread splats into one buffer.
+    static let memoryBudget = 512 << 20
 
     public init(width: Int, height: Int, keys: [UInt64]) {
         precondition(keys.count == width * height, "one key per pixel")
@@ -34,10 +38,12 @@ public struct DepthBuffer: Sendable {
     /// `threads` 0 means one per active core when the cloud is large enough to gain from it.
     public init(positions: UnsafeBufferPointer<Float>, camera: OrbitCamera, pointSize: Int, threads: Int = 0) {
         precondition(positions.count / 3 <= Int(UInt32.max), "point indices must fit the key's low 32 bits")
+        precondition(pointSize >= 1, "a point covers at least one pixel")
         let (w, h) = (camera.width, camera.height)
         let count = positions.count / 3
         let cores = threads > 0 ? threads : (count >= Self.parallelThreshold ? ProcessorCount.active : 1)
-        let parts = Swift.max(1, Swift.min(cores, count / 1000 + 1))
+        var parts = Swift.max(1, Swift.min(cores, count / 1000 + 1))
+        if w * h * MemoryLayout<UInt64>.size * parts > Self.memoryBudget { parts = 1 }
         let projection = Projection(camera)
         var buffers = [[UInt64]](repeating: [], count: parts)
         buffers.withUnsafeMutableBufferPointer { slots in

@@ -8,19 +8,25 @@ public enum DepthImage {
     /// bar's labels stay legible beside them.
     public static let minimumWidth = 640
 
-    /// `blend` 0...1 is the colormap's weight over `color` (which must then be given, at any
-    /// size: it is sampled at each depth pixel's position).
+    /// `blend` 0...1 (the caller checks the flag) is the colormap's weight over `color` (which must
+    /// then be given, at any size: it is sampled at each depth pixel's position).
     public static func render(depth: DepthMap, color: ColorImage? = nil, blend: Float? = nil, origin: String) throws -> ColorImage {
         if let blend {
-            guard blend.isFinite, (0...1).contains(blend) else {
-                throw CloudError.badInput("--depth-blend \(blend): needs the colormap's weight within 0...1, e.g. 0.5")
-            }
+            precondition(blend.isFinite && (0...1).contains(blend), "the blend weight is within 0...1")
             guard color != nil else {
                 throw CloudError.badInput("--depth-blend: \(origin) has no color image to blend the depth over")
             }
         }
         let range = validRange(depth)
-        let factor = max(1, min((minimumWidth + depth.width - 1) / depth.width, ImageLimits.maxSide / depth.width))
+        // The bar's height grows with its width; reserving its tallest keeps the sum within bounds.
+        let barRoom = ScaleBar(range: range, width: ImageLimits.maxSide).height
+        guard depth.width <= ImageLimits.maxSide, depth.height <= ImageLimits.maxSide - barRoom else {
+            throw CloudError.badInput("--depth-image: \(origin)'s depth map is \(depth.width)x\(depth.height); with the scale bar "
+                                      + "the picture must fit \(ImageLimits.maxSide) pixels a side, so the height must be at most "
+                                      + "\(ImageLimits.maxSide - barRoom)")
+        }
+        let factor = max(1, min((minimumWidth + depth.width - 1) / depth.width, ImageLimits.maxSide / depth.width,
+                                (ImageLimits.maxSide - barRoom) / depth.height))
         let (w, h) = (depth.width * factor, depth.height * factor)
         let bar = ScaleBar(range: range, width: w)
         var canvas = Canvas(width: w, height: h + bar.height, background: SIMD3(0, 0, 0))

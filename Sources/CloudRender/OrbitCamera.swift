@@ -93,15 +93,19 @@ public struct OrbitCamera: Equatable, Sendable {
         let (halfW, halfH) = (Float(width) / 2 * 0.92, Float(height) / 2 * 0.92)
         var needed: Float = 0
         var radius: Float = 0
+        var nearest = Float.infinity
         for corner in 0..<8 {
             let c = SIMD3(corner & 1 == 0 ? lo.x : hi.x, corner & 2 == 0 ? lo.y : hi.y, corner & 4 == 0 ? lo.z : hi.z) - target
             let (x, y, z) = (dot(c, b.right), dot(c, b.up), dot(c, b.forward))
             // focal·|x| / (D + z) ≤ halfW  ⇔  D ≥ focal·|x| / halfW − z; likewise for y.
             needed = Swift.max(needed, f * abs(x) / halfW - z, f * abs(y) / halfH - z)
             radius = Swift.max(radius, (c * c).sum().squareRoot())
+            nearest = Swift.min(nearest, z)
         }
-        // A flat box seen edge on still needs the eye in front of it; a single point, some distance.
-        return radius > 0 ? Swift.max(needed, radius * 0.1) : 1
+        // A flat box seen edge on, or a line along the view axis, fits at the distance that puts
+        // the eye on its nearest corner, where the near plane culls it: keep the eye a tenth of
+        // the radius in front of that corner (which also gives a single point some distance).
+        return radius > 0 ? Swift.max(needed, radius * 0.1 - Swift.min(nearest, 0)) : 1
     }
 }
 

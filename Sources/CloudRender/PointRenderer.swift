@@ -14,9 +14,12 @@ public struct PointRenderer: Sendable {
     public let cloud: PointCloud
     /// Of the finite points; nil for a cloud without any.
     public let bounds: (min: SIMD3<Float>, max: SIMD3<Float>)?
+    /// Names the cloud in refusals (its file).
+    public let origin: String
 
-    public init(cloud: PointCloud) {
+    public init(cloud: PointCloud, origin: String = "the cloud") {
         self.cloud = cloud
+        self.origin = origin
         bounds = cloud.bounds
     }
 
@@ -34,22 +37,30 @@ public struct PointRenderer: Sendable {
     public var defaultColorMode: ColorMode { cloud.colors != nil ? .rgb : .height }
 
     /// The camera for `view`, at azimuth `view.azimuth + turn`; a view without a distance gets
-    /// the one that fits the whole cloud (an empty cloud gets 1 m around the origin).
-    public func camera(for view: RenderView, turn: Float = 0) -> OrbitCamera {
+    /// the one that fits the whole cloud (an empty cloud gets 1 m around the origin). Throws when the
+    /// cloud's coordinates are too large for a finite camera.
+    public func camera(for view: RenderView, turn: Float = 0) throws -> OrbitCamera {
         let centre = bounds.map { ($0.min + $0.max) / 2 } ?? .zero
-        var camera = OrbitCamera(target: view.target ?? centre, distance: view.distance ?? 1, azimuth: view.azimuth + turn,
+        var camera = OrbitCamera(target: centre, distance: view.distance ?? 1, azimuth: view.azimuth + turn,
                                  elevation: view.elevation, fieldOfView: view.fieldOfView, up: view.up,
                                  width: view.width, height: view.height)
         if view.distance == nil, let bounds {
             camera.distance = camera.fittingDistance(min: bounds.min, max: bounds.max)
+        }
+        // Coordinates near Float's limit overflow the box's centre or the fitted distance: the
+        // picture would come out blank with an infinite camera, so refuse the file instead.
+        let eye = camera.eye
+        guard camera.distance.isFinite, eye.x.isFinite, eye.y.isFinite, eye.z.isFinite else {
+            throw CloudError.badInput("\(origin): coordinates too large to frame (the camera would sit at \(camera.distance) m); "
+                                      + "a cloud in metres spans well under 1e6 m")
         }
         return camera
     }
 
     /// `frames` cameras evenly around the up axis from `view`'s azimuth, all at one distance (the
     /// largest fitting one unless `view` sets it), so that the cloud does not zoom as it turns.
-    public func turntableCameras(for view: RenderView, frames: Int) -> [OrbitCamera] {
-        var cameras = (0..<frames).map { camera(for: view, turn: 360 * Float($0) / Float(frames)) }
+    public func turntableCameras(for view: RenderView, frames: Int) throws -> [OrbitCamera] {
+        var cameras = try (0..<frames).map { try camera(for: view, turn: 360 * Float($0) / Float(frames)) }
         let distance = view.distance ?? cameras.map(\.distance).max() ?? 1
         for i in cameras.indices { cameras[i].distance = distance }
         return cameras
@@ -68,7 +79,9 @@ public struct PointRenderer: Sendable {
         }
     }
 
+    /// `style.color` must be one `check` accepts: shading reads the colors or normals it names.
     public func shade(_ buffer: DepthBuffer, camera: OrbitCamera, style: RenderStyle) -> RenderedFrame {
+        precondition((try? check(style.color)) != nil, "--color \(style.color.rawValue) needs data the cloud lacks; call check first")
         let up = camera.up
         let heights = bounds.map { b -> ClosedRange<Float> in
             let (lo, hi) = (b.min[up.axis], b.max[up.axis])

@@ -1,7 +1,8 @@
 import CloudCore
 
 /// Where the camera goes, as asked for: the orbit's angles and the picture size, with the target
-/// and distance left to the cloud (its bounding box centre, and the distance that fits it all).
+/// left to the cloud (its bounding box centre) and the distance too unless given (the one that fits
+/// it all).
 public struct RenderView: Equatable, Sendable {
     public var width: Int
     public var height: Int
@@ -14,16 +15,13 @@ public struct RenderView: Equatable, Sendable {
     /// Vertical field of view in degrees.
     public var fieldOfView: Float
     public var up: UpAxis
-    /// nil: the centre of the cloud's bounding box.
-    public var target: SIMD3<Float>?
 
     public static let defaultWidth = 1280
     public static let defaultHeight = 720
     public static let defaultFieldOfView: Float = 60
 
     public init(width: Int = defaultWidth, height: Int = defaultHeight, azimuth: Float = 0, elevation: Float = 0,
-                distance: Float? = nil, fieldOfView: Float = defaultFieldOfView, up: UpAxis = .cameraFrame,
-                target: SIMD3<Float>? = nil) {
+                distance: Float? = nil, fieldOfView: Float = defaultFieldOfView, up: UpAxis = .cameraFrame) {
         self.width = width
         self.height = height
         self.azimuth = azimuth
@@ -31,7 +29,6 @@ public struct RenderView: Equatable, Sendable {
         self.distance = distance
         self.fieldOfView = fieldOfView
         self.up = up
-        self.target = target
     }
 
     /// Refuses what cannot make a picture, naming the `cloudgen render` flag and a sensible value.
@@ -50,11 +47,6 @@ public struct RenderView: Equatable, Sendable {
         if let distance {
             guard distance.isFinite, distance > 0 else {
                 throw bad("--distance \(distance): needs a positive distance in metres from the target, e.g. 3")
-            }
-        }
-        if let target {
-            guard target.x.isFinite, target.y.isFinite, target.z.isFinite else {
-                throw bad("--target: needs finite coordinates in metres")
             }
         }
     }

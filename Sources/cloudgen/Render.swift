@@ -32,13 +32,13 @@ struct Render: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Metres from the target (default: the whole cloud fits).", valueName: "m"))
     var distance: Float?
 
-    @Option(help: ArgumentHelp("Vertical field of view in degrees, 1...170.", valueName: "deg"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Vertical field of view in degrees, 1...170.", valueName: "deg"))
     var fov: Float = RenderView.defaultFieldOfView
 
     @Option(help: ArgumentHelp("Picture size, up to 16384 on a side.", valueName: "wxh"))
     var size = "\(RenderView.defaultWidth)x\(RenderView.defaultHeight)"
 
-    @Option(help: ArgumentHelp("Side of each point's square in pixels, 1...64 (default: from the point count, 1...6).", valueName: "px"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Side of each point's square in pixels, 1...64 (default: from the point count, 1...6).", valueName: "px"))
     var pointSize: Int?
 
     @Option(help: ArgumentHelp("rgb, depth (jet: red near, blue far), height (along the up axis) or normal (default: rgb if the cloud has colors, else height).", valueName: "mode"))
@@ -53,7 +53,7 @@ struct Render: ParsableCommand {
     @Flag(name: .customLong("edl"), help: "Eye-dome lighting: shade creases and edges so that shape reads without color.")
     var eyeDomeLighting = false
 
-    @Option(help: ArgumentHelp("Write N frames around the target (NAME_000.png ...) and an animated PNG, 2...360.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Write N frames around the target (NAME_000.png ...) and an animated PNG, 2...360.", valueName: "n"))
     var turntable: Int?
 
     @Flag(help: "Write a frame of background even when the cloud has no finite point (otherwise that is an error).")
@@ -110,7 +110,7 @@ struct Render: ParsableCommand {
             view.azimuth = base.azimuth + azimuth
             view.elevation = min(90, max(-90, base.elevation + elevation))
         }
-        let renderer = PointRenderer(cloud: cloud)
+        let renderer = PointRenderer(cloud: cloud, origin: file)
         if renderer.bounds == nil && !allowEmpty {
             throw CloudError.badInput("\(file): the cloud has no finite point to draw; pass --allow-empty to write a frame of background anyway")
         }

@@ -29,7 +29,7 @@ struct PreviewWriter {
     /// animated PNG at `path`.
     func write(to path: String, turntable: Int? = nil) throws -> Result {
         try AtomicFile.checkWritable(path)
-        let cameras = turntable.map { renderer.turntableCameras(for: view, frames: $0) } ?? [renderer.camera(for: view)]
+        let cameras = try turntable.map { try renderer.turntableCameras(for: view, frames: $0) } ?? [renderer.camera(for: view)]
         var timings = Timings()
         var encoded: [[UInt8]] = []
         var files: [String] = []

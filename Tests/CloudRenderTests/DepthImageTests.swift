@@ -33,7 +33,23 @@ final class DepthImageTests: XCTestCase {
         XCTAssertEqual(pixel(half, 0, 0, factor: factor), [114, 50, 50], "(100 + 128) / 2, 100 / 2, 100 / 2")
         XCTAssertEqual(pixel(half, 0, 1, factor: factor), [100, 100, 100], "no depth: the color shows through")
         XCTAssertThrowsError(try DepthImage.render(depth: depth, color: nil, blend: 0.5, origin: "test"))
-        XCTAssertThrowsError(try DepthImage.render(depth: depth, color: color, blend: 1.5, origin: "test"))
+    }
+
+    /// A tall, narrow map is enlarged only as far as the picture and its scale bar fit the size
+    /// limit; one too tall even at its own size is refused before anything is drawn.
+    func testTallDepthMapFitsTheSizeLimit() throws {
+        let tall = DepthMap(width: 8, height: 2048, metres: (0..<(8 * 2048)).map { Float(1 + $0 / 8) / 1000 })
+        let image = try DepthImage.render(depth: tall, origin: "test")
+        XCTAssertLessThanOrEqual(image.height, ImageLimits.maxSide)
+        XCTAssertEqual(image.width % 8, 0, "a whole factor")
+        let factor = image.width / 8
+        XCTAssertEqual(factor, 7, "16384 less the scale bar, over 2048 rows")
+        XCTAssertEqual(pixel(image, 0, 0, factor: factor), [128, 0, 0], "nearest: dark red")
+        XCTAssertEqual(pixel(image, 7, 2047, factor: factor), [0, 0, 128], "farthest: dark blue")
+        let tooTall = DepthMap(width: 2, height: ImageLimits.maxSide, metres: [Float](repeating: 1, count: 2 * ImageLimits.maxSide))
+        XCTAssertThrowsError(try DepthImage.render(depth: tooTall, origin: "tall.png")) { error in
+            XCTAssertTrue("\(error)".contains("tall.png"), "\(error)")
+        }
     }
 
     func testScaleBarTicksAreRoundMetres() {

@@ -33,6 +33,19 @@ final class RenderRequestTests: XCTestCase {
         XCTAssertEqual(PointRenderer(cloud: PointCloud(positions: [0, 0, 1], colors: [1, 2, 3])).defaultColorMode, .rgb)
     }
 
+    /// Coordinates near Float's limit overflow the framing camera: refused, naming the file,
+    /// rather than drawn blank from an infinite eye.
+    func testCoordinatesTooLargeToFrameAreRefused() {
+        let renderer = PointRenderer(cloud: PointCloud(positions: [-3e38, 0, 1, 3e38, 0, 1]), origin: "huge.ply")
+        XCTAssertThrowsError(try renderer.camera(for: RenderView())) { error in
+            let e = error as? CloudError
+            XCTAssertEqual(e?.kind, .badInput)
+            XCTAssertTrue(e?.message.hasPrefix("huge.ply: coordinates too large to frame") ?? false, e?.message ?? "")
+        }
+        XCTAssertThrowsError(try renderer.turntableCameras(for: RenderView(), frames: 4))
+        XCTAssertNoThrow(try PointRenderer(cloud: PointCloud(positions: [-3e5, 0, 1, 3e5, 0, 1])).camera(for: RenderView()))
+    }
+
     func testUpAxisAndBackgroundSyntax() {
         XCTAssertEqual(UpAxis("-y"), .cameraFrame)
         XCTAssertEqual(UpAxis("+Z"), .worldFrame)

@@ -94,7 +94,7 @@ final class VisibilityTests: XCTestCase {
         let positions = (0..<20000).flatMap { _ in [random.next() * 4 - 1, random.next() * 2.5 - 2, random.next() * 3 + 1] }
         let renderer = PointRenderer(cloud: PointCloud(positions: positions))
         for (az, el) in [(Float(0), Float(0)), (45, 30), (200, -20), (90, 89)] {
-            let camera = renderer.camera(for: RenderView(width: 400, height: 300, azimuth: az, elevation: el))
+            let camera = try renderer.camera(for: RenderView(width: 400, height: 300, azimuth: az, elevation: el))
             let positions = renderer.cloud.positions
             var (minX, maxX, minY, maxY) = (Float.infinity, -Float.infinity, Float.infinity, -Float.infinity)
             for i in 0..<(positions.count / 3) {
@@ -104,6 +104,20 @@ final class VisibilityTests: XCTestCase {
             XCTAssert(minX >= 0 && maxX <= 400 && minY >= 0 && maxY <= 300, "az \(az) el \(el): \(minX)...\(maxX) x \(minY)...\(maxY)")
             XCTAssert(maxX - minX > 200 || maxY - minY > 150, "az \(az) el \(el): the cloud fills too little of the view")
         }
+    }
+
+    /// A cloud that is a line along the view axis fits with the eye in front of its nearest point,
+    /// not on it (where the near plane would cull it): that point is the one the centre shows.
+    func testLineAlongTheViewAxisKeepsItsNearestPoint() throws {
+        let renderer = PointRenderer(cloud: PointCloud(positions: (0..<5).flatMap { [0, 0, 1 + Float($0)] }))
+        let camera = try renderer.camera(for: RenderView(width: 64, height: 48))
+        XCTAssertEqual(camera.basis.forward, SIMD3(0, 0, 1), "the default view looks along +z")
+        let depth = try XCTUnwrap(camera.project(SIMD3(0, 0, 1))?.depth, "the nearest point is in front of the near plane")
+        XCTAssertEqual(depth, 0.2, accuracy: 1e-4, "a tenth of the 2 m radius in front of it")
+        let buffer = renderer.rasterise(camera, pointSize: 1)
+        let key = buffer.keys[24 * 64 + 32]
+        XCTAssertNotEqual(key, DepthBuffer.empty)
+        XCTAssertEqual(DepthBuffer.index(key), 0, "the nearest point shows")
     }
 
     /// An empty cloud draws a frame of background; non-finite points are never drawn.

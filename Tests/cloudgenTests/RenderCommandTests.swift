@@ -81,7 +81,7 @@ final class RenderCommandTests: XCTestCase {
         let cases: [([String], String)] = [
             (["--size", "0x720"], "--size"), (["--size", "16385x10"], "--size"), (["--size", "big"], "--size"),
             (["--azimuth", "nan"], "--azimuth"), (["--azimuth", "inf"], "--azimuth"), (["--elevation", "95"], "--elevation"),
-            (["--fov", "0"], "--fov"), (["--distance", "-1"], "--distance"), (["--point-size", "0"], "--point-size"),
+            (["--fov", "0"], "--fov"), (["--fov", "-5"], "--fov"), (["--distance", "-1"], "--distance"), (["--point-size", "0"], "--point-size"),
             (["--color", "plasma"], "--color"), (["--background", "#12"], "--background"), (["--up", "w"], "--up"),
             (["--turntable", "1"], "--turntable"), (["--color", "normal"], "--color normal"),
         ]
@@ -107,17 +107,38 @@ final class RenderCommandTests: XCTestCase {
         XCTAssertEqual(try image("e.png").rgb, [UInt8](repeating: 255, count: 8 * 4 * 3))
     }
 
-    /// The depth image of the simulated room: the scale bar below it, the nearest depth red, and a
-    /// blended version that keeps the color image's pixels where the weight is 0.
+    /// The depth image of the simulated room: the scale bar below it, the nearest depth dark red,
+    /// and with blend weight 0 exactly the color image, sampled at each (enlarged) depth pixel.
     func testCaptureDepthImageAndBlend() throws {
-        let run = try CLI.run(["capture", "--source", "synthetic:noise=0", "--depth-image", "depth.png"], in: dir)
+        let run = try CLI.run(["capture", "--source", "synthetic:noise=0", "--depth-image", "depth.png", "--rgbd", "frames"], in: dir)
         XCTAssertEqual(run.status, 0, run.stderr)
         let depth = try image("depth.png")
         XCTAssertEqual(depth.width, 768, "256 wide, enlarged 3 times")
         XCTAssertGreaterThan(depth.height, 576, "the scale bar adds a band below")
+        let map = try ImageFile.read(path("frames/depth/000000.png")).depthMap(unitsPerMetre: 1000, origin: "depth")
+        let color = try image("frames/color/000000.png")
+        let factor = depth.width / map.width
+        func pixel(_ picture: ColorImage, _ x: Int, _ y: Int) -> [UInt8] {
+            let i = 3 * (y * picture.width + x)
+            return Array(picture.rgb[i..<(i + 3)])
+        }
+        let valid = map.metres.indices.filter { map.metres[$0] > 0 }
+        let nearest = try XCTUnwrap(valid.min { map.metres[$0] < map.metres[$1] })
+        XCTAssertEqual(pixel(depth, nearest % map.width * factor, nearest / map.width * factor), [128, 0, 0], "nearest: dark red")
+
         let blend = try CLI.run(["capture", "--source", "synthetic:noise=0", "--depth-image", "blend.png", "--depth-blend", "0"], in: dir)
         XCTAssertEqual(blend.status, 0, blend.stderr)
-        XCTAssertNotEqual(try image("blend.png"), depth)
+        let blended = try image("blend.png")
+        XCTAssertEqual([blended.width, blended.height], [depth.width, depth.height])
+        var mismatches = 0
+        for y in 0..<(map.height * factor) {
+            for x in 0..<depth.width {
+                let (dx, dy) = (x / factor, y / factor)
+                let expected = pixel(color, dx * color.width / map.width, dy * color.height / map.height)
+                if pixel(blended, x, y) != expected { mismatches += 1 }
+            }
+        }
+        XCTAssertEqual(mismatches, 0, "weight 0 shows the color image alone")
         for flags in [["--depth-blend", "1.5"], ["--depth-blend", "0.5"]] {
             let bad = try CLI.run(["capture", "--source", "synthetic"] + (flags[1] == "0.5" ? [] : ["--depth-image", "x.png"]) + flags, in: dir)
             XCTAssertEqual(bad.status, 2, "\(flags): \(bad.stderr)")

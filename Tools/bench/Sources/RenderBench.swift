@@ -74,7 +74,7 @@ enum RenderBench {
         try writeCloud(cloud, to: plyPath, format: .ply(.binary))
 
         let renderer = PointRenderer(cloud: cloud)
-        let camera = renderer.camera(for: RenderView(width: 1280, height: 720, azimuth: 30, elevation: 20))
+        let camera = try renderer.camera(for: RenderView(width: 1280, height: 720, azimuth: 30, elevation: 20))
         let style = RenderStyle(color: .rgb, pointSize: 1)
         let points = Double(cloud.count)
         func perPoint(_ t: Timing) -> Timing {

@@ -12,8 +12,7 @@ final class AnimatedPNGTests: XCTestCase {
 
     func testFramesSurviveTheRewrap() throws {
         let images = (0..<4).map(frame)
-        // Tiny zlib level and many rows so that some frames span several IDAT chunks is not needed:
-        // each frame's every IDAT is carried over, whatever their number.
+        // However many IDAT chunks the encoder splits a frame into, all of them are carried over.
         let encoded = try images.map { try PNGWriter.encode(rgb: $0, origin: "test") }
         let apng = try AnimatedPNG.assemble(frames: encoded, delayMilliseconds: 250, origin: "test.png")
         let chunks = try AnimatedPNG.chunks(of: apng, origin: "test.png") // checks every CRC
