@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A rigid transform taking camera-frame points (x right, y down, z forward) to a world frame:
 /// p_world = rotation * p_camera + translation. Rows of `rotation` are stored as SIMD3 values.
 public struct Pose: Equatable, Sendable {
@@ -35,14 +37,29 @@ public struct Pose: Equatable, Sendable {
         rotation.0 * d.x + rotation.1 * d.y + rotation.2 * d.z
     }
 
-    /// Rewrites interleaved x y z positions in place; NaN stays NaN (organized clouds).
+    /// Rewrites interleaved x y z positions in place; NaN stays NaN (organized clouds). Large
+    /// clouds are cut into bands of points that run on every core (each point's arithmetic is the
+    /// same wherever it runs, so the result does not depend on the split).
     public func transform(positions: inout [Float]) {
-        positions.withUnsafeMutableBufferPointer { p in
-            for i in stride(from: 0, to: p.count, by: 3) {
-                let w = apply(SIMD3(Double(p[i]), Double(p[i + 1]), Double(p[i + 2])))
-                p[i] = Float(w.x)
-                p[i + 1] = Float(w.y)
-                p[i + 2] = Float(w.z)
+        let points = positions.count / 3
+        let bandPoints = 65_536
+        let bands = (points + bandPoints - 1) / bandPoints
+        positions.withUnsafeMutableBufferPointer { buffer in
+            let p = buffer
+            let move = { (begin: Int, end: Int) in
+                for i in begin..<end {
+                    let w = apply(SIMD3(Double(p[3 * i]), Double(p[3 * i + 1]), Double(p[3 * i + 2])))
+                    p[3 * i] = Float(w.x)
+                    p[3 * i + 1] = Float(w.y)
+                    p[3 * i + 2] = Float(w.z)
+                }
+            }
+            if bands <= 1 {
+                move(0, points)
+            } else {
+                DispatchQueue.concurrentPerform(iterations: bands) { b in
+                    move(b * bandPoints, Swift.min(points, (b + 1) * bandPoints))
+                }
             }
         }
     }
