@@ -40,6 +40,9 @@ static const char *const api_names[] = {
     "freenect_start_depth", "freenect_start_video", "freenect_stop_depth", "freenect_stop_video",
     "freenect_process_events_timeout",
 };
+/* cdv_library_bind fills the struct as an array of pointers, one per name. */
+_Static_assert(sizeof(freenect_api) == sizeof api_names / sizeof api_names[0] * sizeof(void *),
+               "freenect_api and api_names must list the same functions");
 
 /* Only the real library has these (fakenect has no calibration to give). */
 typedef freenect_registration (*copy_registration_fn)(freenect_device *);
@@ -69,8 +72,7 @@ static void *load(freenect_api *api, cdv_status *status) {
     void *library = cdv_library_open(sonames, "libfreenect0.5", status);
     if (!library) return NULL;
     int32_t count = (int32_t)(sizeof api_names / sizeof api_names[0]);
-    if (sizeof(freenect_api) != (size_t)count * sizeof(void *) ||
-        cdv_library_bind(library, api_names, (void **)api, count, "libfreenect", status) != CDV_OK) {
+    if (cdv_library_bind(library, api_names, (void **)api, count, "libfreenect", status) != CDV_OK) {
         dlclose(library);
         return NULL;
     }

@@ -42,6 +42,9 @@ const char *const api_names[] = {
     "oniWaitForAnyStream", "oniStreamStart", "oniStreamStop", "oniStreamDestroy", "oniStreamReadFrame",
     "oniStreamGetProperty", "oniStreamSetProperty", "oniFrameRelease",
 };
+// cdv_library_bind fills the struct as an array of pointers, one per name.
+static_assert(sizeof(OpenNI2API) == sizeof api_names / sizeof api_names[0] * sizeof(void *),
+              "OpenNI2API and api_names must list the same functions");
 
 }  // namespace
 
@@ -136,10 +139,12 @@ static void describe(cdv_openni2 *device, cdv_openni2_info *info) {
     device->api.stream_get_property(optics, ONI_STREAM_PROPERTY_HORIZONTAL_FOV, &info->horizontal_fov, &size);
     size = sizeof(float);
     device->api.stream_get_property(optics, ONI_STREAM_PROPERTY_VERTICAL_FOV, &info->vertical_fov, &size);
-    OniVideoMode mode;
+    OniVideoMode mode = {};
     size = sizeof mode;
-    device->api.stream_get_property(device->streams[CDV_DEPTH], ONI_STREAM_PROPERTY_VIDEO_MODE, &mode, &size);
-    info->depth_units_per_metre = mode.pixelFormat == ONI_PIXEL_FORMAT_DEPTH_100_UM ? 10000 : 1000;
+    // Millimetres unless the stream says otherwise; a failed query leaves the common unit.
+    bool tenths_of_mm = device->api.stream_get_property(device->streams[CDV_DEPTH], ONI_STREAM_PROPERTY_VIDEO_MODE, &mode, &size) == ONI_STATUS_OK &&
+                  mode.pixelFormat == ONI_PIXEL_FORMAT_DEPTH_100_UM;
+    info->depth_units_per_metre = tenths_of_mm ? 10000 : 1000;
     info->has_color = device->streams[CDV_COLOR] != NULL;
     info->is_file = device->is_file;
     OniDeviceInfo about;

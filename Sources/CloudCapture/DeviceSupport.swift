@@ -35,9 +35,8 @@ enum DeviceSupport {
         switch Int32(status.code) {
         case Int32(CDV_BAD_INPUT): return CloudError.badInput(text)
         case Int32(CDV_ENDED): return DeviceStreamLost(message: text)
-        case Int32(CDV_PERMISSION): return CloudError.io(text + (udevAdvice().map { "; \($0)" } ?? ""))
-        case Int32(CDV_FAILED):
-            // An open that failed for want of permission says so only in libusb's terms; discovery can tell.
+        case Int32(CDV_PERMISSION), Int32(CDV_FAILED):
+            // An open that failed for want of permission may say so only in libusb's terms; discovery can tell.
             return CloudError.io(text + (udevAdvice().map { "; \($0)" } ?? ""))
         default: return CloudError.io(text)
         }

@@ -3,7 +3,7 @@ import CloudCore
 
 /// A Kinect v1 through libfreenect (`--source kinect[:INDEX]`): 640x480 raw 11-bit depth and RGB,
 /// paired by the camera's timestamps; depth converted to millimetres and registered to the RGB
-/// camera here (KinectDepthModel.swift, KinectRegistration.swift), so frames come out as
+/// camera here (KinectCalibration.swift, KinectRegistration.swift), so frames come out as
 /// millimetre depth aligned with the color image, with the IR camera's factory intrinsics.
 /// fakenect's playback (`FAKENECT_PATH`, its library first on `LD_LIBRARY_PATH`) runs through the
 /// same code: that is how the tests drive it.

@@ -43,8 +43,9 @@ public enum SourceSpec: Equatable, Sendable {
                 self = .kinect(index: 0)
                 return
             }
-            guard let index = Int(argument), index >= 0 else {
-                throw bad("kinect:\(argument): the device index must be a non-negative integer")
+            // libfreenect takes an Int32 index; bounding it here keeps absurd values from trapping later.
+            guard let index = Int(argument), (0...255).contains(index) else {
+                throw bad("the device index must be an integer in 0...255 (0 is the first camera)")
             }
             self = .kinect(index: index)
         case "openni2":

@@ -32,7 +32,7 @@ struct CaptureStop {
             return try source.nextFrame()
         } catch let error as DeviceStreamLost {
             guard captured > 0 else { throw CloudError.io(error.message) }
-            Console.warning("\(error.message); writing the \(captured) frame\(captured == 1 ? "" : "s") captured")
+            // No warning here: the pipeline's final error names the cause once, after the writes.
             lost = error
             return nil
         }

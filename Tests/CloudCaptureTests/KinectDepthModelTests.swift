@@ -14,7 +14,8 @@ final class KinectDepthModelTests: XCTestCase {
         // raw 1000: displacement (50 - 0.375) * 0.1042 = 5.171 mm -> 10 * (5.171 * 120 / 2.329 + 120) = 3864.2.
         XCTAssertEqual(k.millimetres(raw: 1000), 3864)
         XCTAssertNil(k.millimetres(raw: 2047), "2047 is the camera's no-depth value")
-        // Beyond about raw 1080 the formula passes 10 m and then the pole: no depth.
+        // The formula passes 10 m near raw 1055 and reaches its pole (displacement 7.5 mm) near
+        // raw 1089; beyond 10 m there is no depth.
         XCTAssertNil(k.millimetres(raw: 1090))
         XCTAssertNil(k.millimetres(raw: 1500))
         let table = k.millimetreTable()

@@ -142,8 +142,11 @@ final class SourceSpecTests: XCTestCase {
         assertRejected("bundle:", "expected bundle:DIR")
         assertRejected("rgbd:c.png", "expected rgbd:COLOR,DEPTH")
         assertRejected("rgbd:c.png,", "expected rgbd:COLOR,DEPTH")
-        assertRejected("kinect:one", "the device index must be a non-negative integer")
-        assertRejected("kinect:-1", "the device index must be a non-negative integer")
+        assertRejected("kinect:one", "the device index must be an integer in 0...255")
+        assertRejected("kinect:-1", "the device index must be an integer in 0...255")
+        // Beyond Int32: libfreenect's index type would trap on conversion if the spec let it through.
+        assertRejected("kinect:5000000000", "the device index must be an integer in 0...255")
+        assertRejected("kinect:256", "the device index must be an integer in 0...255")
         assertRejected("openni2:", "expected openni2:URI or openni2:FILE.oni")
     }
 

@@ -5,11 +5,12 @@ extension CLI {
     /// Runs cloudgen with extra environment variables, killed after `timeout` seconds: device
     /// playback that waits for frames which never come must fail the test, not hang the suite.
     /// `whileRunning` runs beside the process (to interrupt it, say) and must return before it ends.
-    static func run(_ arguments: [String], environment: [String: String], timeout: Double,
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String], timeout: Double,
                     whileRunning: ((Process) -> Void)? = nil) throws -> (result: Result, timedOut: Bool) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
