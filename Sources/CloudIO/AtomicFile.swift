@@ -24,8 +24,13 @@ public enum AtomicFile {
         renamed = true
     }
 
-    /// Fails as a write to `destination` would (missing or read-only folder), writing nothing.
+    /// Fails as a write to `destination` would (missing or read-only folder, a folder in the
+    /// way), writing nothing, so that no work is spent on an output that cannot land.
     public static func checkWritable(_ destination: String) throws {
+        var status = stat()
+        if stat(destination, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR {
+            throw CloudError.badInput("\(destination): is a folder; name a file to write")
+        }
         unlink(try createTemporary(beside: destination))
     }
 

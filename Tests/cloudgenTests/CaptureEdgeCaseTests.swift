@@ -43,6 +43,19 @@ final class CaptureEdgeCaseTests: XCTestCase {
 
     /// One blank frame (here: nothing beyond 3 m once the walk nears the wall) does not end a
     /// recording: it is skipped with a warning, the other frames are written.
+    /// An output path that names a folder is refused before any work, with exit 2, for clouds and
+    /// pictures alike (it used to render first and fail with exit 3 at the rename).
+    func testOutputThatIsAFolderIsRefusedFirst() throws {
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("taken"), withIntermediateDirectories: false)
+        for arguments in [["capture", "--source", "synthetic", "--ply", "taken"],
+                          ["capture", "--source", "synthetic", "--ply", "s.ply", "--preview", "taken"]] {
+            let r = try CLI.run(arguments, in: dir)
+            XCTAssertEqual(r.status, 2, arguments.joined(separator: " "))
+            XCTAssertEqual(r.stderrLines, ["cloudgen: taken: is a folder; name a file to write"])
+        }
+        XCTAssertEqual(filesIn(dir), ["taken"], "nothing written")
+    }
+
     func testBlankFrameInASequenceIsSkipped() throws {
         let r = try CLI.run(["capture", "--source", "synthetic:path=walk,frames=6,depth=64x48,color=64x48", "--frames", "all",
                              "--range", "3.0,inf", "--pcd", "s.pcd", "--json"], in: dir)
