@@ -251,22 +251,17 @@ extension PointCloud {
 /// Wall-clock time per stage in milliseconds, summed over the frames of a sequence, in the order
 /// the stages first ran.
 struct StageClock {
-    private let start = DispatchTime.now().uptimeNanoseconds
-    private var last = DispatchTime.now().uptimeNanoseconds
+    private var watch = Stopwatch()
     private(set) var laps: [CaptureReport.Stage] = []
 
     mutating func lap(_ name: String) {
-        let now = DispatchTime.now().uptimeNanoseconds
-        let ms = Self.ms(now - last)
+        let ms = watch.lap()
         if let i = laps.firstIndex(where: { $0.stage == name }) {
             laps[i].milliseconds = ((laps[i].milliseconds + ms) * 1e3).rounded() / 1e3
         } else {
             laps.append(.init(stage: name, milliseconds: ms))
         }
-        last = now
     }
 
-    var total: Double { Self.ms(DispatchTime.now().uptimeNanoseconds - start) }
-
-    private static func ms(_ ns: UInt64) -> Double { (Double(ns) / 1e3).rounded() / 1e3 }
+    var total: Double { watch.total }
 }

@@ -99,10 +99,10 @@ struct Render: ParsableCommand {
         let pointSize = try pointSize.map(RenderArguments.pointSize)
         let background = try RenderArguments.background(background)
 
-        let start = DispatchTime.now().uptimeNanoseconds
+        var watch = Stopwatch()
         let loaded = try CloudReader.read(file)
         let cloud = loaded.cloud
-        let readMilliseconds = (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3).rounded() / 1e3
+        let readMilliseconds = watch.lap()
         if up == nil, let camera = loaded.header.viewpoint {
             // The recorded camera's view is azimuth 0, elevation 0; the flags turn from there.
             let base = RenderView(cameraPose: camera, width: width, height: height)

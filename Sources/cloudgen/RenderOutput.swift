@@ -35,7 +35,7 @@ struct PreviewWriter {
         var files: [String] = []
         var covered = 0
         for (index, camera) in cameras.enumerated() {
-            var clock = Clock()
+            var clock = Stopwatch()
             let buffer = renderer.rasterise(camera, pointSize: style.pointSize)
             timings.rasterise += clock.lap()
             let frame = renderer.shade(buffer, camera: camera, style: style)
@@ -55,7 +55,7 @@ struct PreviewWriter {
             if index == 0 { covered = buffer.coveredCount }
         }
         if turntable != nil {
-            var clock = Clock()
+            var clock = Stopwatch()
             // One turn in about four seconds, whatever the frame count.
             let delay = min(max(4000 / cameras.count, 20), 1000)
             let animation = try AnimatedPNG.assemble(frames: encoded, delayMilliseconds: delay, origin: path)
@@ -65,15 +65,5 @@ struct PreviewWriter {
             files.append(path)
         }
         return Result(cameras: cameras, files: files, coveredPixels: covered, timings: timings)
-    }
-
-    /// Milliseconds between laps, to the microsecond.
-    private struct Clock {
-        private var last = DispatchTime.now().uptimeNanoseconds
-        mutating func lap() -> Double {
-            let now = DispatchTime.now().uptimeNanoseconds
-            defer { last = now }
-            return (Double(now - last) / 1e3).rounded() / 1e3
-        }
     }
 }
