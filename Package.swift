@@ -51,13 +51,15 @@ let package = Package(
             dependencies: ["CloudCore", "CloudIO", "CloudPCL", "CloudCapture", "CloudRender"],
             path: "Tools/bench/Sources"
         ),
+        // Where ../shared/data is, for the test targets that read real captures.
+        .target(name: "SharedTestData", path: "Tests/SharedTestData"),
         .testTarget(name: "CloudCoreTests", dependencies: ["CloudCore"]),
-        .testTarget(name: "CloudIOTests", dependencies: ["CloudIO", "CloudCore"]),
+        .testTarget(name: "CloudIOTests", dependencies: ["CloudIO", "CloudCore", "SharedTestData"]),
         // CloudCapture only for the simulated room, whose scene knows every pixel's true surface.
-        .testTarget(name: "CloudPCLTests", dependencies: ["CloudPCL", "CloudCore", "CloudCapture"]),
-        .testTarget(name: "CloudCaptureTests", dependencies: ["CloudCapture", "CloudCore"]),
+        .testTarget(name: "CloudPCLTests", dependencies: ["CloudPCL", "CloudCore", "CloudCapture", "SharedTestData"]),
+        .testTarget(name: "CloudCaptureTests", dependencies: ["CloudCapture", "CloudCore", "SharedTestData"]),
         .testTarget(name: "CloudRenderTests", dependencies: ["CloudRender", "CloudIO", "CloudCore"]),
-        .testTarget(name: "cloudgenTests", dependencies: ["CloudCore", "CloudIO", "CloudPCL"]),
+        .testTarget(name: "cloudgenTests", dependencies: ["CloudCore", "CloudIO", "CloudPCL", "SharedTestData"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,6 +1,7 @@
 import CloudCapture
 import CloudCore
 import Foundation
+import SharedTestData
 import XCTest
 
 /// Every way a bundle can be wrong is bad input naming the file (manifest.json or the frame
@@ -222,13 +223,7 @@ final class BundleBadInputTests: XCTestCase {
 
     /// Open3D's first color frame in ../shared/data (see its README).
     private static func sharedJPEG() throws -> URL {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let url = root.deletingLastPathComponent().appendingPathComponent("shared/data/open3d-rgbd/color/00000.jpg")
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            XCTFail("test data \(url.path) is missing (expected ../shared/data next to the package root)")
-            throw CocoaError(.fileNoSuchFile)
-        }
-        return url
+        try SharedData.url("open3d-rgbd/color/00000.jpg")
     }
 
     /// A file that changes after the bundle was checked is noticed when its frame is read.

@@ -1,6 +1,7 @@
 import CloudCapture
 import CloudCore
 import Foundation
+import SharedTestData
 import XCTest
 
 /// Shared by the Dataset*Tests: the real frames in ../shared/data, scratch folders laid out like
@@ -8,12 +9,7 @@ import XCTest
 enum DatasetFixture {
     /// `../shared/data/<relative>` beside the package root; a test that needs it fails without it.
     static func path(_ relative: String, file: StaticString = #filePath, line: UInt = #line) -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let path = root.deletingLastPathComponent().appendingPathComponent("shared/data/\(relative)").path
-        if !FileManager.default.fileExists(atPath: path) {
-            XCTFail("test data missing: \(path) (the real captures live in ../shared/data beside the checkout)", file: file, line: line)
-        }
-        return path
+        SharedData.path(relative, file: file, line: line)
     }
 
     static var rgbd: String { path("open3d-rgbd") }

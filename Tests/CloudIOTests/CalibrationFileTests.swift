@@ -1,13 +1,11 @@
 import CloudCore
 import CloudIO
 import Foundation
+import SharedTestData
 import XCTest
 
 final class CalibrationFileTests: XCTestCase {
-    var data: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data")
-    }
+    var data: URL { SharedData.directory }
 
     func write(_ text: String, _ name: String) throws -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("cloudgen-\(UUID().uuidString)-\(name)")

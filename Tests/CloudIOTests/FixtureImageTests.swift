@@ -1,34 +1,15 @@
 import CloudCore
 @testable import CloudIO
 import Foundation
+import SharedTestData
 import XCTest
 
 /// Test data and checks shared by the image tests. Members of one namespace, because other test
 /// files of this target (intrinsics, datasets) bring their own helpers.
 enum ImageFixtures {
-    /// `../shared/data` next to the package root, found from this file's path.
-    static func dataDirectory(file: StaticString = #filePath, line: UInt = #line) throws -> URL {
-        let root = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()  // CloudIOTests
-            .deletingLastPathComponent()  // Tests
-            .deletingLastPathComponent()  // package root
-        let data = root.deletingLastPathComponent().appendingPathComponent("shared/data")
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: data.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            XCTFail("test data folder \(data.path) is missing (expected ../shared/data next to the package root)", file: file, line: line)
-            throw CocoaError(.fileNoSuchFile)
-        }
-        return data
-    }
-
-    /// The path of a file under the data folder; fails the test when it is missing.
+    /// The path of a file under ../shared/data; fails the test when it is missing.
     static func path(_ relative: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let path = try dataDirectory(file: file, line: line).appendingPathComponent(relative).path
-        guard FileManager.default.fileExists(atPath: path) else {
-            XCTFail("test data file \(path) is missing", file: file, line: line)
-            throw CocoaError(.fileNoSuchFile)
-        }
-        return path
+        try SharedData.url(relative, file: file, line: line).path
     }
 
     /// A fresh folder for one test; the caller removes it.

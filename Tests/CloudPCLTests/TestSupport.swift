@@ -1,20 +1,11 @@
 import CloudCore
 import Foundation
+import SharedTestData
 import XCTest
 
-/// `../shared/data` next to the package root, found from this file's path.
+/// `../shared/data` next to the package root; fails the test when it is missing.
 func sharedDataDirectory(file: StaticString = #filePath, line: UInt = #line) throws -> URL {
-    let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // CloudPCLTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // package root
-    let data = root.deletingLastPathComponent().appendingPathComponent("shared/data")
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: data.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-        XCTFail("test data folder \(data.path) is missing (expected ../shared/data next to the package root)", file: file, line: line)
-        throw CocoaError(.fileNoSuchFile)
-    }
-    return data
+    try SharedData.url(file: file, line: line)
 }
 
 /// A fresh folder for one test, removed by `removeScratchFolder`.

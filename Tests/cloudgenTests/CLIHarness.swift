@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestData
 import XCTest
 
 /// Runs the built `cloudgen` executable, which SwiftPM puts beside the test bundle.
@@ -48,12 +49,7 @@ func makeScratchDirectory() throws -> URL {
 
 /// ../shared/data beside the package root; a test that needs it fails (never skips) without it.
 func sharedData(_ relative: String, file: StaticString = #filePath, line: UInt = #line) -> String {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let path = root.deletingLastPathComponent().appendingPathComponent("shared/data/\(relative)").path
-    if !FileManager.default.fileExists(atPath: path) {
-        XCTFail("test data missing: \(path) (the real captures live in ../shared/data beside the checkout)", file: file, line: line)
-    }
-    return path
+    SharedData.path(relative, file: file, line: line)
 }
 
 func filesIn(_ dir: URL) -> [String] {
