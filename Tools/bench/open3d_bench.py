@@ -209,6 +209,20 @@ def read_image(path):
     return image
 
 
+def images_to_cloud(color_file, depth_file, depth_scale, intrinsic, lap, read_stage):
+    """A frame's two image files to Open3D's cloud, as an Open3D user makes it, without depth
+    truncation (cloudgen truncates nothing by default): laps `read_stage`, "convert" and
+    "backproject"."""
+    color, depth = read_image(color_file), read_image(depth_file)
+    lap(read_stage)
+    rgbd = o3d.geometry.RGBDImage.create_from_color_and_depth(
+        color, depth, depth_scale=depth_scale, depth_trunc=math.inf, convert_rgb_to_intensity=False)
+    lap("convert")
+    cloud = o3d.geometry.PointCloud.create_from_rgbd_image(rgbd, intrinsic)
+    lap("backproject")
+    return cloud
+
+
 def write_ply(path, cloud):
     if not o3d.io.write_point_cloud(path, cloud, write_ascii=False):
         raise RuntimeError(f"Open3D could not write {path}")
@@ -254,13 +268,7 @@ def bench_pipelines(workdir, runs, warmup):
         # intrinsics, fx = fy = 525, cx = 319.5, cy = 239.5.
         intrinsic = o3d.camera.PinholeCameraIntrinsic(o3d.camera.PinholeCameraIntrinsicParameters.PrimeSenseDefault)
         lap("open")
-        color, depth = read_image(tum["color_file"]), read_image(tum["depth_file"])
-        lap("decode")
-        rgbd = o3d.geometry.RGBDImage.create_from_color_and_depth(
-            color, depth, depth_scale=5000.0, depth_trunc=math.inf, convert_rgb_to_intensity=False)
-        lap("convert")
-        cloud = o3d.geometry.PointCloud.create_from_rgbd_image(rgbd, intrinsic)
-        lap("backproject")
+        cloud = images_to_cloud(tum["color_file"], tum["depth_file"], 5000.0, intrinsic, lap, "decode")
         write_ply(tum_ply, cloud)
         lap("write")
         return cloud
@@ -287,13 +295,7 @@ def bench_pipelines(workdir, runs, warmup):
         lap("open")
         fused = o3d.geometry.PointCloud()
         for color_file, depth_file, pose in zip(colors, depths, poses):
-            color, depth = read_image(color_file), read_image(depth_file)
-            lap("decode")
-            rgbd = o3d.geometry.RGBDImage.create_from_color_and_depth(
-                color, depth, depth_scale=1000.0, depth_trunc=math.inf, convert_rgb_to_intensity=False)
-            lap("convert")
-            cloud = o3d.geometry.PointCloud.create_from_rgbd_image(rgbd, intrinsic)
-            lap("backproject")
+            cloud = images_to_cloud(color_file, depth_file, 1000.0, intrinsic, lap, "decode")
             cloud.transform(pose)
             lap("transform")
             fused += cloud
@@ -340,13 +342,7 @@ def bench_filter_pipelines(workdir, runs, warmup):
                 (color_stamp, color_file), (depth_stamp, depth_file) = first_entry("rgb.txt"), first_entry("depth.txt")
                 if abs(color_stamp - depth_stamp) > 0.02:
                     raise RuntimeError(f"{frame['tum_folder']}: the first color and depth frames are not a pair")
-            color, depth = read_image(color_file), read_image(depth_file)
-            lap("read")
-            rgbd = o3d.geometry.RGBDImage.create_from_color_and_depth(
-                color, depth, depth_scale=frame["depth_scale"], depth_trunc=math.inf, convert_rgb_to_intensity=False)
-            lap("convert")
-            cloud = o3d.geometry.PointCloud.create_from_rgbd_image(rgbd, intrinsic)
-            lap("backproject")
+            cloud = images_to_cloud(color_file, depth_file, frame["depth_scale"], intrinsic, lap, "read")
             points["backproject"] = len(cloud.points)
             cloud = cloud.voxel_down_sample(0.01)
             lap("voxel")

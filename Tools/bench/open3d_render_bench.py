@@ -11,30 +11,16 @@ draws and writes. Prints one JSON object.
 
 import json
 import os
-import statistics
 import subprocess
 import sys
-import time
 
 import numpy as np
 import open3d as o3d
 
+# The same clock and statistics as the rest of Open3D's side (this script's folder is on sys.path).
+from open3d_bench import measure
+
 WIDTH, HEIGHT = 1280, 720
-
-
-def timing(samples):
-    return {"median_s": statistics.median(samples), "min_s": min(samples), "runs": len(samples)}
-
-
-def measure(runs, warmup, body):
-    for _ in range(warmup):
-        body()
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        body()
-        samples.append(time.perf_counter() - start)
-    return timing(samples)
 
 
 ONE_PROCESS = """
@@ -79,13 +65,13 @@ def main():
 
     # Rendering is slow here (software OpenGL): fewer runs keep the benchmark to a minute.
     render_runs = max(3, runs // 4)
-    render_t = measure(render_runs, 1, render)
+    render_t = measure(render, render_runs, 1)
     pixels = (render() * 255).astype(np.uint8)
     out = f"{workdir}/render-open3d.png"
-    encode_t = measure(render_runs, 1, lambda: o3d.io.write_image(out, o3d.geometry.Image(pixels)))
+    encode_t = measure(lambda: o3d.io.write_image(out, o3d.geometry.Image(pixels)), render_runs, 1)
     vis.destroy_window()
-    process_t = measure(3, 0, lambda: subprocess.run([sys.executable, "-c", ONE_PROCESS, path, out], check=True,
-                                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    process_t = measure(lambda: subprocess.run([sys.executable, "-c", ONE_PROCESS, path, out], check=True,
+                                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL), 3, 0)
     points = len(cloud.points)
     render_t["points_per_s"] = points / render_t["median_s"]
     encode_t["points_per_s"] = points / encode_t["median_s"]

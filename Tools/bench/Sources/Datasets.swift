@@ -58,16 +58,24 @@ enum DatasetBench {
     /// runs it: open the source (index files, association, file checks), read and decode both PNGs,
     /// convert (depth to metres, color sampled at the depth size), back-project, write.
     static func frame(spec: String, output: String, laps: inout Laps) throws -> PointCloud {
+        let cloud = try firstCloud(spec: spec, laps: &laps, openStage: "open", readStage: "decode")
+        try writeCloud(cloud, to: output, format: .ply(.binary))
+        laps.lap("write")
+        return cloud
+    }
+
+    /// The first frame of `spec` as a camera-frame cloud, as `capture` makes it: open the source,
+    /// read and decode the frame, convert (color sampled at the depth size), back-project. With
+    /// `openStage` nil, opening is timed together with the read as `readStage`.
+    static func firstCloud(spec: String, laps: inout Laps, openStage: String?, readStage: String) throws -> PointCloud {
         let source = try SourceSpec(parsing: spec).open()
-        laps.lap("open")
+        if let openStage { laps.lap(openStage) }
         guard let captured = try source.nextFrame() else { throw CloudError.io("\(spec): the source delivered no frame") }
-        laps.lap("decode")
+        laps.lap(readStage)
         let frame = try RGBDFrame(decoding: captured, origin: source.name, colorAtDepthResolution: true)
         laps.lap("convert")
         let cloud = try BackProjection().run(frame).cloud
         laps.lap("backproject")
-        try writeCloud(cloud, to: output, format: .ply(.binary))
-        laps.lap("write")
         return cloud
     }
 

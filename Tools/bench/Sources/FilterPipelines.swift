@@ -42,13 +42,7 @@ enum FilterPipelineBench {
         let steps = try flags.map { try FilterArguments.step(flag: $0.0, value: $0.1) }
         // Opening the source (its calibration or index files) and decoding the images are one
         // stage, "read": the whole cost of getting a frame off the disk, on both sides.
-        let source = try SourceSpec(parsing: spec).open()
-        guard let captured = try source.nextFrame() else { throw CloudError.io("\(spec): the source delivered no frame") }
-        laps.lap("read")
-        let frame = try RGBDFrame(decoding: captured, origin: source.name, colorAtDepthResolution: true)
-        laps.lap("convert")
-        var cloud = try BackProjection().run(frame).cloud
-        laps.lap("backproject")
+        var cloud = try DatasetBench.firstCloud(spec: spec, laps: &laps, openStage: nil, readStage: "read")
         points["backproject"] = cloud.count
         for step in steps {
             (cloud, points[step.filter.name]) = try step.filter.apply(to: cloud, label: step.label)
