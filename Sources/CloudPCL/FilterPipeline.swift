@@ -1,5 +1,4 @@
 import CloudCore
-import Dispatch
 
 /// What one step did, for `--json` and summaries (summed over the frames of a sequence).
 public struct FilterStepReport: Encodable, Equatable, Sendable {
@@ -49,7 +48,7 @@ public struct FilterPipeline: Sendable {
         var reports: [FilterStepReport] = []
         var points = cloud.finiteCount
         for (index, step) in steps.enumerated() {
-            let start = DispatchTime.now().uptimeNanoseconds
+            var watch = Stopwatch()
             if step.filter.needsGrid && cloud.organized == nil {
                 let dropper = steps[..<index].last { !$0.filter.keepsGrid }
                 throw CloudError.badInput("\(step.label): needs the organized grid, " + (dropper.map {
@@ -62,7 +61,7 @@ public struct FilterPipeline: Sendable {
             }
             let (filtered, kept) = try step.filter.apply(to: cloud, keepGrid: keepGrid, viewpoint: viewpoint, label: step.label)
             cloud = filtered
-            let ms = (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3).rounded() / 1e3
+            let ms = watch.lap()
             reports.append(FilterStepReport(name: step.filter.name, argument: step.label, parameters: step.filter.parameters,
                                             pointsIn: points, pointsOut: kept, milliseconds: ms))
             points = kept
