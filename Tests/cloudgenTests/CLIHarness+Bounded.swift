@@ -12,6 +12,11 @@ extension CLI {
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        return try run(process, timeout: timeout, whileRunning: whileRunning)
+    }
+
+    /// Runs `process` (set up but not started), killing it after `timeout` seconds.
+    static func run(_ process: Process, timeout: Double, whileRunning: ((Process) -> Void)? = nil) throws -> (result: Result, timedOut: Bool) {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

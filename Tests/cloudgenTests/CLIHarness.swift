@@ -2,7 +2,8 @@ import Foundation
 import SharedTestData
 import XCTest
 
-/// Runs the built `cloudgen` executable, which SwiftPM puts beside the test bundle.
+/// Runs the built `cloudgen` executable, which SwiftPM puts beside the test bundle. Every run is
+/// bounded in time: a hang fails its test instead of stalling the suite.
 struct CLI {
     struct Result {
         var status: Int32
@@ -10,6 +11,10 @@ struct CLI {
         var stderr: String
         var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
     }
+
+    /// How long a plain `run` may take; the slowest command the tests run (a fused sequence in a
+    /// debug build) takes a few seconds.
+    static let defaultTimeout: Double = 120
 
     static var executable: URL {
         let bundleDir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -21,22 +26,10 @@ struct CLI {
             XCTFail("cloudgen executable not found at \(executable.path); build with `swift build --build-tests`", file: file, line: line)
             throw CocoaError(.fileNoSuchFile)
         }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read both pipes before waiting, so a large output cannot block the child.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus,
-                      stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        let (result, timedOut) = try run(arguments, in: directory, environment: [:], timeout: defaultTimeout)
+        XCTAssertFalse(timedOut, "cloudgen \(arguments.joined(separator: " ")) still ran after \(defaultTimeout) s and was killed",
+                       file: file, line: line)
+        return result
     }
 }
 
