@@ -25,7 +25,7 @@ public enum LZF {
 
     /// Decompresses `input` so that it fills `output` exactly. Every item is checked against both
     /// buffers before it is copied: corrupt or truncated data throws, never reads or writes outside.
-    static func decompress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+    public static func decompress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
                            origin: String) throws {
         guard let source = input.baseAddress?.assumingMemoryBound(to: UInt8.self),
               let target = output.baseAddress?.assumingMemoryBound(to: UInt8.self) else {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CloudCore
+import CloudFiles
 import CloudPCL
 
 /// `--range MIN,MAX`: depth limits in metres along the optical axis; MAX may be `inf`.

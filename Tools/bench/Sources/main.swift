@@ -10,6 +10,7 @@
 
 import CloudCapture
 import CloudCore
+import CloudFiles
 import CloudPCL
 import Foundation
 
