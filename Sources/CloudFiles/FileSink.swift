@@ -37,6 +37,12 @@ final class FileSink {
     func commit(_ count: Int) { filled += count }
 
     func append(_ bytes: UnsafeRawBufferPointer) throws {
+        if bytes.count >= buffer.count {
+            // Large blocks (a compressed piece) go out as they are, not through the buffer.
+            try flush()
+            try writeAll(bytes)
+            return
+        }
         var rest = bytes
         while !rest.isEmpty {
             if filled == buffer.count { try flush() }
@@ -62,16 +68,20 @@ final class FileSink {
     }
 
     private func flush() throws {
+        try writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<filled]))
+        filled = 0
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
         var start = 0
-        while start < filled {
-            let n = write(fd, buffer.baseAddress! + start, filled - start)
+        while start < bytes.count {
+            let n = write(fd, bytes.baseAddress! + start, bytes.count - start)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw failure("cannot write")
             }
             start += n
         }
-        filled = 0
     }
 
     private func failure(_ doing: String) -> CloudError {

@@ -107,13 +107,14 @@ struct PCDEncoder {
                 slot += 1
             }
         }
-        let compressed = LZF.compress(UnsafeRawBufferPointer(planes))
-        guard compressed.count <= Int(UInt32.max) else {
+        let pieces = LZF.compress(UnsafeRawBufferPointer(planes))
+        let compressedBytes = pieces.reduce(0) { $0 + $1.count }
+        guard compressedBytes <= Int(UInt32.max) else {
             throw CloudError.badInput("\(path): the point data does not compress below 4 GiB, the most PCD binary_compressed can store (PCD binary can)")
         }
-        var sizes = [UInt32(compressed.count).littleEndian, UInt32(4 * planeCount * n).littleEndian]
-        try sizes.withUnsafeMutableBytes { try sink.append(UnsafeRawBufferPointer($0)) }
-        try compressed.withUnsafeBytes { try sink.append($0) }
+        let sizes = [UInt32(compressedBytes).littleEndian, UInt32(4 * planeCount * n).littleEndian]
+        try sizes.withUnsafeBytes { try sink.append($0) }
+        for piece in pieces { try piece.withUnsafeBytes { try sink.append($0) } }
     }
 
     private func writeAscii(_ sink: FileSink) throws {

@@ -8,10 +8,11 @@ extension LZF {
     /// byte each.
     public static func compressedBound(_ count: Int) -> Int { count + count / 32 + 1 }
 
-    /// Compresses `input` in independent pieces of `piece` bytes on every core and returns them
-    /// one after the other. The result is one valid LZF stream: no back reference of a piece
-    /// reaches into the piece before it, and a decoder keeps no state but the output position.
-    public static func compress(_ input: UnsafeRawBufferPointer, piece: Int = 1 << 20) -> [UInt8] {
+    /// Compresses `input` in independent pieces of `piece` bytes on every core and returns the
+    /// compressed pieces, to be stored one after the other: together they are one valid LZF
+    /// stream, as no back reference of a piece reaches into the piece before it and a decoder
+    /// keeps no state but the output position.
+    public static func compress(_ input: UnsafeRawBufferPointer, piece: Int = 1 << 20) -> [[UInt8]] {
         let pieces = max(1, (input.count + piece - 1) / piece)
         var outputs = [[UInt8]](repeating: [], count: pieces)
         outputs.withUnsafeMutableBufferPointer { results in
@@ -23,7 +24,7 @@ extension LZF {
                 }
             }
         }
-        return outputs.count == 1 ? outputs[0] : Array(outputs.joined())
+        return outputs
     }
 
     /// Compresses `input` into `output` (at least `compressedBound(input.count)` bytes); returns
