@@ -15,6 +15,7 @@ struct PCDBodyReader {
     }
 
     func read(_ stream: inout ByteStream) throws -> CloudOutput {
+        try checkLeastData(stream.remaining)
         var output = CloudOutput(count: header.points, channels: channels)
         guard header.points > 0 else { return output }
         switch header.encoding {
@@ -25,11 +26,29 @@ struct PCDBodyReader {
         return output
     }
 
+    /// Holds POINTS against the data there is before anything is allocated for them: binary
+    /// records are a fixed size, an ascii value takes at least a character and a separator, and
+    /// LZF unpacks one byte into at most 88 (`LZF.canExpand`).
+    private func checkLeastData(_ available: Int) throws {
+        guard header.points > 0 else { return }
+        switch header.encoding {
+        case .binary:
+            guard let needed = CloudFileLimits.product(header.points, header.pointStep), needed <= available else {
+                throw bad("truncated: the binary data holds \(available) bytes, the header needs \(header.points) points x \(header.pointStep) bytes")
+            }
+        case .ascii:
+            guard let least = CloudFileLimits.product(header.points, 2 * header.valuesPerPoint, plus: -1), least <= available else {
+                throw bad("truncated: \(available) bytes of ascii data cannot hold \(header.points) points of \(header.valuesPerPoint) values")
+            }
+        case .compressed:
+            guard let unpacked = CloudFileLimits.product(header.points, header.pointStep), LZF.canExpand(max(0, available - 8), to: unpacked) else {
+                throw bad("truncated: \(available) bytes of binary_compressed data cannot unpack to \(header.points) points x \(header.pointStep) bytes")
+            }
+        }
+    }
+
     private func readBinary(_ stream: inout ByteStream, into output: inout CloudOutput) throws {
         let step = header.pointStep
-        guard let needed = CloudFileLimits.product(header.points, step), needed <= stream.remaining else {
-            throw bad("truncated: the binary data holds \(stream.remaining) bytes, the header needs \(header.points) points x \(step) bytes")
-        }
         let records = BinaryRecords(offsets: header.fields.map(\.offset), strides: Array(repeating: step, count: header.fields.count),
                                     bigEndian: false, channels: channels)
         var done = 0

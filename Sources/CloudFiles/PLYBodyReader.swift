@@ -25,6 +25,7 @@ struct PLYBodyReader {
     }
 
     func read(_ stream: inout ByteStream) throws -> Body {
+        try checkLeastData(stream.remaining)
         var vertices: CloudOutput?
         var cells: [Int32]?
         if header.ascii {
@@ -53,6 +54,24 @@ struct PLYBodyReader {
             guard stream.atEnd else { throw bad("\(stream.remaining) bytes follow the last element") }
         }
         return Body(vertices: vertices!, cells: cells)
+    }
+
+    /// Holds the elements' counts against the data there is before anything is allocated for
+    /// them: a binary row takes at least its scalars and list counts, an ascii value at least a
+    /// character and a separator.
+    private func checkLeastData(_ available: Int) throws {
+        var least = 0
+        for element in header.elements {
+            let row = header.ascii ? 2 * element.properties.count : element.minimumRowBytes
+            guard let total = CloudFileLimits.product(element.count, row, plus: least) else {
+                throw bad("element \(element.name) \(element.count) needs more data than any file holds")
+            }
+            least = total
+        }
+        if header.ascii, least > 0 { least -= 1 }  // the last line break is optional
+        guard available >= least else {
+            throw bad("truncated: the header's elements need at least \(least) bytes of data, the file holds \(available) after the header")
+        }
     }
 
     // MARK: Vertices

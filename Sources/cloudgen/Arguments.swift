@@ -60,6 +60,13 @@ struct CloudOutputOptions: ParsableArguments {
                                valueName: "encoding"))
     var encoding: CloudEncoding = .binary
 
+    /// Says what `--encoding compressed` does to a PLY, which has no compressed form.
+    func warnAboutEncoding() {
+        if encoding == .compressed, let plyPath {
+            Console.warning("\(plyPath): PLY has no compressed encoding; it is written binary_little_endian (--encoding compressed applies to --pcd)")
+        }
+    }
+
     var requested: [(path: String, format: CloudFileFormat)] {
         var out: [(String, CloudFileFormat)] = []
         // The flag, not the file's extension, decides the format: `--pcd scan.bin` writes PCD.
