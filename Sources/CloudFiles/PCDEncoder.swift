@@ -123,19 +123,20 @@ struct PCDEncoder {
             var line = ""
             for j in 0..<cloud.count where isWritten(p, j) {
                 line.removeAll(keepingCapacity: true)
-                line += "\(ascii(p[3 * j])) \(ascii(p[3 * j + 1])) \(ascii(p[3 * j + 2]))"
+                line += "\(asciiFloat(p[3 * j])) \(asciiFloat(p[3 * j + 1])) \(asciiFloat(p[3 * j + 2]))"
                 if let c { line += " \(packedColor(c, j))" }
-                if let n { line += " \(ascii(n[3 * j])) \(ascii(n[3 * j + 1])) \(ascii(n[3 * j + 2])) \(ascii(k?[j] ?? 0))" }
+                if let n { line += " \(asciiFloat(n[3 * j])) \(asciiFloat(n[3 * j + 1])) \(asciiFloat(n[3 * j + 2])) \(asciiFloat(k?[j] ?? 0))" }
                 line += "\n"
                 try sink.append(line)
             }
         }
     }
 
-    /// A float as PCL's readers and writers spell it: the shortest decimal that reads back as the
-    /// same float, and `nan` for an empty pixel.
-    private func ascii(_ value: Float) -> String { value.isNaN ? "nan" : "\(value)" }
 }
+
+/// A float in ascii data as PCL's and Open3D's readers take it: the shortest decimal that reads
+/// back as the same float, `nan` for an empty pixel (Swift would print a signalling NaN as `snan`).
+func asciiFloat(_ value: Float) -> String { value.isNaN ? "nan" : "\(value)" }
 
 /// PCL's packed color of point `j`: 0x00RRGGBB (alpha 0 keeps it a finite float in binary).
 @inline(__always)
