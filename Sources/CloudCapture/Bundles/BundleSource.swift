@@ -223,6 +223,10 @@ private struct FramePlan {
             colorFormat = format
             colorSize = ImageSize(width: w, height: h)
         }
+        // The planes are loaded as stored (a JPEG also decoded to RGB) when the frame is read.
+        let colorBytes = colorPlanes.reduce(0) { $0 + $1.bytes } + (colorFormat == .jpeg ? colorSize.width * colorSize.height * 3 : 0)
+        try FrameMemory.require(depth: depthSize, rawBytesPerSample: depthEncoding.bytesPerSample, colorBytes: colorBytes,
+                                color: colorFormat == nil ? nil : colorSize, origin: "\(manifestPath): frames[\(i)]")
 
         let cal = f.calibration
         let m = cal.intrinsicMatrix
