@@ -124,6 +124,19 @@ final class MemoryBudgetTests: XCTestCase {
 }
 
 final class StrictCalibrationTests: XCTestCase {
+    /// A log is refused from its size when it is far larger than the sequence it belongs to.
+    func testTrajectoryLogLargerThanItsSequence() throws {
+        let log = try SharedData.url("open3d-rgbd/trajectory.log").path  // 5 frames, 1.2 KB
+        XCTAssertEqual(try TrajectoryLog.read(log, frames: 5).count, 5)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString + ".log")
+        try Data(String(repeating: try String(contentsOfFile: log, encoding: .utf8), count: 8).utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        ImageFixtures.assertBadInput(naming: url.path, containing: "too large for the trajectory log of 1 frame (at most 6144)") {
+            try TrajectoryLog.read(url.path, frames: 1)
+        }
+        XCTAssertEqual(try TrajectoryLog.read(url.path).count, 40, "without a frame count, only the general cap applies")
+    }
+
     private func read(_ text: String, _ name: String = "k.json") throws -> IntrinsicsFile {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString + name)
         try Data(text.utf8).write(to: url)

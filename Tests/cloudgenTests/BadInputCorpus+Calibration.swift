@@ -171,6 +171,7 @@ extension BadInputCorpus {
             redwood("4 lines (a frame cut short)", first.prefix(4).joined(separator: "\n") + "\n", keep: true),
             redwood("two poses for one frame", good + good),
             redwood("empty", "", keep: true),
+            redwood("1000 poses for one frame (refused from its size)", String(repeating: good, count: 1000)),
         ]
     }()
 
