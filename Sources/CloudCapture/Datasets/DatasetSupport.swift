@@ -94,9 +94,9 @@ struct DatasetFrame {
         let fileBytes = depthFile.size + (colorFile?.size ?? 0)
         try MemoryBudget.require(fileBytes, for: "reading the frame's image files", origin: depthPath)
         let depthBytes = try depthFile.readAll()
-        let colorBytes = try colorFile?.readAll()
+        let colorBytes = try colorFile.map { (path: $0.path, bytes: try $0.readAll()) }
         let depthHeader = try ImageFile.header(depthBytes, origin: depthPath)
-        let colorHeader = try colorBytes.map { try ImageFile.header($0, origin: colorPath!) }
+        let colorHeader = try colorBytes.map { try ImageFile.header($0.bytes, origin: $0.path) }
         try requireMemory(depth: depthHeader, color: colorHeader, fileBytes: fileBytes)
 
         // Decoding is most of a frame's cost (zlib or JPEG, one core each): both images at once.
@@ -104,7 +104,7 @@ struct DatasetFrame {
             try DatasetDepth.plane(ImageFile.decode(depthBytes, origin: depthPath), encoding: depthEncoding,
                                    unitsPerMetre: unitsPerMetre, origin: depthPath)
         }, {
-            try colorBytes.map { bytes in try DatasetFrame.colorPlane(ImageFile.decode(bytes, origin: colorPath!), origin: colorPath!) }
+            try colorBytes.map { c in try DatasetFrame.colorPlane(ImageFile.decode(c.bytes, origin: c.path), origin: c.path) }
         })
         let k = try intrinsics.intrinsics(depthWidth: depth.width, depthHeight: depth.height)
         return CapturedFrame(depth: depth, color: color, intrinsics: k, pose: pose, timestamp: timestamp)
