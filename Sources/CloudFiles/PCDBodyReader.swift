@@ -16,6 +16,9 @@ struct PCDBodyReader {
 
     func read(_ stream: inout ByteStream) throws -> CloudOutput {
         try checkLeastData(stream.remaining)
+        // The cloud, and for binary_compressed its unpacked planes beside it.
+        let planes = header.encoding == .compressed ? header.points * header.pointStep : 0
+        try MemoryBudget.require(header.points * channels.bytesPerPoint + planes, for: "a cloud of \(header.points) points", origin: path)
         var output = CloudOutput(count: header.points, channels: channels)
         guard header.points > 0 else { return output }
         switch header.encoding {

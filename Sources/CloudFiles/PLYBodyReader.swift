@@ -1,4 +1,5 @@
 import CloudCore
+import CloudIO
 
 /// Reads the elements of a PLY file after its header, in the header's order: the vertex element
 /// into the cloud's channels, PCL's range_grid into the organized grid, and every other element
@@ -26,6 +27,10 @@ struct PLYBodyReader {
 
     func read(_ stream: inout ByteStream) throws -> Body {
         try checkLeastData(stream.remaining)
+        // The vertices, and the grid they are placed in when the file has a range_grid.
+        let gridCells = header.rangeGridIndex.map { header.elements[$0].count } ?? 0
+        try MemoryBudget.require((header.vertex.count + gridCells) * channels.bytesPerPoint + 5 * gridCells,
+                                 for: "a cloud of \(header.vertex.count) points", origin: path)
         var vertices: CloudOutput?
         var cells: [Int32]?
         if header.ascii {
