@@ -50,35 +50,11 @@ public enum CloudWriter {
         try AtomicFile.write(path) { temporary in
             let sink = try FileSink(path: temporary, destination: path)
             switch format {
-            case let .ply(encoding): try PLYEncoder(layout: layout, ascii: encoding == .ascii).write(to: sink, path: path)
+            case let .ply(encoding): try PLYEncoder(layout: layout, ascii: encoding == .ascii).write(to: sink)
             case let .pcd(encoding): try PCDEncoder(layout: layout, encoding: encoding).write(to: sink, path: path)
             }
             try sink.finish()
         }
         return organized ? cloud.count : finite
-    }
-}
-
-/// A cloud about to be written: its channels, and which of its points are points.
-struct RecordLayout {
-    let cloud: PointCloud
-    /// tx ty tz qw qx qy qz, or nil for the identity.
-    let viewpoint: [Double]?
-    /// Points with all three coordinates finite.
-    let finite: Int
-    var organized: Bool { (cloud.organized?.height ?? 1) > 1 }
-    var hasColors: Bool { cloud.colors != nil }
-    var hasNormals: Bool { cloud.normals != nil }
-
-    /// Whether point `i` has three finite coordinates (a NaN or infinite one marks an empty pixel).
-    @inline(__always)
-    func isPoint(_ p: UnsafePointer<Float>, _ i: Int) -> Bool {
-        p[3 * i].isFinite && p[3 * i + 1].isFinite && p[3 * i + 2].isFinite
-    }
-
-    /// The seven viewpoint numbers as text that reads back as the same doubles.
-    var viewpointText: String {
-        (viewpoint ?? [0, 0, 0, 1, 0, 0, 0]).map { $0 == $0.rounded() && abs($0) < 1e15 ? String(Int64($0)) : "\($0)" }
-            .joined(separator: " ")
     }
 }

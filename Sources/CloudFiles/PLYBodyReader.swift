@@ -99,16 +99,8 @@ struct PLYBodyReader {
             offsets.append(offset)
             offset += property.type.size
         }
-        let records = BinaryRecords(offsets: offsets, strides: Array(repeating: step, count: offsets.count),
-                                    bigEndian: header.bigEndian, channels: channels)
-        var done = 0
-        while done < vertex.count {
-            let window = try stream.window(atLeast: step, atMost: (vertex.count - done) * step, what: "vertex \(done)")
-            let n = window.count / step
-            records.decode(window.baseAddress!, count: n, into: &output, at: done)
-            stream.advance(n * step)
-            done += n
-        }
+        let records = BinaryRecords(records: offsets, step: step, bigEndian: header.bigEndian, channels: channels)
+        try records.decode(from: &stream, count: vertex.count, step: step, into: &output, what: "vertex")
         return output
     }
 
