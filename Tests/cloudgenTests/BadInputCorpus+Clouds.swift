@@ -39,6 +39,22 @@ extension BadInputCorpus {
                  })
     }
 
+    /// A cloud that reads fine but whose filter would pass the 4 GiB address space: 20 million
+    /// points (a sparse file of zeros) through --normals, which takes about 230 bytes a point.
+    static let cloudsTooLargeToFilter: [BadInput] = [
+        BadInput(name: "normals of 20 million points under 4 GiB", arguments: ["convert", "{dir}/big.ply", "--normals", "--ply", "{dir}/out.ply"],
+                 expect: .badInput, names: "--normals 0.05: needs about 4.3 GiB of memory for normals on 20000000 points",
+                 existing: ["out.ply": Array("an earlier result\n".utf8)],
+                 prepare: { dir in
+                     let header = "ply\nformat binary_little_endian 1.0\nelement vertex 20000000\nproperty float x\nproperty float y\nproperty float z\nend_header\n"
+                     let url = dir.appendingPathComponent("big.ply")
+                     try Data(header.utf8).write(to: url)
+                     let handle = try FileHandle(forWritingTo: url)
+                     try handle.truncate(atOffset: UInt64(header.utf8.count) + 20_000_000 * 12)
+                     try handle.close()
+                 }),
+    ]
+
     /// (what is wrong, the file's bytes)
     private static var cloudFiles: [(String, [UInt8])] {
         var cases: [(String, [UInt8])] = []

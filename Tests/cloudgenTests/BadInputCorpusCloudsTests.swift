@@ -9,5 +9,6 @@ final class BadInputCorpusCloudsTests: XCTestCase {
 
     func testCloudsTooLargeForMemory() throws {
         try BadInputCorpus.check(BadInputCorpus.cloudsTooLarge)
+        try BadInputCorpus.check(BadInputCorpus.cloudsTooLargeToFilter)
     }
 }
