@@ -57,7 +57,7 @@ public struct FilterPipeline: Sendable {
                 } ?? "and the cloud has none (it is a plain list of points)"))
             }
             // Refused with the figure before a buffer exists, rather than aborting inside PCL.
-            try MemoryBudget.require(cloud.count * step.filter.workingBytesPerPoint,
+            try MemoryBudget.require(step.filter.workingBytes(points: cloud.count),
                                      for: "\(step.filter.name) on \(cloud.count) points", origin: step.label)
             let keepGrid = wantsGrid(from: index + 1)
             if cloud.organized != nil, !step.filter.keepsGrid, organized {
@@ -86,18 +86,21 @@ public struct FilterPipeline: Sendable {
 }
 
 extension CloudFilter {
-    /// Peak memory a step takes per input point, beyond the cloud itself: its copy of the points
-    /// into PCL's or the neighbour index's layout, its neighbour lists, the selection mask and the
-    /// gathered result (measured with /usr/bin/time on the grabber and Redwood clouds).
-    var workingBytesPerPoint: Int {
+    /// Peak memory a step takes on `points` input points, beyond the cloud itself: its copy of
+    /// the points into PCL's or the neighbour index's layout, its neighbour lists, the selection
+    /// mask and the gathered result (measured with /usr/bin/time on the grabber and Redwood clouds).
+    func workingBytes(points: Int) -> Int {
+        let perPoint: Int
         switch self {
-        case .passThroughZ, .cropBox: return 50
-        case .voxelGrid: return 55
-        case let .statisticalOutliers(k, _): return 40 + 8 * k
-        case .radiusOutliers: return 60
-        case .foreground: return 8
-        case .normals: return 230
+        case .passThroughZ, .cropBox: perPoint = 50
+        case .voxelGrid: perPoint = 55
+        // A point has at most points - 1 neighbours (a larger K is refused by the filter itself).
+        case let .statisticalOutliers(k, _): perPoint = 40 + 8 * min(k, points)
+        case .radiusOutliers: perPoint = 60
+        case .foreground: perPoint = 8
+        case .normals: perPoint = 230
         }
+        return points.multipliedReportingOverflow(by: perPoint).overflow ? .max : points * perPoint
     }
 }
 
