@@ -55,6 +55,17 @@ public final class StagedDirectory {
         }
     }
 
+    /// Runs `body`, which writes into the staged folder, so that its errors name the destination
+    /// ("out/r") rather than the hidden staging folder ("out/.r.partial-123-4f").
+    public func naming<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch var error as CloudError {
+            error.message = error.message.replacingOccurrences(of: staging.path, with: destination)
+            throw error
+        }
+    }
+
     /// Renames the staged folder into place (or hands it to the current `OutputSet`). An empty
     /// folder in the way (as at init) is replaced; one that filled up meanwhile is kept, and the
     /// staged folder with it is dropped.

@@ -41,6 +41,9 @@ enum Temporaries {
             if code == ENOENT || code == ENOTDIR {
                 throw CloudError.io("\(destination): cannot write: \(place) does not exist")
             }
+            if code == ENAMETOOLONG {
+                throw CloudError.badInput("\(destination): the name is too long for the file system")
+            }
             throw CloudError.io("\(destination): cannot write into \(place): \(String(cString: strerror(code)))")
         }
         close(fd)
