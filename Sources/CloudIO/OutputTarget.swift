@@ -79,7 +79,13 @@ struct OutputTarget {
         guard source >= 0 else { throw failure("cannot read back its temporary file", errno) }
         defer { close(source) }
         let toStdout = Self.isStandardOutput(path)
-        let sink = toStdout ? STDOUT_FILENO : open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+        var sink = STDOUT_FILENO
+        // A FIFO's open waits for a reader; a signal that is handled and returns (capture's
+        // first Ctrl-C: stop taking frames, write the rest) must not end the wait.
+        while !toStdout {
+            sink = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+            if sink >= 0 || errno != EINTR { break }
+        }
         guard sink >= 0 else { throw failure("cannot open for writing", errno) }
         defer { if !toStdout { close(sink) } }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)

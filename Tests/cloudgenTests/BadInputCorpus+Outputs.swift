@@ -107,14 +107,18 @@ extension BadInputCorpus {
         }
         cases.append(full("render one picture", kib: 4, fill: 4, ["render", "{dir}/in.ply", "--out", "{dir}/full/view.png"],
                           names: "{dir}/full/view.png", existing: ["full/view.png": precious]))
-        // capture --ply --pcd --preview: the PLY and PCD fit, the preview is the last file.
-        cases.append(full("capture --ply --pcd --preview, the preview fails", kib: 128,
+        // capture --ply --pcd --preview at 128x96: the PLY (182 KB) and PCD (194 KB) fit, the
+        // preview (67 KB) is the last file and does not.
+        cases.append(full("capture --ply --pcd --preview, the preview fails", kib: 400,
                           ["capture", "--source", "synthetic:depth=128x96,color=128x96", "--ply", "{dir}/full/c.ply", "--pcd", "{dir}/full/c.pcd",
                            "--preview", "{dir}/full/c.png"],
-                          names: "{dir}/full/c", existing: ["full/c.ply": precious], files: [:]))
-        cases.append(full("capture --frames 3 numbered files, full at a later frame", kib: 64,
-                          ["capture", "--source", "synthetic:depth=96x72,color=96x72,frames=3", "--frames", "3", "--ply", "{dir}/full/s.ply"],
-                          names: "{dir}/full/s_00", existing: ["full/s_000.ply": precious], files: [:]))
+                          names: "{dir}/full/c.png", existing: ["full/c.ply": precious], files: [:]))
+        // Three numbered files of about 100 KB: full at the second, and at the last.
+        for (kib, at, names) in [(160, "second", "{dir}/full/s_001.ply"), (250, "last", "{dir}/full/s_002.ply")] {
+            cases.append(full("capture --frames 3 numbered files, full at the \(at)", kib: kib,
+                              ["capture", "--source", "synthetic:depth=96x72,color=96x72,frames=3", "--frames", "3", "--ply", "{dir}/full/s.ply"],
+                              names: names, existing: ["full/s_000.ply": precious], files: [:]))
+        }
         cases.append(full("capture --bundle", kib: 32,
                           ["capture", "--source", "synthetic:depth=128x96,color=128x96", "--bundle", "{dir}/full/b"],
                           names: "{dir}/full/b", files: [:]))
