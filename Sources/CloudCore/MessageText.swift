@@ -36,23 +36,37 @@ public enum MessageText {
 
     /// `text` escaped and at most `limit` characters long: its longest space-separated words
     /// (file names, flag values) are cut in the middle to a common length, with `…`, so that
-    /// both ends of every name and all the short words of the problem survive. Only when even
-    /// that cannot fit (thousands of words) is the whole text cut in the middle.
+    /// both ends of every name and all the short words of the problem survive. The first word,
+    /// the file or flag the message is about, is kept whole while the others can give way
+    /// enough. Only when even that cannot fit (thousands of words) is the whole text cut in the middle.
     public static func fitted(_ text: String, limit: Int = lineLimit - "cloudgen: ".count) -> String {
         let words = text.split(separator: " ", omittingEmptySubsequences: false).map { escaped(String($0)) }
-        let length = { (cap: Int) -> Int in
-            words.reduce(words.count - 1) { $0 + min($1.count, cap) }
-        }
-        if length(Int.max) <= limit { return words.joined(separator: " ") }
-        // The largest common cap that fits; a word is never cut below a dozen characters.
+        let whole = words.joined(separator: " ")
+        if whole.count <= limit { return whole }
+        // A word is never cut below a dozen characters.
         let minimumCap = 12
-        var lo = minimumCap, hi = words.map(\.count).max() ?? minimumCap
-        guard length(lo) <= limit else { return shortened(words.joined(separator: " "), to: limit) }
+        let rest = Array(words.dropFirst())
+        if let cap = largestCap(rest, budget: limit - words[0].count - 1, minimum: minimumCap) {
+            return ([words[0]] + rest.map { shortened($0, to: cap) }).joined(separator: " ")
+        }
+        if let cap = largestCap(words, budget: limit, minimum: minimumCap) {
+            return words.map { shortened($0, to: cap) }.joined(separator: " ")
+        }
+        return shortened(whole, to: limit)
+    }
+
+    /// The largest length every word may keep so that `words` joined by spaces fit `budget`;
+    /// nil when even `minimum` does not.
+    private static func largestCap(_ words: [String], budget: Int, minimum: Int) -> Int? {
+        let counts = words.map(\.count)
+        let length = { (cap: Int) -> Int in counts.reduce(max(counts.count - 1, 0)) { $0 + min($1, cap) } }
+        guard length(minimum) <= budget else { return nil }
+        var lo = minimum, hi = max(counts.max() ?? minimum, minimum)
         while lo < hi {
             let mid = (lo + hi + 1) / 2
-            if length(mid) <= limit { lo = mid } else { hi = mid - 1 }
+            if length(mid) <= budget { lo = mid } else { hi = mid - 1 }
         }
-        return words.map { shortened($0, to: lo) }.joined(separator: " ")
+        return lo
     }
 
     /// `text` cut in the middle to at most `limit` characters, with `…` where the cut is.

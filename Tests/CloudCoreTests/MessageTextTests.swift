@@ -26,6 +26,16 @@ final class MessageTextTests: XCTestCase {
         XCTAssertEqual(line.filter { $0 == "…" }.count, 2, "each long name cut once")
     }
 
+    func testTheFileTheMessageIsAboutStaysWholeWhileOthersGiveWay() {
+        let folder = "/tmp/cloudgen-test-37AC341C-A8B2-4C1E-9E0B-B13C216C4EDE/tum"
+        let text = "\(folder)/depth/d.png: association gap: the nearest color frame (\(folder)/rgb/c.png) is 35.0 ms away; "
+            + "tum: pairs depth and color within 20 ms (listed in \(folder)/depth.txt)"
+        let line = MessageText.fitted(text)
+        XCTAssertTrue(line.hasPrefix("\(folder)/depth/d.png: association gap: "), line)
+        XCTAssertTrue(line.contains("35.0 ms away"), line)
+        XCTAssertLessThanOrEqual(line.count, 290)
+    }
+
     func testAFlagValueIsCutButTheFlagKept() {
         let line = MessageText.fitted("--size \(String(repeating: "9", count: 5000)): needs WIDTHxHEIGHT in pixels, e.g. 1280x720")
         XCTAssertTrue(line.hasPrefix("--size 999"))

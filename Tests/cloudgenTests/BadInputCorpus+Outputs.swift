@@ -7,7 +7,7 @@ import Foundation
 /// there byte-identical and nothing new (no partial file, no temporary, no earlier file of the
 /// same run).
 extension BadInputCorpus {
-    static let outputs: [BadInput] = fullDisk + fileSizeLimit + readOnlyFolder + notAFile + badFlags
+    static let outputs: [BadInput] = fullDisk + fileSizeLimit + readOnlyFolder + notAFile + badFlags + warningThenError
 
     // MARK: - Fixtures
 
@@ -292,4 +292,17 @@ extension BadInputCorpus {
         flag("a turntable to a device", ["render", "{dir}/in.ply", "--out", "/dev/stdout", "--turntable", "4"], names: "/dev/stdout")
         return cases
     }()
+
+    // MARK: - A warning, then an error: the error line alone
+
+    static let warningThenError: [BadInput] = [
+        // "using --intrinsics instead of each frame's XML", then no poses to fuse.
+        BadInput(name: "pclgrabber with --intrinsics, then --fuse without poses",
+                 arguments: ["capture", "--source", "pclgrabber:" + sharedData("pcl-grabber"), "--intrinsics", sharedData("open3d-rgbd/camera_primesense.json"),
+                             "--fuse", "--ply", "{dir}/keep.ply"],
+                 expect: .badInput, names: "pclgrabber:", existing: ["keep.ply": precious]),
+        // "--organized has no grid to keep", then a folder that is not there.
+        BadInput(name: "convert --organized of an unorganized cloud, into a missing folder", files: ["in.ply": cloud],
+                 arguments: ["convert", "{dir}/in.ply", "--organized", "--ply", "{dir}/no/out.ply"], expect: .io, names: "{dir}/no/out.ply"),
+    ]
 }
