@@ -21,13 +21,14 @@ public enum AtomicFile {
     /// `OutputSet.all`, leaves that to the set).
     public static func write(_ destination: String, _ body: (String) throws -> Void) throws {
         let target = try OutputTarget(destination)
+        let set = StagedDirectory.contains(target.path) ? nil : OutputSet.current
+        // Before the temporary exists, so that a signal never finds one the handler does not remove.
+        if set == nil { WriteInProgress.begin(destination) }
+        defer { if set == nil { WriteInProgress.end() } }
         let (folder, name) = Temporaries.split(target.path)
         let temporary = target.kind == .file
             ? try Temporaries.createFile(for: name, in: folder, destination: destination)
             : try Temporaries.createFile(for: name, in: Temporaries.folderForInPlaceTargets, destination: destination)
-        let set = StagedDirectory.contains(target.path) ? nil : OutputSet.current
-        if set == nil { WriteInProgress.begin(destination) }
-        defer { if set == nil { WriteInProgress.end() } }
         do {
             try body(temporary)
             try checkNotCutShort(temporary, destination: destination)
@@ -67,6 +68,8 @@ public enum AtomicFile {
         switch target.kind {
         case .file:
             let (folder, name) = Temporaries.split(target.path)
+            WriteInProgress.begin(destination)
+            defer { WriteInProgress.end() }
             unlink(try Temporaries.createFile(for: name, in: folder, destination: destination))
         case .inPlace:
             guard access(target.path, W_OK) == 0 else { throw target.failure("cannot be written", errno) }
