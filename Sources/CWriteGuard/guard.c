@@ -203,8 +203,3 @@ void cwg_commit_end(int32_t succeeded) {
         raise(number);
     }
 }
-
-const char *cwg_marker(void) {
-    if (!tmp_marker[0]) snprintf(tmp_marker, sizeof tmp_marker, ".tmp-%ld-", (long)getpid());
-    return tmp_marker;
-}

@@ -38,9 +38,6 @@ void cwg_write_end(void);
 void cwg_commit_begin(void);
 void cwg_commit_end(int32_t succeeded);
 
-/* For tests: the temporary-name marker of this process, ".tmp-PID-". */
-const char *cwg_marker(void);
-
 #ifdef __cplusplus
 }
 #endif
