@@ -173,7 +173,7 @@ int32_t cwg_watch_folder(const char *folder) {
     return 0;
 }
 
-void cwg_write_begin(const char *subject) {
+static void set_subject(const char *subject) {
     int next = 1 - subject_index;
     size_t n = length(subject);
     if (n >= SUBJECT_BYTES) n = SUBJECT_BYTES - 1;
@@ -181,11 +181,16 @@ void cwg_write_begin(const char *subject) {
     subjects[next][n] = 0;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     subject_index = next;
+}
+
+void cwg_write_begin(const char *subject) {
+    set_subject(subject);
     writes = writes + 1;
 }
 
-void cwg_write_end(void) {
+void cwg_write_end(const char *outer_subject) {
     if (writes > 0) writes = writes - 1;
+    if (outer_subject) set_subject(outer_subject);
 }
 
 void cwg_commit_begin(void) {

@@ -21,10 +21,13 @@ public enum AtomicFile {
     /// `OutputSet.all`, leaves that to the set).
     public static func write(_ destination: String, _ body: (String) throws -> Void) throws {
         let target = try OutputTarget(destination)
+        // A file in a staged folder is renamed into it at once (the folder lands as a whole).
         let set = StagedDirectory.contains(target.path) ? nil : OutputSet.current
-        // Before the temporary exists, so that a signal never finds one the handler does not remove.
-        if set == nil { WriteInProgress.begin(destination) }
-        defer { if set == nil { WriteInProgress.end() } }
+        // Before the temporary exists, so that a signal never finds one the handler does not
+        // remove; inside a set, the set's subject names what a signal interrupted.
+        let standalone = OutputSet.current == nil
+        if standalone { WriteInProgress.begin(destination) }
+        defer { if standalone { WriteInProgress.end() } }
         let (folder, name) = Temporaries.split(target.path)
         let temporary = target.kind == .file
             ? try Temporaries.createFile(for: name, in: folder, destination: destination)

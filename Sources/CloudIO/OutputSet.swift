@@ -193,12 +193,27 @@ public final class OutputSet: @unchecked Sendable {
 }
 
 /// Tells the signal handler that outputs are being written (and names them for its message).
+/// Writes nest (a capture's early `checkWritable` inside its set): the innermost names them.
 enum WriteInProgress {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var subjects: [String] = []
+
     static func begin(_ subject: String) {
-        cwg_write_begin(MessageText.fitted(subject, limit: 200))
+        let fitted = MessageText.fitted(subject, limit: 200)
+        lock.lock()
+        defer { lock.unlock() }
+        subjects.append(fitted)
+        cwg_write_begin(fitted)
     }
 
     static func end() {
-        cwg_write_end()
+        lock.lock()
+        defer { lock.unlock() }
+        _ = subjects.popLast()
+        if let outer = subjects.last {
+            cwg_write_end(outer)
+        } else {
+            cwg_write_end(nil)
+        }
     }
 }

@@ -60,6 +60,25 @@ final class WriteSafetyTests: XCTestCase {
         }
     }
 
+    func testASignalMidSequenceRemovesStagedFilesAndFolders() throws {
+        let out = dir.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: false)
+        let (result, timedOut) = try CLI.run(["capture", "--source", "synthetic:depth=64x48,color=64x48,frames=5000", "--frames", "5000",
+                                              "--ply", "s.ply", "--bundle", "b", "--rgbd", "r"],
+                                             in: out, environment: [:], timeout: 120) { process in
+            // Once a few frames are staged beside the staged bundle and export folders.
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline && self.entries(out).filter({ $0.hasPrefix(".s_") }).count < 3 { usleep(20_000) }
+            XCTAssertTrue(self.entries(out).contains { $0.hasPrefix(".b.partial-") }, "\(self.entries(out))")
+            XCTAssertTrue(self.entries(out).contains { $0.hasPrefix(".r.partial-") })
+            kill(process.processIdentifier, SIGTERM)
+        }
+        XCTAssertFalse(timedOut)
+        XCTAssertEqual(result.status, 3, result.stderr)
+        XCTAssertEqual(result.stderrLines, ["cloudgen: s.ply, r, b: interrupted by SIGTERM while writing; nothing was written"])
+        XCTAssertEqual(entries(out), [], "no numbered file, staged folder or temporary stays")
+    }
+
     func testTheNextWriteRemovesWhatAKilledRunLeft() throws {
         let result = try convertIntoUnreadFIFO { kill($0, SIGKILL) }
         XCTAssertEqual(result.status, SIGKILL, "Process reports the signal that ended cloudgen")

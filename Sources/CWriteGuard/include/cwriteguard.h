@@ -28,9 +28,10 @@ void cwg_install(void);
 int32_t cwg_watch_folder(const char *folder);
 
 /* A write begins or ends; `subject` (shortened and escaped by the caller) names the output in
- * the line a signal prints. Writes nest: the handler acts while any is under way. */
+ * the line a signal prints. Writes nest: the handler acts while any is under way, and the end
+ * of an inner one gives back the outer one's subject (NULL when none is left). */
 void cwg_write_begin(const char *subject);
-void cwg_write_end(void);
+void cwg_write_end(const char *outer_subject);
 
 /* Renames outputs into place: a signal meanwhile is held until cwg_commit_end, which then, if
  * the renames succeeded, ends the process by it (the outputs are complete, nothing is removed);
