@@ -36,6 +36,8 @@ extension BadInputCorpus {
     }
 
     static let cloud = cloudPLY()
+    /// A turntable whose frame sizes do not depend on automatic framing or point size.
+    static let pinnedTurntable = ["--size", "160x120", "--distance", "2", "--point-size", "1"]
     static let precious = Array("precious bytes that must survive\n".utf8)
     /// A small simulated camera: a capture in well under a second even in a debug build.
     static let smallCamera = "synthetic:depth=64x48,color=64x48"
@@ -98,11 +100,12 @@ extension BadInputCorpus {
         cases.append(full("convert --ply then --pcd, the second fails", kib: 400,
                           ["convert", "{dir}/in.ply", "--ply", "{dir}/full/out.ply", "--pcd", "{dir}/full/out.pcd"],
                           names: "{dir}/full/out.pcd", existing: keep))
-        // A turntable of 8 frames at 160x120 (about 4-8 KB each) and its animation (about 56 KB):
-        // the disk fills at the second frame, in the middle, and at the animated PNG.
+        // A turntable of 8 frames at 160x120 from 2 m (4-8 KB each, 56 KiB of pages in all) and its
+        // animation (52 KB): the disk fills at the second frame, in the middle, and at the animated
+        // PNG. The camera is pinned, so that a change in how views are framed keeps the sizes.
         for (kib, at, names) in [(8, "second frame", "{dir}/full/t_00"), (40, "a middle frame", "{dir}/full/t_00"), (96, "the animated PNG", "{dir}/full/t.png")] {
             cases.append(full("render --turntable 8, full at \(at)", kib: kib,
-                              ["render", "{dir}/in.ply", "--out", "{dir}/full/t.png", "--turntable", "8", "--size", "160x120"],
+                              ["render", "{dir}/in.ply", "--out", "{dir}/full/t.png", "--turntable", "8"] + pinnedTurntable,
                               names: names, existing: ["full/t.png": precious, "full/t_001.png": precious]))
         }
         cases.append(full("render one picture", kib: 4, fill: 4, ["render", "{dir}/in.ply", "--out", "{dir}/full/view.png"],
@@ -148,10 +151,10 @@ extension BadInputCorpus {
         cases.append(BadInput(name: "ulimit -f 100: convert to ascii PLY", files: ["in.ply": cloud],
                               arguments: ["convert", "{dir}/in.ply", "--ply", "{dir}/out.ply", "--encoding", "ascii"], expect: .io,
                               names: "{dir}/out.ply", existing: ["out.ply": precious], shell: "ulimit -f 100"))
-        // Each frame fits under 51,200 bytes, the animated PNG does not: the last file fails.
-        cases.append(BadInput(name: "ulimit -f 100: a turntable's animated PNG", files: ["in.ply": cloud],
-                              arguments: ["render", "{dir}/in.ply", "--out", "{dir}/t.png", "--turntable", "8", "--size", "160x120"],
-                              expect: .io, names: "{dir}/t.png", existing: ["t_000.png": precious], shell: "ulimit -f 100"))
+        // Each frame fits under 40,960 bytes, the animated PNG (52 KB) does not: the last file fails.
+        cases.append(BadInput(name: "ulimit -f 80: a turntable's animated PNG", files: ["in.ply": cloud],
+                              arguments: ["render", "{dir}/in.ply", "--out", "{dir}/t.png", "--turntable", "8"] + pinnedTurntable,
+                              expect: .io, names: "{dir}/t.png", existing: ["t_000.png": precious], shell: "ulimit -f 80"))
         cases.append(BadInput(name: "ulimit -f 2: capture --ply --preview", arguments: ["capture", "--source", smallCamera, "--ply", "{dir}/c.ply",
                                                                                      "--preview", "{dir}/c.png"],
                               expect: .io, names: "{dir}/c.p", existing: ["c.png": precious], shell: "ulimit -f 2"))
