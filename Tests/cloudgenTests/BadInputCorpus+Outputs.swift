@@ -102,8 +102,10 @@ extension BadInputCorpus {
                           names: "{dir}/full/out.pcd", existing: keep))
         // A turntable of 8 frames at 160x120 from 2 m (4-8 KB each, 56 KiB of pages in all) and its
         // animation (52 KB): the disk fills at the second frame, in the middle, and at the animated
-        // PNG. The camera is pinned, so that a change in how views are framed keeps the sizes.
-        for (kib, at, names) in [(8, "second frame", "{dir}/full/t_00"), (40, "a middle frame", "{dir}/full/t_00"), (96, "the animated PNG", "{dir}/full/t.png")] {
+        // PNG. The camera is pinned, so that a change in how views are framed keeps the sizes. The
+        // two existing files take 8 KiB.
+        for (kib, at, names) in [(16, "second frame", "{dir}/full/t_001.png"), (48, "a middle frame", "{dir}/full/t_00"),
+                                 (104, "the animated PNG", "{dir}/full/t.png")] {
             cases.append(full("render --turntable 8, full at \(at)", kib: kib,
                               ["render", "{dir}/in.ply", "--out", "{dir}/full/t.png", "--turntable", "8"] + pinnedTurntable,
                               names: names, existing: ["full/t.png": precious, "full/t_001.png": precious]))
