@@ -21,8 +21,10 @@ public enum AtomicFile {
     /// `OutputSet.all`, leaves that to the set).
     public static func write(_ destination: String, _ body: (String) throws -> Void) throws {
         let target = try OutputTarget(destination)
-        // A file in a staged folder is renamed into it at once (the folder lands as a whole).
-        let set = StagedDirectory.contains(target.path) ? nil : OutputSet.current
+        // A file in a staged folder is renamed into it at once: the folder lands as a whole, so
+        // this rename replaces nothing and needs no protection from signals.
+        let inStaging = StagedDirectory.contains(target.path)
+        let set = inStaging ? nil : OutputSet.current
         // Before the temporary exists, so that a signal never finds one the handler does not
         // remove; inside a set, the set's subject names what a signal interrupted.
         let standalone = OutputSet.current == nil
@@ -41,6 +43,12 @@ public enum AtomicFile {
         }
         if let set {
             set.add(.file(temporary: temporary, target: target))
+        } else if inStaging {
+            guard rename(temporary, target.path) == 0 else {
+                let code = errno
+                unlink(temporary)
+                throw target.failure("cannot rename the finished temporary file into place", code)
+            }
         } else {
             try OutputSet.commit([.file(temporary: temporary, target: target)])
         }
