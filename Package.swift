@@ -27,7 +27,9 @@ let package = Package(
         // Swift cannot, so the setjmp side lives in C.
         .target(name: "CImageCodecs",
                 linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("jpeg"), .linkedLibrary("tiff")]),
-        .target(name: "CloudIO", dependencies: ["CloudCore", "CImageCodecs"]),
+        // The signal handler that removes half-written outputs: C, because it must be async-signal-safe.
+        .target(name: "CWriteGuard"),
+        .target(name: "CloudIO", dependencies: ["CloudCore", "CImageCodecs", "CWriteGuard"]),
         // PLY and PCD, read and written by our own parsers and encoders (Docs/architecture.md says why).
         .target(name: "CloudFiles", dependencies: ["CloudCore", "CloudIO"]),
         .systemLibrary(name: "CShims", path: "CShims/include"),

@@ -7,42 +7,117 @@ import CloudCore
 import Foundation
 
 /// Writing a file so that it appears under its name only when complete (DESIGN.md: writes are
-/// atomic). The content goes to `.NAME.tmp-PID-RANDOM` in the destination's folder, created empty
-/// with O_EXCL so that it is ours alone, gets a new file's usual permissions (writers that reopen
-/// it by name keep them), and a missing or read-only folder fails before any work is done. A
-/// complete file is renamed over the destination; on any failure the temporary file is removed.
+/// atomic; Docs/reliability.md "Writing outputs"). The content goes to `.NAME.tmp-PID-RANDOM` in
+/// the destination's folder (`Temporaries`), created empty with O_EXCL so that it is ours alone,
+/// with a new file's usual permissions (writers that reopen it by name keep them); a missing or
+/// read-only folder fails before any work is done. A complete file is renamed over the
+/// destination; on any failure, or a signal, the temporary file is removed.
+///
+/// A destination that is not a regular file (/dev/null, a FIFO, /dev/stdout) is never replaced:
+/// the body still writes a regular temporary (in $TMPDIR), which is then copied into the target
+/// as it stands (`OutputTarget`). Inside `OutputSet.all` the rename waits for the whole set.
 public enum AtomicFile {
-    /// Runs `body` with the temporary path to write to, then renames it into place.
+    /// Runs `body` with the temporary path to write to, then renames it into place (or, inside
+    /// `OutputSet.all`, leaves that to the set).
     public static func write(_ destination: String, _ body: (String) throws -> Void) throws {
-        let temporary = try createTemporary(beside: destination)
-        var renamed = false
-        defer { if !renamed { unlink(temporary) } }
-        try body(temporary)
-        guard rename(temporary, destination) == 0 else {
-            throw CloudError.io("\(destination): cannot rename the finished temporary file into place: \(String(cString: strerror(errno)))")
+        let target = try OutputTarget(destination)
+        // A file in a staged folder is renamed into it at once: the folder lands as a whole, so
+        // this rename replaces nothing and needs no protection from signals.
+        let inStaging = StagedDirectory.contains(target.path)
+        let set = inStaging ? nil : OutputSet.current
+        // Before the temporary exists, so that a signal never finds one the handler does not
+        // remove; inside a set, the set's subject names what a signal interrupted.
+        let standalone = OutputSet.current == nil
+        if standalone { WriteInProgress.begin(destination) }
+        defer { if standalone { WriteInProgress.end() } }
+        let (folder, name) = Temporaries.split(target.path)
+        let temporary = target.kind == .file
+            ? try Temporaries.createFile(for: name, in: folder, destination: destination)
+            : try Temporaries.createFile(for: name, in: Temporaries.folderForInPlaceTargets, destination: destination)
+        do {
+            try body(temporary)
+            try checkNotCutShort(temporary, destination: destination)
+        } catch {
+            unlink(temporary)
+            throw error
         }
-        renamed = true
+        if let set {
+            set.add(.file(temporary: temporary, target: target))
+        } else if inStaging {
+            guard rename(temporary, target.path) == 0 else {
+                let code = errno
+                unlink(temporary)
+                throw target.failure("cannot rename the finished temporary file into place", code)
+            }
+        } else {
+            try OutputSet.commit([.file(temporary: temporary, target: target)])
+        }
+    }
+
+    /// A writer that does not check its stream (PCL's ascii writers) leaves a short file and
+    /// says nothing when the disk fills up or `ulimit -f` is reached. Both leave a trace that any
+    /// writer's file can be held to: a file system without a free block, a file as large as the
+    /// limit. Either way the file may be incomplete, so it does not replace the destination.
+    static func checkNotCutShort(_ temporary: String, destination: String) throws {
+        var file = stat()
+        guard stat(temporary, &file) == 0 else { return }
+        var limit = rlimit()
+        if getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0 && limit.rlim_cur != rlim_t.max && UInt64(file.st_size) >= UInt64(limit.rlim_cur) {
+            throw CloudError.io("\(destination): cannot be written: \(String(cString: strerror(EFBIG))) (the file size limit, ulimit -f, is \(limit.rlim_cur) bytes)")
+        }
+        var disk = statvfs()
+        // root may also fill the blocks reserved for it, others only the available ones.
+        if statvfs(temporary, &disk) == 0 && disk.f_blocks > 0 && (geteuid() == 0 ? disk.f_bfree : disk.f_bavail) == 0 {
+            throw CloudError.io("\(destination): cannot be written: \(String(cString: strerror(ENOSPC))) (the file system filled up while writing it)")
+        }
     }
 
     /// Fails as a write to `destination` would (missing or read-only folder, a folder in the
     /// way), writing nothing, so that no work is spent on an output that cannot land.
     public static func checkWritable(_ destination: String) throws {
-        var status = stat()
-        if stat(destination, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR {
-            throw CloudError.badInput("\(destination): is a folder; name a file to write")
+        let target = try OutputTarget(destination)
+        switch target.kind {
+        case .file:
+            let (folder, name) = Temporaries.split(target.path)
+            WriteInProgress.begin(destination)
+            defer { WriteInProgress.end() }
+            unlink(try Temporaries.createFile(for: name, in: folder, destination: destination))
+        case .inPlace:
+            guard access(target.path, W_OK) == 0 else { throw target.failure("cannot be written", errno) }
         }
-        unlink(try createTemporary(beside: destination))
+    }
+
+    /// Whether `destination` is this process's standard output (`--ply /dev/stdout`), so that a
+    /// command prints its report elsewhere.
+    public static func isStandardOutput(_ destination: String) -> Bool {
+        OutputTarget.isStandardOutput(destination)
+    }
+
+    /// Whether `destination` is written in place (a device, a FIFO, /dev/stdout) rather than
+    /// replaced: such a path cannot take numbered siblings (a sequence's NAME_000 ...).
+    public static func isWrittenInPlace(_ destination: String) -> Bool {
+        (try? OutputTarget(destination))?.kind == .inPlace
+    }
+
+    /// The size in bytes of what was written for `destination`: its staged temporary while an
+    /// `OutputSet` holds it, else the file itself; nil for none (or a device, which has no size).
+    public static func writtenSize(_ destination: String) -> Int? {
+        var status = stat()
+        let path = OutputSet.current?.staged(destination) ?? destination
+        guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(status.st_size)
+    }
+
+    /// Installs the handlers that remove half-written outputs when SIGINT, SIGTERM or SIGHUP
+    /// ends the process, and makes SIGPIPE and SIGXFSZ (`ulimit -f`) errors of write() instead
+    /// of silent deaths. The CLI calls it first thing.
+    public static func installSignalCleanup() {
+        Temporaries.installSignalCleanup()
     }
 
     /// Writes `data` atomically.
     public static func write(_ data: Data, to destination: String) throws {
-        try write(destination) { temporary in
-            do {
-                try data.write(to: URL(fileURLWithPath: temporary))
-            } catch {
-                throw CloudError.io("\(destination): cannot be written: \(error.localizedDescription)")
-            }
-        }
+        try write(bytes: [UInt8](data), to: destination)
     }
 
     /// Writes `bytes` atomically with plain stdio: Foundation's `Data.write` costs tens of
@@ -53,29 +128,11 @@ public enum AtomicFile {
                 throw CloudError.io("\(destination): cannot be written: \(String(cString: strerror(errno)))")
             }
             let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+            let writeError = errno
             let closed = fclose(file)
             guard written == bytes.count, closed == 0 else {
-                throw CloudError.io("\(destination): cannot be written: \(String(cString: strerror(errno)))")
+                throw CloudError.io("\(destination): cannot be written: \(String(cString: strerror(written == bytes.count ? errno : writeError)))")
             }
         }
-    }
-
-    private static func createTemporary(beside destination: String) throws -> String {
-        let slash = destination.lastIndex(of: "/")
-        let folder = slash.map { String(destination[...$0]) } ?? ""
-        let name = slash.map { String(destination[destination.index(after: $0)...]) } ?? destination
-        guard !name.isEmpty else { throw CloudError.badInput("\(destination): not a file path (it ends with '/')") }
-        let path = "\(folder).\(name).tmp-\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 16))"
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        guard fd >= 0 else {
-            let code = errno
-            let place = folder.isEmpty ? "the current folder" : "folder \(folder)"
-            if code == ENOENT || code == ENOTDIR {
-                throw CloudError.io("\(destination): cannot write: \(place) does not exist")
-            }
-            throw CloudError.io("\(destination): cannot write into \(place): \(String(cString: strerror(code)))")
-        }
-        close(fd)
-        return path
     }
 }

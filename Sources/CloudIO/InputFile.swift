@@ -97,7 +97,8 @@ public final class InputFile {
     }
 
     /// The error for opening or reading `path` failing with `errno` `code`: a missing file or
-    /// folder on the way (ENOENT, ENOTDIR) and a folder (EISDIR) are bad input; anything else the
+    /// folder on the way (ENOENT, ENOTDIR), a name longer than the system allows (ENAMETOOLONG)
+    /// and a folder (EISDIR) are bad input; anything else the
     /// system reports (EACCES, EIO, EMFILE, ...) is an I/O failure. `doing` starts the message's
     /// detail ("cannot open").
     public static func error(errno code: Int32, path: String, role: String? = nil, doing: String) -> CloudError {
@@ -106,6 +107,8 @@ public final class InputFile {
             return .badInput("\(path): no such file\(suffix(role))")
         case EISDIR:
             return .badInput("\(path): is a folder, not a file\(suffix(role))")
+        case ENAMETOOLONG:
+            return .badInput("\(path): the name is too long for the file system\(suffix(role))")
         default:
             return .io("\(path): \(doing): \(String(cString: strerror(code)))\(suffix(role))")
         }

@@ -38,6 +38,10 @@ public final class RGBDExporter {
 
     /// `frame` must carry color at its depth map's size (`RGBDFrame(decoding:colorAtDepthResolution: true)`).
     public func write(_ frame: RGBDFrame) throws {
+        try folder.naming { try writeFrame(frame) }
+    }
+
+    private func writeFrame(_ frame: RGBDFrame) throws {
         let depth = frame.depth
         let k = frame.intrinsics.scaled(toWidth: depth.width, height: depth.height)
         if let intrinsics, intrinsics != k {
@@ -68,6 +72,12 @@ public final class RGBDExporter {
     /// Writes the intrinsics and, when every frame had a pose, the trajectory, and moves the folder
     /// into place. Call once, after everything else succeeded.
     public func finish() throws {
+        guard intrinsics != nil else { return }
+        try folder.naming { try writeIndexFiles() }
+        try folder.commit()
+    }
+
+    private func writeIndexFiles() throws {
         guard let k = intrinsics else { return }
         let matrix = [k.fx, 0, 0, 0, k.fy, 0, k.cx, k.cy, 1].map { String($0) }.joined(separator: ", ")
         let json = "{\n\t\"width\" : \(k.referenceWidth),\n\t\"height\" : \(k.referenceHeight),\n\t\"intrinsic_matrix\" : [ \(matrix) ]\n}\n"
@@ -83,6 +93,5 @@ public final class RGBDExporter {
             }
             try AtomicFile.write(Data(log.utf8), to: "\(folder.staging.path)/trajectory.log")
         }
-        try folder.commit()
     }
 }

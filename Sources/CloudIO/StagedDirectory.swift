@@ -2,19 +2,23 @@ import CloudCore
 import Foundation
 
 /// A folder of outputs that appears under its name only when complete: files go into a hidden
-/// sibling (same file system, so the final rename is atomic), `commit()` renames it into place,
-/// and a staged folder dropped without `commit()` (an error part-way) is removed. A destination
-/// that exists and is not empty is refused: other files are never mixed in or replaced.
+/// sibling `.NAME.partial-PID-RANDOM` (same file system, so the final rename is atomic; a stale
+/// one of a killed run is removed like a stale temporary file), `commit()` renames it into place
+/// (inside `OutputSet.all`, together with the run's other outputs), and a staged folder dropped
+/// without `commit()` (an error part-way) is removed. A destination that exists and is not empty
+/// is refused: other files are never mixed in or replaced.
 public final class StagedDirectory {
     public let destination: String
     /// Where to write until `commit()`.
     public let staging: URL
     private let target: URL
+    private let what: String
     private var committed = false
 
     /// `what` names the folder's kind in messages ("bundle", "RGBD export").
     public init(_ destination: String, what: String) throws {
         self.destination = destination
+        self.what = what
         // Standardized, so that "." or "out/.." name the folder itself, with a real parent.
         target = URL(fileURLWithPath: destination).standardizedFileURL
         let fm = FileManager.default
@@ -24,17 +28,22 @@ public final class StagedDirectory {
                 throw CloudError.badInput("\(destination): already exists and is not an empty folder; a \(what) is written only where nothing is")
             }
         }
-        staging = target.deletingLastPathComponent()
-            .appendingPathComponent(".\(target.lastPathComponent).partial-\(UUID().uuidString)")
+        let parent = target.deletingLastPathComponent().path
+        staging = URL(fileURLWithPath: Temporaries.name(for: target.lastPathComponent, in: parent.hasSuffix("/") ? parent : parent + "/",
+                                                        kind: .folder))
         do {
             try fm.createDirectory(at: staging, withIntermediateDirectories: false)
         } catch {
             throw CloudError.io("\(destination): cannot create the \(what) beside it: \(error.localizedDescription)")
         }
+        Self.live(insert: staging.path)
     }
 
     deinit {
-        if !committed { try? FileManager.default.removeItem(at: staging) }
+        if !committed {
+            Self.live(remove: staging.path)
+            try? FileManager.default.removeItem(at: staging)
+        }
     }
 
     /// Creates `relative` (e.g. "frames") inside the staged folder.
@@ -46,24 +55,54 @@ public final class StagedDirectory {
         }
     }
 
-    /// Renames the staged folder into place. An empty folder in the way (as at init) is replaced;
-    /// one that filled up meanwhile is kept, and the staged folder with it is dropped.
+    /// Runs `body`, which writes into the staged folder, so that its errors name the destination
+    /// ("out/r") rather than the hidden staging folder ("out/.r.partial-123-4f").
+    public func naming<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch var error as CloudError {
+            error.message = error.message.replacingOccurrences(of: staging.path, with: destination)
+            throw error
+        }
+    }
+
+    /// Renames the staged folder into place (or hands it to the current `OutputSet`). An empty
+    /// folder in the way (as at init) is replaced; one that filled up meanwhile is kept, and the
+    /// staged folder with it is dropped.
     public func commit() throws {
         precondition(!committed, "StagedDirectory.commit twice")
-        let fm = FileManager.default
-        do {
-            if fm.fileExists(atPath: target.path) {
-                guard try fm.contentsOfDirectory(atPath: target.path).isEmpty else {
-                    throw CloudError.badInput("\(destination): files appeared in it while it was being written; nothing was written")
-                }
-                try fm.removeItem(at: target)
-            }
-            try fm.moveItem(at: staging, to: target)
-        } catch let error as CloudError {
-            throw error
-        } catch {
-            throw CloudError.io("\(destination): cannot move the finished folder into place: \(error.localizedDescription)")
-        }
         committed = true
+        Self.live(remove: staging.path)
+        let item = OutputSet.Item.folder(staging: staging.path, destination: target.path, what: what)
+        if let set = OutputSet.current {
+            set.add(item)
+        } else {
+            try OutputSet.commit([item])
+        }
+    }
+
+    // MARK: - Staged folders being filled
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var stagings: Set<String> = []
+
+    private static func live(insert path: String) {
+        lock.lock()
+        stagings.insert(path)
+        lock.unlock()
+    }
+
+    private static func live(remove path: String) {
+        lock.lock()
+        stagings.remove(path)
+        lock.unlock()
+    }
+
+    /// Whether `path` lies in a staged folder still being filled: a file written there is
+    /// renamed into the staging at once, since the folder lands as a whole.
+    static func contains(_ path: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stagings.contains { path.hasPrefix($0 + "/") }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CloudCapture
 import CloudCore
+import CloudIO
 import CloudPCL
 import Foundation
 
@@ -75,21 +76,32 @@ struct Capture: ParsableCommand {
             throw CloudError.badInput("--duration must be a positive number of seconds, not \(duration)")
         }
         output.warnAboutEncoding()
+        let frameLimit = (frames ?? (fuse || duration != nil ? .all : .count(1))).limit
+        let files = output.requested.map(\.path) + [pictures.preview, pictures.depthImage].compactMap { $0 }
+        if frameLimit != 1 && !fuse, let device = files.first(where: AtomicFile.isWrittenInPlace) {
+            throw CloudError.badInput("\(device): a sequence writes numbered files (NAME_000 ...) beside each output, which a device or pipe cannot hold; add --fuse or --frames 1")
+        }
+        try Console.claimStdout(for: files, json: json)
         CaptureInterrupt.install()
-        let (report, filterReports) = try CapturePipeline(
-            sourceSpec: source,
-            sourceOptions: SourceOptions(intrinsicsPath: intrinsics, depthUnitsPerMetre: depthScale, depthEncoding: depthEncoding),
-            frame: frame, range: range?.limits,
-            frameLimit: (frames ?? (fuse || duration != nil ? .all : .count(1))).limit, duration: duration, fuse: fuse, outputs: output.requested,
-            rgbdDirectory: rgbd, bundleDirectory: bundle, filters: pipeline, pictures: try pictures.outputs()
-        ).run()
+        // Every file and folder of the capture lands together once it has succeeded, or none does.
+        let (report, filterReports, lost) = try OutputSet.all(subject: (files + [rgbd, bundle].compactMap { $0 }).joined(separator: ", ")) {
+            try CapturePipeline(
+                sourceSpec: source,
+                sourceOptions: SourceOptions(intrinsicsPath: intrinsics, depthUnitsPerMetre: depthScale, depthEncoding: depthEncoding),
+                frame: frame, range: range?.limits,
+                frameLimit: frameLimit, duration: duration, fuse: fuse, outputs: output.requested,
+                rgbdDirectory: rgbd, bundleDirectory: bundle, filters: pipeline, pictures: try pictures.outputs()
+            ).run()
+        }
+        // The frames before a camera went away are written; the capture still failed.
+        if let lost { throw lost }
         if json {
             try Console.printJSON(FilteredCaptureReport(report: report, filters: filterReports))
         } else {
             // The filters after the capture line, before the files they shaped.
             var lines = report.summary.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             lines.insert(contentsOf: filterReports.map { "  " + $0.summary }, at: 1)
-            print(lines.joined(separator: "\n"))
+            Console.report(lines.joined(separator: "\n"))
         }
     }
 }

@@ -29,7 +29,9 @@ struct CapturePipeline {
     /// The preview and depth images, when asked for.
     var pictures: PreviewOutputs?
 
-    func run() throws -> (report: CaptureReport, filters: [FilterStepReport]) {
+    /// `lost`: the camera went away after some frames; they are in the report, and the command
+    /// fails with it once they are written.
+    func run() throws -> (report: CaptureReport, filters: [FilterStepReport], lost: CloudError?) {
         var clock = StageClock()
         let sourceSpec = try self.sourceSpec ?? USBDiscovery.defaultSourceSpec()
         let source = try SourceSpec(parsing: sourceSpec).open(options: sourceOptions)
@@ -156,15 +158,14 @@ struct CapturePipeline {
             Console.warning("no output file requested (add --ply FILE or --pcd FILE)")
         }
         progress.finish(frames: index, points: totals.points)
-        // The frames before a camera went away are written; the capture still failed.
-        if let lost = stop.lost {
-            throw CloudError.io("\(lost.message); the \(index) frame\(index == 1 ? "" : "s") captured before were written")
+        let lost = stop.lost.map {
+            CloudError.io("\($0.message); the \(index) frame\(index == 1 ? "" : "s") captured before were written")
         }
         let report = CaptureReport(source: source.name, frame: needsPose ? .world : .camera, frames: index, fused: fuse,
                                    captured: first.captured, rgbd: first.rgbd, range: range, counts: totals,
                                    files: files, rgbdDirectory: rgbdDirectory, bundleDirectory: bundleDirectory,
                                    images: pictures?.written ?? [], timings: clock.laps, totalMilliseconds: clock.total)
-        return (report, filterReports)
+        return (report, filterReports, lost)
     }
 
     /// Writes every requested file for one cloud; `suffix` numbers the files of a sequence.
@@ -222,8 +223,9 @@ struct CapturePipeline {
         return stem + String(format: "_%03d", index) + (ext.isEmpty ? "" : ".\(ext)")
     }
 
+    /// The bytes written for `path` (still under its temporary name until the capture succeeds).
     static func size(of path: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        AtomicFile.writtenSize(path) ?? 0
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CloudCore
 import CloudFiles
+import CloudIO
 import CloudPCL
 
 struct Convert: ParsableCommand {
@@ -29,6 +30,7 @@ struct Convert: ParsableCommand {
     }
 
     func run() throws {
+        try Console.claimStdout(for: output.requested.map(\.path), json: false)
         let pipeline = try filters.pipeline(arguments: Array(CommandLine.arguments.dropFirst()), extra: ["--range": range])
         let loaded = try CloudReader.read(input)
         output.warnAboutEncoding()
@@ -48,13 +50,16 @@ struct Convert: ParsableCommand {
         let viewpoint = loaded.header.viewpoint.map { Viewpoint(pose: $0) } ?? .camera
         let (cloud, reports) = try pipeline.run(loaded.cloud, viewpoint: viewpoint, warnings: &warnings)
         warnings.forEach(Console.warning)
-        reports.forEach { print($0.summary) }
         if let empty = reports.first(where: { $0.pointsOut == 0 }) {
             throw CloudError.badInput("\(input): no points to write: \(empty.argument) kept none of its \(empty.pointsIn) points")
         }
-        for (path, format) in output.requested {
-            let written = try CloudWriter.write(cloud, to: path, format: format, viewpoint: loaded.header.viewpoint)
-            print("wrote \(path) (\(format), \(written) points)")
+        // --ply and --pcd land together or not at all; the report follows once they have.
+        let written = try OutputSet.all(subject: output.requested.map(\.path).joined(separator: ", ")) {
+            try output.requested.map { try CloudWriter.write(cloud, to: $0.path, format: $0.format, viewpoint: loaded.header.viewpoint) }
+        }
+        reports.forEach { Console.report($0.summary) }
+        for ((path, format), count) in zip(output.requested, written) {
+            Console.report("wrote \(path) (\(format), \(count) points)")
         }
     }
 }

@@ -38,6 +38,8 @@ struct Progress {
         guard !quiet else { return }
         let summary = "captured \(frames) frame\(frames == 1 ? "" : "s"), \(points) points in "
             + String(format: "%.2f s (%.1f frames/s)", seconds, Double(frames) / max(seconds, 1e-9))
-        FileHandle.standardError.write(Data(((interactive ? "\r\u{1B}[K" : "") + "cloudgen: " + summary + "\n").utf8))
+        if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        // Held until the command has succeeded, so that a failure after it prints its line alone.
+        Console.note(summary)
     }
 }

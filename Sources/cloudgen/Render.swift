@@ -1,6 +1,7 @@
 import ArgumentParser
 import CloudCore
 import CloudFiles
+import CloudIO
 import CloudPCL
 import CloudRender
 import Foundation
@@ -96,6 +97,10 @@ struct Render: ParsableCommand {
         if let turntable, !(2...360).contains(turntable) {
             throw CloudError.badInput("--turntable \(turntable): needs a frame count within 2...360, e.g. 36")
         }
+        if turntable != nil && AtomicFile.isWrittenInPlace(out) {
+            throw CloudError.badInput("\(out): --turntable writes numbered frames (NAME_000.png ...) beside --out, which a device or pipe cannot hold; name a file")
+        }
+        try Console.claimStdout(for: [out], json: json)
         let requestedColor = try color.map(RenderArguments.color)
         let pointSize = try pointSize.map(RenderArguments.pointSize)
         let background = try RenderArguments.background(background)
@@ -120,7 +125,10 @@ struct Render: ParsableCommand {
         let style = RenderStyle(color: mode,
                                 pointSize: pointSize ?? RenderStyle.automaticPointSize(points: cloud.finiteCount, width: width, height: height),
                                 background: background, eyeDomeLighting: eyeDomeLighting)
-        let result = try PreviewWriter(renderer: renderer, view: view, style: style).write(to: out, turntable: turntable)
+        // A turntable's frames and its animation land together or not at all.
+        let result = try OutputSet.all(subject: out) {
+            try PreviewWriter(renderer: renderer, view: view, style: style).write(to: out, turntable: turntable)
+        }
 
         let first = result.cameras[0]
         let t = result.timings
@@ -137,9 +145,9 @@ struct Render: ParsableCommand {
             return
         }
         let frames = result.files.count > 1 ? "\(result.files.count - 1) frames and an animated PNG" : "\(width)x\(height)"
-        print(String(format: "rendered %@ (%d points, %@, point size %d) to %@: %@; camera %.2f m from the target, azimuth %.1f°, elevation %.1f°",
+        Console.report(String(format: "rendered %@ (%d points, %@, point size %d) to %@: %@; camera %.2f m from the target, azimuth %.1f°, elevation %.1f°",
                      file, cloud.count, mode.rawValue, style.pointSize, out, frames, first.distance, first.azimuth, first.elevation))
-        print(String(format: "  read %.1f ms, rasterise %.1f ms, shade %.1f ms, encode %.1f ms, write %.1f ms",
+        Console.report(String(format: "  read %.1f ms, rasterise %.1f ms, shade %.1f ms, encode %.1f ms, write %.1f ms",
                      readMilliseconds, t.rasterise, t.shade, t.encode, t.write))
     }
 }

@@ -234,10 +234,10 @@ final class BadInputTests: XCTestCase {
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
 
-        // The destination is a folder: rename(2) fails after PCL has written the temporary file.
+        // The destination is a folder: refused (bad input) before anything is written.
         let occupied = folder.appendingPathComponent("taken.pcd")
         try FileManager.default.createDirectory(at: occupied, withIntermediateDirectories: false)
-        assertCloudError(.deviceOrIO, naming: occupied.path) {
+        assertCloudError(.badInput, naming: occupied.path) {
             try CloudWriter.write(syntheticCloud(colors: false, normals: false, organized: false), to: occupied.path)
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["taken.pcd"])

@@ -132,9 +132,10 @@ final class KinectPlaybackTests: XCTestCase {
         let second = scratch.appendingPathComponent("scan_001.ply").path
         var sawSecond = false
         let result = try play(recording, ["capture", "--source", "kinect", "--frames", "5", "--ply", ply], timeout: 40) { process in
-            // The second file exists once both frames were written; then interrupt.
+            // The second file is staged (under its temporary name until the capture ends) once
+            // both frames were written; then interrupt.
             for _ in 0..<300 where process.isRunning {
-                if FileManager.default.fileExists(atPath: second) {
+                if filesIn(self.scratch).contains(where: { $0.hasPrefix(".scan_001.ply.tmp-") }) {
                     sawSecond = true
                     break
                 }

@@ -62,21 +62,21 @@ public final class BundleWriter {
         let manifest = BundleManifest(format: BundleManifest.formatName, version: BundleManifest.currentVersion, frames: frames)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let json: Data
         do {
-            try encoder.encode(manifest).write(to: staging.appendingPathComponent(BundleManifest.fileName))
+            json = try encoder.encode(manifest)
         } catch {
-            throw CloudError.io("\(directory): cannot write the manifest: \(error.localizedDescription)")
+            throw CloudError.io("\(directory): cannot encode the manifest: \(error.localizedDescription)")
         }
+        try write([UInt8](json), to: BundleManifest.fileName)
         try folder.commit()
         finished = true
     }
 
+    /// Errors name the file inside the bundle's own name ("scan/frames/000000.depth: ... No space
+    /// left on device"), not the hidden folder it is staged in.
     private func write(_ bytes: [UInt8], to name: String) throws {
-        do {
-            try Data(bytes).write(to: staging.appendingPathComponent(name))
-        } catch {
-            throw CloudError.io("\(directory): cannot write \(name): \(error.localizedDescription)")
-        }
+        try folder.naming { try AtomicFile.write(bytes: bytes, to: staging.appendingPathComponent(name).path) }
     }
 
     /// The depth plane with packed rows, in a bundle format.
