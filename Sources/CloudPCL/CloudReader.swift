@@ -27,16 +27,17 @@ public enum CloudReader {
     /// (height > 1) keeps its grid, with NaN positions where it has no point.
     public static func read(_ path: String) throws -> CloudFile {
         let header = try HeaderCheck.check(path: path)
+        let shim = try PCLShim.entryPoints()
         var status = cg_status()
         var handle: OpaquePointer?
         let isPLY: Int32
         if case .ply = header.format { isPLY = 1 } else { isPLY = 0 }
-        cg_read_cloud(path, isPLY, &handle, &status)
+        _ = shim.read_cloud(path, isPLY, &handle, &status)
         if let error = status.error(about: path) { throw error }
-        defer { cg_cloud_free(handle) }
+        defer { shim.cloud_free(handle) }
 
         var info = cg_cloud_info()
-        cg_cloud_get_info(handle, &info, &status)
+        _ = shim.cloud_get_info(handle, &info, &status)
         if let error = status.error(about: path) { throw error }
         // PCL may have taken the grid from somewhere the header check cannot see (a PLY
         // `element camera`); the shim checked it against the data PCL actually holds.
@@ -49,10 +50,10 @@ public enum CloudReader {
         func channel<T>(_ wanted: Int32, values: Int, _ copy: (UnsafeMutablePointer<T>, inout cg_status) -> Void) throws -> [T]? {
             try shimChannel(wanted != 0, count: values, status: &status, about: path, copy)
         }
-        let positions: [Float] = try channel(1, values: 3 * count) { cg_cloud_copy(handle, $0, nil, nil, nil, info.count, &$1) } ?? []
-        let colors: [UInt8]? = try channel(info.has_colors, values: 3 * count) { cg_cloud_copy(handle, nil, $0, nil, nil, info.count, &$1) }
-        let normals: [Float]? = try channel(info.has_normals, values: 3 * count) { cg_cloud_copy(handle, nil, nil, $0, nil, info.count, &$1) }
-        let curvature: [Float]? = try channel(info.has_curvature, values: count) { cg_cloud_copy(handle, nil, nil, nil, $0, info.count, &$1) }
+        let positions: [Float] = try channel(1, values: 3 * count) { _ = shim.cloud_copy(handle, $0, nil, nil, nil, info.count, &$1) } ?? []
+        let colors: [UInt8]? = try channel(info.has_colors, values: 3 * count) { _ = shim.cloud_copy(handle, nil, $0, nil, nil, info.count, &$1) }
+        let normals: [Float]? = try channel(info.has_normals, values: 3 * count) { _ = shim.cloud_copy(handle, nil, nil, $0, nil, info.count, &$1) }
+        let curvature: [Float]? = try channel(info.has_curvature, values: count) { _ = shim.cloud_copy(handle, nil, nil, nil, $0, info.count, &$1) }
 
         let grid = info.is_organized != 0 ? PointCloud.Grid(width: Int(info.width), height: Int(info.height)) : nil
         let fields = String(cString: info.field_names).split(separator: ",").map(String.init)

@@ -38,10 +38,11 @@ public enum CloudWriter {
         guard cloud.count <= HeaderCheck.maxPoints else {
             throw CloudError.badInput("\(path): \(cloud.count) points is more than cloudgen writes (at most \(HeaderCheck.maxPoints))")
         }
+        let shim = try PCLShim.entryPoints()
         var written: UInt64 = 0
         try AtomicFile.write(path) { temporary in
             var status = cg_status()
-            _ = withView(of: cloud, viewpoint: viewpoint) { cg_write_cloud(temporary, format.shimFormat, $0, &written, &status) }
+            withView(of: cloud, viewpoint: viewpoint) { _ = shim.write_cloud(temporary, format.shimFormat, $0, &written, &status) }
             if let error = status.error(about: path) { throw error }
             try checkWritten(temporary, writtenFor: path)
         }

@@ -18,7 +18,7 @@ final class BootstrapTests: XCTestCase {
         try """
         cmake_minimum_required(VERSION 3.16)
         project(cloudgen_shim CXX)
-        add_library(cloudgen_shim STATIC src/shim.cpp)
+        add_library(cloudgen_shim SHARED src/shim.cpp)
 
         """.write(to: root.appendingPathComponent("CShims/CMakeLists.txt"), atomically: true, encoding: .utf8)
         try "int cloudgen_shim_probe() { return 1; }\n".write(to: root.appendingPathComponent("CShims/src/shim.cpp"), atomically: true, encoding: .utf8)
@@ -59,7 +59,7 @@ final class BootstrapTests: XCTestCase {
         XCTAssertEqual(second.status, 0, second.stderr)
         XCTAssertTrue(second.stderr.contains("was configured for \(original.appendingPathComponent("CShims").path)"), second.stderr)
         XCTAssertEqual(try cacheHome(copy), copy.appendingPathComponent("CShims").path)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: copy.appendingPathComponent("CShims/build/libcloudgen_shim.a").path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: copy.appendingPathComponent("CShims/build/libcloudgen_shim.so").path))
 
         // Run again in place: the cache is its own, nothing is deleted or said.
         let third = try bootstrap(copy)
