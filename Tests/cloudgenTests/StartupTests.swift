@@ -1,9 +1,9 @@
 import Foundation
 import XCTest
 
-/// What a cloudgen process loads (Docs/architecture.md, "Start-up"): PCL, through the shim, and the
-/// camera libraries are opened on first use, so the commands that do not use them neither pay for
-/// them nor depend on how they load.
+/// What a cloudgen process loads (Docs/architecture.md, "Start-up"): PCL (through the shim), the
+/// camera libraries and libtiff are opened on first use, so the commands that do not use them
+/// neither pay for them nor depend on how they load.
 final class StartupTests: XCTestCase {
     /// The shared libraries a run loaded, as the dynamic loader itself reports them
     /// (`LD_DEBUG=files` prints a `file=NAME` line on stderr for each, linked or dlopen'ed).
@@ -19,9 +19,9 @@ final class StartupTests: XCTestCase {
         return (result.status, Set(libraries).sorted())
     }
 
-    private static let lazyPrefixes = ["libcloudgen_shim", "libpcl", "libvtk", "libusb", "libfreenect", "libOpenNI"]
+    private static let lazyPrefixes = ["libcloudgen_shim", "libpcl", "libvtk", "libusb", "libfreenect", "libOpenNI", "libtiff"]
 
-    func testCommandsThatDoNotFilterLoadNeitherPCLNorCameraLibraries() throws {
+    func testCommandsThatDoNotFilterLoadNeitherPCLNorCameraLibrariesNorLibtiff() throws {
         let dir = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         for arguments in [["--version"], ["capture", "--source", "synthetic:seed=3", "--rgbd", "frame"]] {
