@@ -62,7 +62,7 @@ static void read_serial(libusb_device *device, const struct libusb_device_descri
     }
     if (descriptor->iSerialNumber) {
         int length = usb.get_string_descriptor_ascii(handle, descriptor->iSerialNumber,
-                                                        (unsigned char *)out->serial, CDV_SERIAL_CAPACITY - 1);
+                                                     (unsigned char *)out->serial, CDV_SERIAL_CAPACITY - 1);
         out->serial[length > 0 ? length : 0] = 0;
     }
     usb.close(handle);
