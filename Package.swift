@@ -2,13 +2,13 @@
 import Foundation
 import PackageDescription
 
-// CShims is C++ over PCL, built by g++ through CMake (Tools/bootstrap): the Swift toolchain's
-// clang cannot compile PCL's headers against Debian's Boost. SwiftPM only sees the C header
-// (module `CShims`) and links the static library from CShims/build.
+// CShims is C++ over PCL, built by g++ through CMake (Tools/bootstrap) into a shared library: the
+// Swift toolchain's clang cannot compile PCL's headers against Debian's Boost. SwiftPM only sees the
+// C header (module `CShims`); CloudPCL opens CShims/build/libcloudgen_shim.so with dlopen on first
+// use (so PCL loads only where it is used), found through a runpath on every program that links
+// CloudPCL.
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
 let shimLibraryDir = "\(root)/CShims/build"
-let pclLibraries = ["pcl_filters", "pcl_features", "pcl_search",
-                    "pcl_kdtree", "pcl_octree", "pcl_sample_consensus", "pcl_common"]
 
 let package = Package(
     name: "cloudgen",
@@ -24,9 +24,10 @@ let package = Package(
         // CloudCore imports no Foundation, so nothing autolinks libm for its rounding and square roots.
         .target(name: "CloudCore", linkerSettings: [.linkedLibrary("m")]),
         // C over Debian's libpng, libjpeg-turbo and libtiff: their error handlers longjmp, which
-        // Swift cannot, so the setjmp side lives in C.
+        // Swift cannot, so the setjmp side lives in C. libtiff is dlopen'ed on the first TIFF
+        // (tiff_library.h), not linked: it would load six more libraries into every process.
         .target(name: "CImageCodecs",
-                linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("jpeg"), .linkedLibrary("tiff")]),
+                linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("jpeg"), .linkedLibrary("dl")]),
         // The signal handler that removes half-written outputs: C, because it must be async-signal-safe.
         .target(name: "CWriteGuard"),
         .target(name: "CloudIO", dependencies: ["CloudCore", "CImageCodecs", "CWriteGuard"]),
@@ -36,13 +37,12 @@ let package = Package(
         .target(
             name: "CloudPCL",
             dependencies: ["CloudCore", "CloudIO", "CShims"],
-            linkerSettings: [.unsafeFlags(["-L\(shimLibraryDir)"]), .linkedLibrary("cloudgen_shim")]
-                + pclLibraries.map { .linkedLibrary($0) }
-                + [.linkedLibrary("stdc++")]
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", shimLibraryDir])]
         ),
-        // C over libusb (linked) and libfreenect / OpenNI2 (dlopen'ed at run time, so that cloudgen runs
-        // without them and fakenect's reduced library can stand in for the real one).
-        .target(name: "CDevices", linkerSettings: [.linkedLibrary("usb-1.0"), .linkedLibrary("dl")]),
+        // C over libusb, libfreenect and OpenNI2, all dlopen'ed on first use: no command but the
+        // camera ones loads them, cloudgen runs without them, and fakenect's reduced library can stand
+        // in for the real one.
+        .target(name: "CDevices", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CloudCapture", dependencies: ["CloudCore", "CloudIO", "CDevices"]),
         .target(name: "CloudRender", dependencies: ["CloudCore", "CloudIO"]),
         .executableTarget(

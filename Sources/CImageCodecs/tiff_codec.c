@@ -2,8 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <tiffio.h>
-#include "codecs_internal.h"
+#include "tiff_library.h"
 
 /* libtiff reports through handlers instead of longjmp. The per-file handlers of libtiff 4.5
  * (TIFFOpenOptions) write into the status of the call in progress and tell libtiff the message
@@ -162,6 +161,7 @@ int32_t cic_tiff_open(const uint8_t *bytes, size_t size, cic_tiff_decoder **out,
                       cic_status *status) {
     cic_succeed(status);
     *out = NULL;
+    if (cic_tiff_load(status) != CIC_OK) return status->code;
     pthread_once(&silence_once, silence_global_handlers);
     cic_tiff_decoder *decoder = calloc(1, sizeof *decoder);
     if (!decoder) return cic_fail(status, CIC_IO_ERROR, "out of memory");

@@ -64,7 +64,10 @@ struct LibraryDecoder {
         return DecodedImage(width: width, height: height, channels: channels, samples: samples)
     }
 
+    /// Bad input, except when the decoder could not do its work at all (libtiff missing, memory
+    /// exhausted): then an I/O error, exit 3.
     private func error(_ status: cic_status, _ origin: String) -> CloudError {
-        .badInput("\(origin): cannot decode \(name): \(String(fixedCString: status.message))")
+        let message = "\(origin): cannot decode \(name): \(String(fixedCString: status.message))"
+        return status.code == CIC_IO_ERROR ? .io(message) : .badInput(message)
     }
 }

@@ -32,6 +32,7 @@ extension CloudFilter {
             let (keep, kept) = ForegroundRule.mask(cloud, grid: grid, viewpoint: viewpoint)
             return (Self.select(cloud, keep: keep, kept: kept, keepGrid: keepGrid), kept)
         default:
+            let shim = try PCLShim.entryPoints()
             var status = cg_status()
             var kept: UInt64 = 0
             let keep = [UInt8](unsafeUninitializedCapacity: cloud.count) { buffer, initialized in
@@ -39,14 +40,14 @@ extension CloudFilter {
                     let out = buffer.baseAddress
                     switch self {
                     case let .passThroughZ(min, max):
-                        cg_filter_pass_through_z(view, min, max, out, &kept, &status)
+                        _ = shim.filter_pass_through_z(view, min, max, out, &kept, &status)
                     case let .cropBox(min, max):
                         var lo = [min.x, min.y, min.z], hi = [max.x, max.y, max.z]
-                        cg_filter_crop_box(view, &lo, &hi, out, &kept, &status)
+                        _ = shim.filter_crop_box(view, &lo, &hi, out, &kept, &status)
                     case let .statisticalOutliers(k, stddev):
-                        cg_filter_statistical_outliers(view, Int32(clamping: k), stddev, out, &kept, &status)
+                        _ = shim.filter_statistical_outliers(view, Int32(clamping: k), stddev, out, &kept, &status)
                     case let .radiusOutliers(radius, minNeighbours):
-                        cg_filter_radius_outliers(view, radius, Int32(clamping: minNeighbours), out, &kept, &status)
+                        _ = shim.filter_radius_outliers(view, radius, Int32(clamping: minNeighbours), out, &kept, &status)
                     case .voxelGrid, .foreground, .normals:
                         preconditionFailure("handled above")
                     }
@@ -59,23 +60,24 @@ extension CloudFilter {
     }
 
     private func voxelGrid(_ cloud: PointCloud, leaf: Float, label: String) throws -> (cloud: PointCloud, kept: Int) {
+        let shim = try PCLShim.entryPoints()
         var status = cg_status()
         var handle: OpaquePointer?
         var count: UInt64 = 0
-        _ = withView(of: cloud) { view in
-            cg_filter_voxel_grid(view, leaf, &handle, &count, &status)
+        withView(of: cloud) { view in
+            _ = shim.filter_voxel_grid(view, leaf, &handle, &count, &status)
         }
         if let error = status.error(about: label) { throw error }
-        defer { cg_filtered_cloud_free(handle) }
+        defer { shim.filtered_cloud_free(handle) }
         let n = Int(count)
         // One shim call per channel.
         func channel<T>(_ wanted: Bool, values: Int, _ copy: (UnsafeMutablePointer<T>, inout cg_status) -> Void) throws -> [T]? {
             try shimChannel(wanted, count: values, status: &status, about: label, copy)
         }
-        let positions: [Float] = try channel(true, values: 3 * n) { cg_filtered_cloud_copy(handle, $0, nil, nil, nil, count, &$1) } ?? []
-        let colors: [UInt8]? = try channel(cloud.colors != nil, values: 3 * n) { cg_filtered_cloud_copy(handle, nil, $0, nil, nil, count, &$1) }
-        let normals: [Float]? = try channel(cloud.normals != nil, values: 3 * n) { cg_filtered_cloud_copy(handle, nil, nil, $0, nil, count, &$1) }
-        let curvature: [Float]? = try channel(cloud.curvature != nil, values: n) { cg_filtered_cloud_copy(handle, nil, nil, nil, $0, count, &$1) }
+        let positions: [Float] = try channel(true, values: 3 * n) { _ = shim.filtered_cloud_copy(handle, $0, nil, nil, nil, count, &$1) } ?? []
+        let colors: [UInt8]? = try channel(cloud.colors != nil, values: 3 * n) { _ = shim.filtered_cloud_copy(handle, nil, $0, nil, nil, count, &$1) }
+        let normals: [Float]? = try channel(cloud.normals != nil, values: 3 * n) { _ = shim.filtered_cloud_copy(handle, nil, nil, $0, nil, count, &$1) }
+        let curvature: [Float]? = try channel(cloud.curvature != nil, values: n) { _ = shim.filtered_cloud_copy(handle, nil, nil, nil, $0, count, &$1) }
         return (PointCloud(positions: positions, colors: colors, normals: normals, curvature: curvature), n)
     }
 

@@ -34,6 +34,7 @@ public enum Normals {
         }
         let grid = cloud.organized ?? PointCloud.Grid(width: cloud.count, height: 1)
         let count = cloud.count
+        let shim = try PCLShim.entryPoints()
         var status = cg_status()
         var eye = [viewpoint.x, viewpoint.y, viewpoint.z]
         // The shim writes every point's normal and curvature (NaN where it has none), so the
@@ -44,7 +45,7 @@ public enum Normals {
                 [Float](unsafeUninitializedCapacity: 3 * count) { buffer, initialized in
                     var view = cg_cloud_view(positions: positions.baseAddress, colors: nil, normals: nil, curvature: nil,
                                              count: UInt64(count), width: UInt32(grid.width), height: UInt32(grid.height))
-                    cg_estimate_normals(&view, radius, UInt32(maxNeighbours), &eye, buffer.baseAddress, curvature.baseAddress, &status)
+                    _ = shim.estimate_normals(&view, radius, UInt32(maxNeighbours), &eye, buffer.baseAddress, curvature.baseAddress, &status)
                     initialized = status.code == Int32(CG_OK) ? 3 * count : 0
                 }
             }

@@ -2,9 +2,9 @@
  * C over the USB depth-camera libraries for CloudCapture: libusb (device discovery), libfreenect
  * (Kinect v1) and OpenNI2 (PrimeSense, Asus Xtion, Orbbec and .oni recordings).
  *
- * libfreenect and OpenNI2 are opened with dlopen at run time, not linked:
+ * libusb, libfreenect and OpenNI2 are opened with dlopen at run time, not linked:
  *   - cloudgen then runs, and `cloudgen devices` can say what is missing, on a machine without
- *     them;
+ *     them, and the commands that use no camera never load them (Docs/architecture.md, "Start-up");
  *   - libfreenect's fakenect playback library (which the tests use) has the real library's soname
  *     but exports fewer functions. Functions only the real one has (the calibration readout) are
  *     looked up one by one and used when present, so both run the same code.

@@ -1,0 +1,34 @@
+import CShims
+import CloudCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The PCL shim (CShims), opened with dlopen on first use rather than linked: linking it would load
+/// and initialise PCL's libraries in every cloudgen process, `--version` included, where most
+/// commands never filter (Docs/architecture.md, "Start-up"). The library is found through the
+/// runpath Package.swift gives every program that links CloudPCL (CShims/build of this checkout).
+enum PCLShim {
+    static let libraryName = "libcloudgen_shim.so"
+
+    /// The shim's entry points, loading the library (and PCL with it) on the first call; a library
+    /// that cannot be loaded is an I/O error naming it, on this call and every later one.
+    static func entryPoints() throws -> cg_shim_entry_points {
+        try loaded.get()
+    }
+
+    // Swift runs a static's initializer once, thread-safely, on first access.
+    private static let loaded: Result<cg_shim_entry_points, CloudError> = {
+        guard let library = dlopen(libraryName, RTLD_NOW | RTLD_LOCAL) else {
+            return .failure(.io("\(libraryName) cannot be loaded (Tools/bootstrap builds it): \(loaderError())"))
+        }
+        guard let table = dlsym(library, CG_SHIM_TABLE_SYMBOL) else {
+            return .failure(.io("\(libraryName) has no entry-point table (built from another checkout? run Tools/bootstrap): \(loaderError())"))
+        }
+        return .success(table.load(as: cg_shim_entry_points.self))
+    }()
+
+    private static func loaderError() -> String {
+        dlerror().map { String(cString: $0) } ?? "no reason given"
+    }
+}
