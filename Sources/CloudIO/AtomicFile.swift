@@ -36,7 +36,6 @@ public enum AtomicFile {
             : try Temporaries.createFile(for: name, in: Temporaries.folderForInPlaceTargets, destination: destination)
         do {
             try body(temporary)
-            try checkNotCutShort(temporary, destination: destination)
         } catch {
             unlink(temporary)
             throw error
@@ -51,24 +50,6 @@ public enum AtomicFile {
             }
         } else {
             try OutputSet.commit([.file(temporary: temporary, target: target)])
-        }
-    }
-
-    /// A writer that does not check its stream (PCL's ascii writers) leaves a short file and
-    /// says nothing when the disk fills up or `ulimit -f` is reached. Both leave a trace that any
-    /// writer's file can be held to: a file system without a free block, a file as large as the
-    /// limit. Either way the file may be incomplete, so it does not replace the destination.
-    static func checkNotCutShort(_ temporary: String, destination: String) throws {
-        var file = stat()
-        guard stat(temporary, &file) == 0 else { return }
-        var limit = rlimit()
-        if getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0 && limit.rlim_cur != rlim_t.max && UInt64(file.st_size) >= UInt64(limit.rlim_cur) {
-            throw CloudError.io("\(destination): cannot be written: \(String(cString: strerror(EFBIG))) (the file size limit, ulimit -f, is \(limit.rlim_cur) bytes)")
-        }
-        var disk = statvfs()
-        // root may also fill the blocks reserved for it, others only the available ones.
-        if statvfs(temporary, &disk) == 0 && disk.f_blocks > 0 && (geteuid() == 0 ? disk.f_bfree : disk.f_bavail) == 0 {
-            throw CloudError.io("\(destination): cannot be written: \(String(cString: strerror(ENOSPC))) (the file system filled up while writing it)")
         }
     }
 
