@@ -77,6 +77,7 @@ struct ByteStream {
         if buffer == nil || buffer!.count < capacity {
             buffer?.deallocate()
             buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
+            HugePages.advise(buffer!.baseAddress!, count: capacity)
         }
         let target = buffer!
         let want = min(target.count, remaining)

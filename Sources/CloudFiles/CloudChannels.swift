@@ -96,7 +96,10 @@ struct CloudOutput {
 /// An array of `count` trivial values whose every element the caller writes before any is read:
 /// reading a large cloud should not pay for zero-filling what is about to be overwritten.
 func uninitializedArray<T: BitwiseCopyable>(_ count: Int) -> [T] {
-    [T](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+    [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+        if let base = buffer.baseAddress { HugePages.advise(UnsafeMutableRawPointer(base), count: count * MemoryLayout<T>.stride) }
+        initialized = count
+    }
 }
 
 /// A color channel's value as 8-bit sRGB: 8-bit integers as they are, wider integers scaled from

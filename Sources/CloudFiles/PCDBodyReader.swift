@@ -73,6 +73,7 @@ struct PCDBodyReader {
         }
         let input = try stream.window(atLeast: compressed, atMost: compressed, what: "the compressed block")
         let planes = UnsafeMutableRawBufferPointer.allocate(byteCount: uncompressed, alignment: 16)
+        HugePages.advise(planes.baseAddress!, count: uncompressed)
         defer { planes.deallocate() }
         try LZF.decompress(input, into: planes, origin: path)
         stream.advance(compressed)

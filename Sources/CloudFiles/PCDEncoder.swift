@@ -53,6 +53,7 @@ struct PCDEncoder {
             throw CloudError.badInput("\(path): the cloud is more than 4 GiB of point data, more than PCD binary_compressed can store (PCD binary can)")
         }
         let planes = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: planeCount * n)
+        HugePages.advise(UnsafeMutableRawPointer(planes.baseAddress!), count: 4 * planeCount * n)
         defer { planes.deallocate() }
         withChannels(cloud) { p, c, nrm, k in
             let out = planes.baseAddress!

@@ -1,8 +1,10 @@
 import Dispatch
 
 /// Compression into the LZF format LZF.swift decodes (the items are described there). A hash of
-/// the next three bytes finds the last place they occurred; a match within the 8 KiB a back
-/// reference reaches becomes a reference, anything else a literal. Where nothing matches for a
+/// the next four bytes finds the last place they occurred; a match of four bytes or more within
+/// the 8 KiB a back reference reaches becomes a reference, anything else a literal. (LZF allows
+/// three-byte references, but one saves at most a byte and splits a literal run: requiring four,
+/// as LZ4 does, made a cloud's planes 1 % larger and their compression 40 % faster.) Where nothing matches for a
 /// while (the low bytes of float coordinates are close to noise) the search steps over more bytes
 /// at a time, as LZ4 does: a cloud's planes compress about as well, several times faster.
 extension LZF {
@@ -34,33 +36,50 @@ extension LZF {
     static func compress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int {
         precondition(output.count >= compressedBound(input.count), "LZF output buffer too small")
         let n = input.count
-        guard n > 0, let src = input.baseAddress?.assumingMemoryBound(to: UInt8.self),
-              let dst = output.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
+        guard n > 0, let raw = input.baseAddress, let dst = output.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
+        let src = raw.assumingMemoryBound(to: UInt8.self)
         let hashBits: UInt32 = 14
-        // The last position + 1 at which each hash of three bytes was seen (0: never).
-        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 1 << Int(hashBits)) { table in
+        // The last position at which each hash of four bytes was seen, as UInt32 (an untouched
+        // entry, 0, is a match candidate at position 0, which the byte comparison then settles).
+        return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 1 << Int(hashBits)) { table in
             table.initialize(repeating: 0)
             var op = 0
             var literalStart = 0
             var ip = 0
             // Positions tried since the last match: every 32 of them lengthen the step by one.
             var misses = 0
-            while ip + 2 < n {
-                let v = UInt32(src[ip]) << 16 | UInt32(src[ip + 1]) << 8 | UInt32(src[ip + 2])
-                let h = Int((v &* 2_654_435_761) >> (32 - hashBits))
-                let candidate = Int(table[h]) - 1
-                table[h] = Int32(ip + 1)
+            // Word loads read 4 or 8 bytes at once: stop where they would pass the end, and leave
+            // the last bytes to the literal flush.
+            let wordEnd = n - 8
+            while ip < wordEnd {
+                let here = raw.loadUnaligned(fromByteOffset: ip, as: UInt32.self)
+                let h = Int((here &* 2_654_435_761) >> (32 - hashBits))
+                let candidate = Int(table[h])
+                table[h] = UInt32(truncatingIfNeeded: ip)
                 let distance = ip - candidate
-                guard candidate >= 0, distance <= 8192, src[candidate] == src[ip], src[candidate + 1] == src[ip + 1],
-                      src[candidate + 2] == src[ip + 2] else {
+                guard distance > 0, distance <= 8192,
+                      raw.loadUnaligned(fromByteOffset: candidate, as: UInt32.self) == here else {
                     ip += 1 + min(misses >> 5, 15)
                     misses += 1
                     continue
                 }
                 misses = 0
+                // Extend the match 8 bytes at a time: the first differing byte is the lowest set
+                // bit of the XOR (little endian).
                 let most = min(264, n - ip)
-                var length = 3
-                while length < most, src[candidate + length] == src[ip + length] { length += 1 }
+                var length = 4
+                while length + 8 <= most {
+                    let x = raw.loadUnaligned(fromByteOffset: candidate + length, as: UInt64.self)
+                        ^ raw.loadUnaligned(fromByteOffset: ip + length, as: UInt64.self)
+                    if x != 0 {
+                        length += x.trailingZeroBitCount >> 3
+                        break
+                    }
+                    length += 8
+                }
+                if length + 8 > most {
+                    while length < most, src[candidate + length] == src[ip + length] { length += 1 }
+                }
                 op = writeLiterals(src + literalStart, count: ip - literalStart, to: dst, at: op)
                 let l = length - 2
                 let offset = distance - 1
