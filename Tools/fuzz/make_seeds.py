@@ -230,6 +230,12 @@ def main():
     with open(os.path.join(DATA, "open3d-rgbd/color/00000.jpg"), "rb") as f:
         out("jpeg", "open3d-frame-truncated.jpg", f.read(6000))
 
+    # jpegheader: the same files, and markers the walk must step over (fill bytes, RST, APPn).
+    for name in ("iphone-thumbnail.jpg", "open3d-frame-truncated.jpg"):
+        with open(os.path.join(SEEDS, "jpeg", name), "rb") as f:
+            out("jpegheader", name, f.read(4096))
+    out("jpegheader", "fill-and-app.jpg", b"\xff\xd8\xff\xff\xe1\x00\x04ab\xff\xd0\xff\xc2\x00\x0b\x08\x00\x0c\x00\x10\x01\x01\x11\x00")
+
     # tiff: the layouts PCL's grabber and other tools write, cut to 40x30.
     out("tiff", "depth16.tiff", tiff(40, 30, 16, 1, [samples_bytes(d, 16)]))
     out("tiff", "depth16-be-deflate.tiff", tiff(40, 30, 16, 1, [samples_bytes(d, 16, True)], compression=8, big_endian=True))
