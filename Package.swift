@@ -7,7 +7,7 @@ import PackageDescription
 // (module `CShims`) and links the static library from CShims/build.
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
 let shimLibraryDir = "\(root)/CShims/build"
-let pclLibraries = ["pcl_io", "pcl_io_ply", "pcl_filters", "pcl_features", "pcl_search",
+let pclLibraries = ["pcl_filters", "pcl_features", "pcl_search",
                     "pcl_kdtree", "pcl_octree", "pcl_sample_consensus", "pcl_common"]
 
 let package = Package(
@@ -28,6 +28,8 @@ let package = Package(
         .target(name: "CImageCodecs",
                 linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("jpeg"), .linkedLibrary("tiff")]),
         .target(name: "CloudIO", dependencies: ["CloudCore", "CImageCodecs"]),
+        // PLY and PCD, read and written by our own parsers and encoders (Docs/architecture.md says why).
+        .target(name: "CloudFiles", dependencies: ["CloudCore", "CloudIO"]),
         .systemLibrary(name: "CShims", path: "CShims/include"),
         .target(
             name: "CloudPCL",
@@ -43,23 +45,24 @@ let package = Package(
         .target(name: "CloudRender", dependencies: ["CloudCore", "CloudIO"]),
         .executableTarget(
             name: "cloudgen",
-            dependencies: ["CloudCore", "CloudIO", "CloudPCL", "CloudCapture", "CloudRender",
+            dependencies: ["CloudCore", "CloudIO", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "cloudgen-bench",
-            dependencies: ["CloudCore", "CloudIO", "CloudPCL", "CloudCapture", "CloudRender"],
+            dependencies: ["CloudCore", "CloudIO", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender"],
             path: "Tools/bench/Sources"
         ),
         // Where ../shared/data is, for the test targets that read real captures.
-        .target(name: "SharedTestData", path: "Tests/SharedTestData"),
+        .target(name: "SharedTestData", dependencies: ["CloudCore"], path: "Tests/SharedTestData"),
         .testTarget(name: "CloudCoreTests", dependencies: ["CloudCore"]),
         .testTarget(name: "CloudIOTests", dependencies: ["CloudIO", "CloudCore", "SharedTestData"]),
         // CloudCapture only for the simulated room, whose scene knows every pixel's true surface.
-        .testTarget(name: "CloudPCLTests", dependencies: ["CloudPCL", "CloudCore", "CloudCapture", "SharedTestData"]),
+        .testTarget(name: "CloudFilesTests", dependencies: ["CloudFiles", "CloudCore", "CloudIO", "SharedTestData"]),
+        .testTarget(name: "CloudPCLTests", dependencies: ["CloudPCL", "CloudFiles", "CloudCore", "CloudCapture", "SharedTestData"]),
         .testTarget(name: "CloudCaptureTests", dependencies: ["CloudCapture", "CloudCore", "SharedTestData"]),
         .testTarget(name: "CloudRenderTests", dependencies: ["CloudRender", "CloudIO", "CloudCore"]),
-        .testTarget(name: "cloudgenTests", dependencies: ["CloudCore", "CloudIO", "CloudPCL", "SharedTestData"]),
+        .testTarget(name: "cloudgenTests", dependencies: ["CloudCore", "CloudIO", "CloudFiles", "CloudPCL", "SharedTestData"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,5 +1,6 @@
 /*
- * cloudgen's C API over PCL (the only header Swift sees; the C++ behind it is built by g++).
+ * cloudgen's C API over PCL's filters and normal estimation (the only header Swift sees; the C++
+ * behind it is built by g++). Cloud files are read and written in Swift (module CloudFiles).
  *
  * Clouds cross this boundary as contiguous buffers, never one call per point:
  *   positions  float  x y z interleaved, 3 * count values (NaN marks an empty pixel of an organized cloud)
@@ -37,93 +38,16 @@ typedef struct cg_status {
     char message[CG_MESSAGE_CAPACITY];
 } cg_status;
 
-typedef enum cg_format {
-    CG_FORMAT_PLY_BINARY = 0,          /* binary_little_endian 1.0 */
-    CG_FORMAT_PLY_ASCII = 1,
-    CG_FORMAT_PCD_ASCII = 2,
-    CG_FORMAT_PCD_BINARY = 3,
-    CG_FORMAT_PCD_BINARY_COMPRESSED = 4
-} cg_format;
-
-/* A cloud to write. width * height == count; height == 1 for an unorganized cloud. */
+/* A cloud handed to a filter. width * height == count; height == 1 for an unorganized cloud. */
 typedef struct cg_cloud_view {
     const float *positions;
     const uint8_t *colors;
     const float *normals;
     const float *curvature;
-    /* Where the camera stood in the cloud's frame, tx ty tz qw qx qy qz, or NULL for the identity
-     * (a camera-frame cloud). Only cg_write_cloud reads it. */
-    const double *viewpoint;
     uint64_t count;
     uint32_t width;
     uint32_t height;
 } cg_cloud_view;
-
-/*
- * Writes the cloud to `path` (created or truncated) in `format`. The view's viewpoint becomes
- * PCD's VIEWPOINT line, and in binary PLY a `comment cloudgen viewpoint tx ty tz qw qx qy qz`
- * line (PCL's ascii PLY writer has no place for it).
- * Fields: x y z, then rgb (PCL's packed float, 0x00RRGGBB) when colors are given, then
- * normal_x normal_y normal_z curvature when normals are given (curvature 0 when the view has
- * none, as in PCL's default-constructed points). PLY gets no
- * `element camera`; colors are uchar red green blue and normals nx ny nz. Floats in PCD ascii
- * are printed with 9 significant digits, enough to read back the same float; PCL's PLY ascii
- * writer prints 6 whatever it is asked.
- * Binary PLY, binary and binary_compressed PCD are written by the shim itself (PCD byte for byte
- * as PCL's PCDWriter writes it, without its page padding); the ascii encodings by PCL's writers.
- * A binary PLY header is `ply`, `format binary_little_endian 1.0`, `element vertex N`, the
- * properties, `end_header` (an organized cloud adds PCL's `obj_info num_cols` / `num_rows` and
- * its range_grid element).
- * A point with a non-finite coordinate (NaN or infinity in x, y or z) is an empty pixel, never
- * written as a point: an unorganized cloud (height == 1) leaves such points out in every format,
- * with the header counting what is written (PLY `element vertex`, PCD WIDTH and POINTS). An
- * organized cloud (height > 1) keeps WIDTH/HEIGHT in PCD, its empty pixels as NaN points; in PLY
- * they are left out and PCL's range_grid element records the grid.
- * On success *points_written (when not NULL) is the number of point records in the file: the
- * finite points, except organized PCD, which holds width * height.
- * Refused with CG_BAD_INPUT: an empty cloud, an unorganized cloud without a finite point, more
- * than 4 GiB of point data in PLY ascii (PCL's limit) or PCD binary_compressed (its 32-bit
- * sizes), and an organized binary PLY with more than 2^31 - 1 points (range_grid's int32 indices).
- */
-int32_t cg_write_cloud(const char *path, cg_format format, const cg_cloud_view *cloud, uint64_t *points_written,
-                       cg_status *status);
-
-/* A cloud file loaded by PCL, waiting to be copied out. */
-typedef struct cg_cloud cg_cloud;
-
-typedef struct cg_cloud_info {
-    uint64_t count;              /* width * height */
-    uint32_t width;
-    uint32_t height;
-    int32_t is_organized;        /* height > 1, as PCL defines it */
-    int32_t has_colors;          /* rgb, rgba, or red green blue fields */
-    int32_t has_normals;         /* normal_x.. or nx.. fields */
-    int32_t has_curvature;       /* a curvature field beside the normals */
-    const char *field_names;     /* "x,y,z,rgb" as PCL decoded them; valid until cg_cloud_free */
-} cg_cloud_info;
-
-/*
- * Loads a PCD (v.5 / v0.7; ascii, binary, binary_compressed) or PLY (ascii, binary) file.
- * `is_ply` picks the reader (the caller has sniffed the magic). On success *out is a handle to
- * free with cg_cloud_free; on failure *out is NULL. Check the header's counts against the file
- * size before calling: PCL allocates what the header claims.
- */
-int32_t cg_read_cloud(const char *path, int32_t is_ply, cg_cloud **out, cg_status *status);
-
-int32_t cg_cloud_get_info(const cg_cloud *cloud, cg_cloud_info *info, cg_status *status);
-
-/*
- * Copies the loaded points into caller buffers of 3 * count values each (count values for
- * curvature), converting from whatever the file stores (float32/float64/integer coordinates;
- * packed rgb/rgba or separate red/green/blue colors). Any buffer may be NULL to skip that channel
- * (so a caller can fill one buffer per call); colors / normals / curvature must be NULL when the
- * cloud has none. `count` must equal
- * the info's count.
- */
-int32_t cg_cloud_copy(const cg_cloud *cloud, float *positions, uint8_t *colors, float *normals,
-                      float *curvature, uint64_t count, cg_status *status);
-
-void cg_cloud_free(cg_cloud *cloud);
 
 /* ---- Filters ------------------------------------------------------------------------------------
  *

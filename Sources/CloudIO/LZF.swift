@@ -25,7 +25,7 @@ public enum LZF {
 
     /// Decompresses `input` so that it fills `output` exactly. Every item is checked against both
     /// buffers before it is copied: corrupt or truncated data throws, never reads or writes outside.
-    static func decompress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+    public static func decompress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
                            origin: String) throws {
         guard let source = input.baseAddress?.assumingMemoryBound(to: UInt8.self),
               let target = output.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
@@ -36,16 +36,18 @@ public enum LZF {
         let outputCount = output.count
         var i = 0
         var o = 0
-        func corrupt(_ what: String) -> CloudError {
-            .badInput("\(origin): corrupt LZF data at byte \(i) of \(inputCount): \(what)")
+        // A plain function of its arguments: a closure over `i` would box it, and every access
+        // of the loop's counters would go through the heap.
+        func corrupt(_ what: String, _ i: Int) -> CloudError {
+            .badInput("\(origin): corrupt LZF data at byte \(i) of \(input.count): \(what)")
         }
         while i < inputCount {
             let control = Int(source[i])
             i += 1
             if control < 32 {
                 let length = control + 1
-                guard length <= inputCount - i else { throw corrupt("a literal run of \(length) bytes passes the end of the data (truncated)") }
-                guard length <= outputCount - o else { throw corrupt("the data decompresses to more than \(outputCount) bytes") }
+                guard length <= inputCount - i else { throw corrupt("a literal run of \(length) bytes passes the end of the data (truncated)", i) }
+                guard length <= outputCount - o else { throw corrupt("the data decompresses to more than \(outputCount) bytes", i) }
                 (target + o).update(from: source + i, count: length)
                 i += length
                 o += length
@@ -53,16 +55,16 @@ public enum LZF {
             }
             var length = control >> 5
             if length == 7 {
-                guard i < inputCount else { throw corrupt("a back reference is cut off (truncated)") }
+                guard i < inputCount else { throw corrupt("a back reference is cut off (truncated)", i) }
                 length += Int(source[i])
                 i += 1
             }
             length += 2
-            guard i < inputCount else { throw corrupt("a back reference is cut off (truncated)") }
+            guard i < inputCount else { throw corrupt("a back reference is cut off (truncated)", i) }
             let distance = ((control & 0x1F) << 8 | Int(source[i])) + 1
             i += 1
-            guard distance <= o else { throw corrupt("a back reference points \(distance) bytes back from output byte \(o)") }
-            guard length <= outputCount - o else { throw corrupt("the data decompresses to more than \(outputCount) bytes") }
+            guard distance <= o else { throw corrupt("a back reference points \(distance) bytes back from output byte \(o)", i) }
+            guard length <= outputCount - o else { throw corrupt("the data decompresses to more than \(outputCount) bytes", i) }
             if distance >= length {
                 (target + o).update(from: target + (o - distance), count: length)
             } else {

@@ -42,7 +42,7 @@ public enum Normals {
         let normals = cloud.positions.withUnsafeBufferPointer { positions in
             curvature.withUnsafeMutableBufferPointer { curvature in
                 [Float](unsafeUninitializedCapacity: 3 * count) { buffer, initialized in
-                    var view = cg_cloud_view(positions: positions.baseAddress, colors: nil, normals: nil, curvature: nil, viewpoint: nil,
+                    var view = cg_cloud_view(positions: positions.baseAddress, colors: nil, normals: nil, curvature: nil,
                                              count: UInt64(count), width: UInt32(grid.width), height: UInt32(grid.height))
                     cg_estimate_normals(&view, radius, UInt32(maxNeighbours), &eye, buffer.baseAddress, curvature.baseAddress, &status)
                     initialized = status.code == Int32(CG_OK) ? 3 * count : 0

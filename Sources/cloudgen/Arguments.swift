@@ -1,5 +1,6 @@
 import ArgumentParser
 import CloudCore
+import CloudFiles
 import CloudPCL
 
 /// `--range MIN,MAX`: depth limits in metres along the optical axis; MAX may be `inf`.
@@ -58,6 +59,13 @@ struct CloudOutputOptions: ParsableArguments {
     @Option(help: ArgumentHelp("binary, ascii or compressed (PCD binary_compressed; PLY has no compressed form and is written binary).",
                                valueName: "encoding"))
     var encoding: CloudEncoding = .binary
+
+    /// Says what `--encoding compressed` does to a PLY, which has no compressed form.
+    func warnAboutEncoding() {
+        if encoding == .compressed, let plyPath {
+            Console.warning("\(plyPath): PLY has no compressed encoding; it is written binary_little_endian (--encoding compressed applies to --pcd)")
+        }
+    }
 
     var requested: [(path: String, format: CloudFileFormat)] {
         var out: [(String, CloudFileFormat)] = []

@@ -74,6 +74,7 @@ struct Capture: ParsableCommand {
         if let duration, !(duration.isFinite && duration > 0) {
             throw CloudError.badInput("--duration must be a positive number of seconds, not \(duration)")
         }
+        output.warnAboutEncoding()
         CaptureInterrupt.install()
         let (report, filterReports) = try CapturePipeline(
             sourceSpec: source,

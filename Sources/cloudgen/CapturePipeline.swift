@@ -1,5 +1,6 @@
 import CloudCapture
 import CloudCore
+import CloudFiles
 import CloudIO
 import CloudPCL
 import Foundation

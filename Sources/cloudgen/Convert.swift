@@ -1,12 +1,13 @@
 import ArgumentParser
 import CloudCore
+import CloudFiles
 import CloudPCL
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Read a PLY or PCD cloud and write it as PLY and/or PCD.",
         discussion: """
-            Positions, colors, normals and the organized grid carry over; other fields (intensity, curvature, alpha) are dropped.
+            Positions, colors, normals with their curvature, the viewpoint and the organized grid carry over; other fields (intensity, alpha, ...) and a PLY's other elements (a mesh's faces) do not, and a warning names them.
             Filter flags run in the order given; a filtered cloud is written unorganized unless --organized is given.
             """)
 
@@ -30,6 +31,14 @@ struct Convert: ParsableCommand {
     func run() throws {
         let pipeline = try filters.pipeline(arguments: Array(CommandLine.arguments.dropFirst()), extra: ["--range": range])
         let loaded = try CloudReader.read(input)
+        output.warnAboutEncoding()
+        // Nothing is dropped silently: fields no channel holds, and a mesh's faces.
+        if !loaded.ignoredFields.isEmpty {
+            Console.warning("\(input): fields \(loaded.ignoredFields.joined(separator: " ")) are not carried over (cloudgen keeps positions, colors, normals and curvature)")
+        }
+        for element in loaded.header.otherElements where element.name != "camera" {
+            Console.warning("\(input): element \(element.name) (\(element.count)) is not carried over (cloudgen writes points only)")
+        }
         if pipeline.organized && loaded.cloud.organized == nil {
             Console.warning("\(input): --organized has no grid to keep: the file is not organized (its height is 1)")
         }

@@ -1,11 +1,11 @@
 import ArgumentParser
 import CloudCore
-import CloudPCL
+import CloudFiles
 import Foundation
 
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Describe a PLY or PCD cloud: points, fields, organized size, bounds, colors.")
+        abstract: "Describe a PLY or PCD cloud: points, fields, organized size, bounds, colors, what else the file holds.")
 
     @Argument(help: ArgumentHelp("The cloud to describe.", valueName: "file"))
     var file: String
@@ -17,6 +17,8 @@ struct Info: ParsableCommand {
         struct Grid: Encodable {
             var width: Int
             var height: Int
+            /// Cells without a point (NaN placeholders in the file, or no range_grid entry).
+            var emptyCells: Int
         }
 
         struct Bounds: Encodable {
@@ -25,38 +27,60 @@ struct Info: ParsableCommand {
             var size: [Float]
         }
 
+        struct Element: Encodable {
+            var name: String
+            var count: Int
+        }
+
         var path: String
+        /// As the header spells it, byte order included ("PLY binary_big_endian").
         var format: String
+        /// Points with finite coordinates: what `capture` and `convert` call points.
         var points: Int
-        /// Points with finite coordinates (organized clouds hold NaN placeholders).
-        var finitePoints: Int
+        /// The point fields as the file names them.
         var fields: [String]
+        /// Fields no channel holds (alpha, intensity, ...): `convert` does not carry them over.
+        var ignoredFields: [String]
+        /// PLY elements besides the points (faces of a mesh, PCL's camera): not read into the cloud.
+        var otherElements: [Element]
         @NullWhenAbsent var organized: Grid?
         var hasColors: Bool
         var hasNormals: Bool
+        @NullWhenAbsent var viewpoint: [Double]?
         @NullWhenAbsent var bounds: Bounds?
     }
 
     func run() throws {
         let loaded = try CloudReader.read(file)
         let cloud = loaded.cloud
+        let points = cloud.finiteCount
         let bounds = cloud.bounds.map { b in
             Report.Bounds(min: [b.min.x, b.min.y, b.min.z], max: [b.max.x, b.max.y, b.max.z],
                           size: [b.max.x - b.min.x, b.max.y - b.min.y, b.max.z - b.min.z])
         }
         let report = Report(
-            path: file, format: loaded.format.description, points: cloud.count,
-            finitePoints: cloud.finiteCount, fields: loaded.fields,
-            organized: cloud.organized.map { Report.Grid(width: $0.width, height: $0.height) },
-            hasColors: cloud.colors != nil, hasNormals: cloud.normals != nil, bounds: bounds)
+            path: file, format: loaded.header.formatName, points: points, fields: loaded.fields, ignoredFields: loaded.ignoredFields,
+            otherElements: loaded.header.otherElements.map { Report.Element(name: $0.name, count: $0.count) },
+            organized: cloud.organized.map { Report.Grid(width: $0.width, height: $0.height, emptyCells: cloud.count - points) },
+            hasColors: cloud.colors != nil, hasNormals: cloud.normals != nil, viewpoint: loaded.header.viewpoint?.viewpoint,
+            bounds: bounds)
         if json {
             try Console.printJSON(report)
             return
         }
-        print("\(file): \(report.format), \(report.points) points (\(report.finitePoints) finite)")
-        print("  fields:    \(report.fields.joined(separator: " "))")
-        print("  organized: " + (report.organized.map { "\($0.width)x\($0.height)" } ?? "no"))
+        print("\(file): \(report.format), \(report.points) points")
+        var fields = report.fields.joined(separator: " ")
+        if !report.ignoredFields.isEmpty { fields += " (not read: \(report.ignoredFields.joined(separator: " ")))" }
+        print("  fields:    \(fields)")
+        if !report.otherElements.isEmpty {
+            let elements = report.otherElements.map { "\($0.name) \($0.count)" }.joined(separator: ", ")
+            print("  elements:  \(elements) (not read: cloudgen reads the points)")
+        }
+        print("  organized: " + (report.organized.map { "\($0.width)x\($0.height), \($0.emptyCells) cells without a point" } ?? "no"))
         print("  colors:    \(report.hasColors ? "yes" : "no"), normals: \(report.hasNormals ? "yes" : "no")")
+        if let v = report.viewpoint {
+            print("  viewpoint: " + v.map { String(format: "%.4f", $0) }.joined(separator: " ") + " (tx ty tz qw qx qy qz)")
+        }
         if let b = report.bounds {
             func v(_ a: [Float]) -> String { a.map { String(format: "%.4f", $0) }.joined(separator: " ") }
             print("  bounds:    min \(v(b.min))  max \(v(b.max))  size \(v(b.size)) m")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CloudCore
+import CloudFiles
 import CloudPCL
 import CloudRender
 import Foundation

@@ -1,5 +1,7 @@
 import CloudCore
+import CloudFiles
 import CloudPCL
+import SharedTestData
 import XCTest
 
 /// PCL's image grabber wrote each `pcl-grabber/*.pcd` as the back-projection of its Kinect depth

@@ -1,6 +1,8 @@
 import CloudCore
+import CloudFiles
 import CloudPCL
 import Foundation
+import SharedTestData
 import XCTest
 
 /// What the filters do beyond matching PCL's counts: refusing what PCL would mishandle, keeping

@@ -1,6 +1,8 @@
 import CloudCore
+import CloudFiles
 import CloudPCL
 import Foundation
+import SharedTestData
 import XCTest
 
 /// Each filter against PCL's own command-line tools (Debian's pcl-tools, installed by

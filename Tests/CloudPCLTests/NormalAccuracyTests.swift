@@ -1,5 +1,6 @@
 import CloudCore
 import CloudPCL
+import SharedTestData
 import XCTest
 
 /// A room of boxes seen by a pinhole camera, ray-cast exactly, so every pixel's true surface and

@@ -1,6 +1,8 @@
 import CloudCore
+import CloudFiles
 import CloudPCL
 import Foundation
+import SharedTestData
 import XCTest
 
 /// The least-squares plane normal through `points` (the eigenvector of their covariance with the

@@ -1,6 +1,7 @@
 import CloudCapture
 import CloudCore
 import CloudPCL
+import SharedTestData
 import XCTest
 
 /// The must-show on the product's own simulated room (`--source synthetic:noise=0`),

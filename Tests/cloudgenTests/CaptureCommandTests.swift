@@ -1,4 +1,5 @@
 import CloudCore
+import CloudFiles
 import CloudPCL
 import Foundation
 import XCTest

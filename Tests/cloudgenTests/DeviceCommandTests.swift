@@ -1,3 +1,4 @@
+import CloudFiles
 import CloudPCL
 import Foundation
 import XCTest

@@ -1,4 +1,5 @@
 import CloudCore
+import CloudFiles
 import CloudIO
 import CloudPCL
 import Foundation

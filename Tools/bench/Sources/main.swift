@@ -10,6 +10,7 @@
 
 import CloudCapture
 import CloudCore
+import CloudFiles
 import CloudPCL
 import Foundation
 
@@ -120,9 +121,13 @@ func benchWrites(_ cloud: PointCloud, workdir: URL, runs: Int, warmup: Int) thro
 
 // MARK: Command line
 
-// `cloudgen-bench render ...`: the renderer's own benchmark (RenderBench.swift).
+// `cloudgen-bench render ...`: the renderer's own benchmark (RenderBench.swift); `files ...`:
+// reading and writing cloud files (FilesBench.swift).
 if CommandLine.arguments.dropFirst().first == "render" {
     RenderBench.main(Array(CommandLine.arguments.dropFirst(2)))
+}
+if CommandLine.arguments.dropFirst().first == "files" {
+    FilesBench.main(Array(CommandLine.arguments.dropFirst(2)))
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())

@@ -1,6 +1,7 @@
 import CloudCore
-import CloudPCL
+import CloudFiles
 import Foundation
+import SharedTestData
 import XCTest
 
 /// Real files from PCL's test data (../shared/data). The expected counts come from the files'

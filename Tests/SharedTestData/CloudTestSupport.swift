@@ -1,25 +1,25 @@
 import CloudCore
 import Foundation
-import SharedTestData
 import XCTest
 
 /// `../shared/data` next to the package root; fails the test when it is missing.
-func sharedDataDirectory(file: StaticString = #filePath, line: UInt = #line) throws -> URL {
+public func sharedDataDirectory(file: StaticString = #filePath, line: UInt = #line) throws -> URL {
     try SharedData.url(file: file, line: line)
 }
 
 /// A fresh folder for one test, removed by `removeScratchFolder`.
-func makeScratchFolder() throws -> URL {
+public func makeScratchFolder() throws -> URL {
     let folder = FileManager.default.temporaryDirectory
-        .appendingPathComponent("cloudpcl-tests-\(getpid())-\(UUID().uuidString)")
+        .appendingPathComponent("cloudgen-tests-\(getpid())-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return folder
 }
 
 /// A deterministic generator (SplitMix64), so failures reproduce.
-struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
+public struct SplitMix64 {
+    public var state: UInt64
+    public init(state: UInt64) { self.state = state }
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -28,13 +28,13 @@ struct SplitMix64 {
     }
 
     /// A float in [-range, range) using all 24 bits of the significand, never subnormal.
-    mutating func float(_ range: Float) -> Float {
+    public mutating func float(_ range: Float) -> Float {
         Float(Int64(bitPattern: next()) >> 40) / Float(1 << 23) * range
     }
 }
 
 /// A cloud with every float bit in use, optional channels, and NaN pixels when organized.
-func syntheticCloud(colors: Bool, normals: Bool, organized: Bool, curvature withCurvature: Bool = false, seed: UInt64 = 7) -> PointCloud {
+public func syntheticCloud(colors: Bool, normals: Bool, organized: Bool, curvature withCurvature: Bool = false, seed: UInt64 = 7) -> PointCloud {
     var random = SplitMix64(state: seed)
     let grid = organized ? PointCloud.Grid(width: 7, height: 5) : nil
     let count = grid.map { $0.width * $0.height } ?? 50
@@ -74,12 +74,12 @@ func syntheticCloud(colors: Bool, normals: Bool, organized: Bool, curvature with
 }
 
 /// Whether two floats are the same bits (any NaN matches any NaN).
-func sameFloat(_ a: Float, _ b: Float) -> Bool {
+public func sameFloat(_ a: Float, _ b: Float) -> Bool {
     (a.isNaN && b.isNaN) || a.bitPattern == b.bitPattern
 }
 
 /// Asserts that `body` throws a CloudError of `kind` whose message names `name`.
-func assertCloudError<T>(_ kind: CloudError.Kind, naming name: String, containing detail: String? = nil,
+public func assertCloudError<T>(_ kind: CloudError.Kind, naming name: String, containing detail: String? = nil,
                          file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> T) {
     do {
         _ = try body()

@@ -1,6 +1,7 @@
 import CloudCore
-import CloudPCL
+import CloudFiles
 import Foundation
+import SharedTestData
 import XCTest
 
 /// Every writer/reader pair: 5 formats x colors or not x normals or not x organized (with NaN
@@ -53,9 +54,12 @@ final class RoundTripTests: XCTestCase {
         XCTAssertEqual(got.organized, cloud.organized, label)
         XCTAssertEqual(got.colors != nil, cloud.colors != nil, label)
         XCTAssertEqual(got.normals != nil, cloud.normals != nil, label)
+        // The file's own field names: PLY's properties, PCD's FIELDS.
         var expectedFields = ["x", "y", "z"]
-        if cloud.colors != nil { expectedFields.append("rgb") }
-        if cloud.normals != nil { expectedFields += ["normal_x", "normal_y", "normal_z", "curvature"] }
+        let isPLY: Bool
+        if case .ply = format { isPLY = true } else { isPLY = false }
+        if cloud.colors != nil { expectedFields += isPLY ? ["red", "green", "blue"] : ["rgb"] }
+        if cloud.normals != nil { expectedFields += isPLY ? ["nx", "ny", "nz", "curvature"] : ["normal_x", "normal_y", "normal_z", "curvature"] }
         XCTAssertEqual(read.fields, expectedFields, label)
         guard got.count == cloud.count else { return }
 
@@ -119,7 +123,7 @@ final class RoundTripTests: XCTestCase {
         XCTAssertEqual(leftovers, [], label)
     }
 
-    /// PCL's binary PCD writers padded the file to whole pages for mmap; the shim writes the
+    /// PCL's binary PCD writers padded the file to whole pages for mmap; cloudgen writes the
     /// data and nothing after it.
     func testBinaryPCDHasNoPagePadding() throws {
         let cloud = syntheticCloud(colors: true, normals: true, organized: false, curvature: true)
@@ -127,9 +131,11 @@ final class RoundTripTests: XCTestCase {
             let path = folder.appendingPathComponent("padded.pcd").path
             try CloudWriter.write(cloud, to: path, format: format)
             let header = try CloudReader.header(path)
-            let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
-            XCTAssertEqual(size, header.dataOffset + header.dataLength!, "\(format)")
-            if format == .pcd(.binary) { XCTAssertEqual(header.dataLength, cloud.count * 32) }
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+            // binary: one 32-byte record per point; binary_compressed: two sizes, then the block.
+            let compressed = bytes[header.dataOffset..<(header.dataOffset + 4)].reversed().reduce(0) { $0 << 8 | Int($1) }
+            let dataLength = format == .pcd(.binary) ? cloud.count * 32 : 8 + compressed
+            XCTAssertEqual(bytes.count, header.dataOffset + dataLength, "\(format)")
             XCTAssertEqual(try CloudReader.read(path).cloud, cloud, "\(format)")
         }
     }

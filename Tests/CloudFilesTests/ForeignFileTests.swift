@@ -1,6 +1,7 @@
 import CloudCore
-import CloudPCL
+import CloudFiles
 import Foundation
+import SharedTestData
 import XCTest
 
 /// Files as other tools write them: Open3D's double-precision PLY, PLY colors with alpha or as
@@ -54,7 +55,7 @@ final class ForeignFileTests: XCTestCase {
             data += [c.x, c.y, c.z]
         }
         let read = try CloudReader.read(file("open3d.ply", data))
-        XCTAssertEqual(read.fields, ["x", "y", "z", "normal_x", "normal_y", "normal_z", "rgb"])
+        XCTAssertEqual(read.fields, ["x", "y", "z", "nx", "ny", "nz", "red", "green", "blue"])
         XCTAssertEqual(read.cloud.count, 2)
         for (i, (p, n, c)) in points.enumerated() {
             XCTAssertEqual(read.cloud.point(i), SIMD3<Float>(Float(p.x), Float(p.y), Float(p.z)))
@@ -63,7 +64,7 @@ final class ForeignFileTests: XCTestCase {
         }
     }
 
-    /// PCL's PLY reader turns uchar red green blue alpha into one packed "rgba" field.
+    /// uchar red green blue alpha: the colors are read, alpha is named as ignored.
     func testPLYColorsWithAlpha() throws {
         let path = try file("alpha.ply", Array("""
         ply
@@ -82,7 +83,8 @@ final class ForeignFileTests: XCTestCase {
 
         """.utf8))
         let read = try CloudReader.read(path)
-        XCTAssertEqual(read.fields, ["x", "y", "z", "rgba"])
+        XCTAssertEqual(read.fields, ["x", "y", "z", "red", "green", "blue", "alpha"])
+        XCTAssertEqual(read.ignoredFields, ["alpha"])
         XCTAssertEqual(read.cloud.colors, [10, 20, 30, 200, 100, 50])
         XCTAssertEqual(read.cloud.positions, [1, 2, 3, 4, 5, 6])
     }

@@ -1,0 +1,91 @@
+import Dispatch
+
+/// Compression into the LZF format LZF.swift decodes (the items are described there). A hash of
+/// the next three bytes finds the last place they occurred; a match within the 8 KiB a back
+/// reference reaches becomes a reference, anything else a literal.
+extension LZF {
+    /// The most bytes compressing `count` bytes can take: literal runs of 32 bytes cost one control
+    /// byte each.
+    public static func compressedBound(_ count: Int) -> Int { count + count / 32 + 1 }
+
+    /// Compresses `input` in independent pieces of `piece` bytes on every core and returns the
+    /// compressed pieces, to be stored one after the other: together they are one valid LZF
+    /// stream, as no back reference of a piece reaches into the piece before it and a decoder
+    /// keeps no state but the output position.
+    public static func compress(_ input: UnsafeRawBufferPointer, piece: Int = 1 << 20) -> [[UInt8]] {
+        let pieces = max(1, (input.count + piece - 1) / piece)
+        var outputs = [[UInt8]](repeating: [], count: pieces)
+        outputs.withUnsafeMutableBufferPointer { results in
+            let slots = results.baseAddress!
+            DispatchQueue.concurrentPerform(iterations: pieces) { k in
+                let part = UnsafeRawBufferPointer(rebasing: input[(k * piece)..<min(input.count, (k + 1) * piece)])
+                slots[k] = [UInt8](unsafeUninitializedCapacity: compressedBound(part.count)) { out, count in
+                    count = compress(part, into: UnsafeMutableRawBufferPointer(out))
+                }
+            }
+        }
+        return outputs
+    }
+
+    /// Compresses `input` into `output` (at least `compressedBound(input.count)` bytes); returns
+    /// the bytes written.
+    static func compress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int {
+        precondition(output.count >= compressedBound(input.count), "LZF output buffer too small")
+        let n = input.count
+        guard n > 0, let src = input.baseAddress?.assumingMemoryBound(to: UInt8.self),
+              let dst = output.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
+        let hashBits = 14
+        // The last position + 1 at which each hash of three bytes was seen (0: never).
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 1 << hashBits) { table in
+            table.initialize(repeating: 0)
+            var op = 0
+            var literalStart = 0
+            var ip = 0
+
+            // Writes src[literalStart..<end] as literal runs of at most 32 bytes.
+            func flushLiterals(upTo end: Int) {
+                var start = literalStart
+                while start < end {
+                    let run = min(32, end - start)
+                    dst[op] = UInt8(run - 1)
+                    (dst + op + 1).update(from: src + start, count: run)
+                    op += run + 1
+                    start += run
+                }
+            }
+
+            while ip + 2 < n {
+                let v = UInt32(src[ip]) << 16 | UInt32(src[ip + 1]) << 8 | UInt32(src[ip + 2])
+                let h = Int((v &* 2_654_435_761) >> UInt32(32 - hashBits))
+                let candidate = Int(table[h]) - 1
+                table[h] = Int32(ip + 1)
+                let distance = ip - candidate
+                if candidate >= 0, distance <= 8192, src[candidate] == src[ip], src[candidate + 1] == src[ip + 1],
+                   src[candidate + 2] == src[ip + 2] {
+                    let most = min(264, n - ip)
+                    var length = 3
+                    while length < most, src[candidate + length] == src[ip + length] { length += 1 }
+                    flushLiterals(upTo: ip)
+                    let l = length - 2
+                    let offset = distance - 1
+                    if l < 7 {
+                        dst[op] = UInt8(l << 5 | offset >> 8)
+                        op += 1
+                    } else {
+                        dst[op] = UInt8(7 << 5 | offset >> 8)
+                        dst[op + 1] = UInt8(l - 7)
+                        op += 2
+                    }
+                    dst[op] = UInt8(truncatingIfNeeded: offset)
+                    op += 1
+                    ip += length
+                    literalStart = ip
+                } else {
+                    ip += 1
+                }
+            }
+            flushLiterals(upTo: n)
+            return op
+        }
+    }
+}
