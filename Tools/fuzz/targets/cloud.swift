@@ -8,7 +8,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = fuzzBytes(data, size)
     let path = bytes.starts(with: "ply".utf8) ? "input.ply" : "input.pcd"
     FuzzContract.check(origin: path) {
-        _ = try CloudFileReader.read(bytes: bytes, path: path)
+        _ = try CloudReader.read(bytes: bytes, path: path)
     }
     return 0
 }
