@@ -4,9 +4,10 @@ import Glibc
 import CloudCore
 
 /// What every fuzz target asserts about a reader, beyond "no crash" (which ASan and Swift's
-/// runtime checks enforce): bad bytes are answered with `CloudError.badInput` naming the input on
-/// one line, as the CLI's exit-2 contract needs. Any other outcome is reported and aborts, so
-/// libFuzzer saves the input as a crash.
+/// runtime checks enforce): bad bytes are answered with `CloudError.badInput` naming the input,
+/// as the CLI's exit-2 contract needs. Any other outcome is reported and aborts, so libFuzzer
+/// saves the input as a crash. Line breaks and control characters a message echoes from the
+/// file are not checked here: the CLI escapes them when it prints the one error line.
 enum FuzzContract {
     static func check(origin: String, _ read: () throws -> Void) {
         do {
@@ -16,7 +17,6 @@ enum FuzzContract {
             if verbose { fputs("fuzz: \(error.message)\n", stderr) }
             if error.kind != .badInput { fail("an I/O error for bad bytes: \(error.message)") }
             if !error.message.contains(origin) { fail("the message does not name \(origin): \(error.message)") }
-            if error.message.contains(where: \.isNewline) { fail("the message spans lines: \(error.message)") }
         } catch {
             fail("threw \(type(of: error)), not CloudError: \(error)")
         }
