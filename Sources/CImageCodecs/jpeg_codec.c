@@ -2,10 +2,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <jpeglib.h>
+#include <jerror.h>
 #include "codecs_internal.h"
 
 /* libjpeg's error_exit must not return: ours records the message in the status of the call in
- * progress and longjmps back into that call. Warnings (recoverable corruption) are not printed. */
+ * progress and longjmps back into that call. libjpeg's warnings are mostly corrupt entropy-coded
+ * data it papers over (a premature marker, a bad Huffman code, extraneous bytes, a truncated
+ * scan), after which it fills the rest of the image with gray: those are errors here. */
 
 struct cic_jpeg_decoder {
     struct jpeg_decompress_struct jpeg;
@@ -29,6 +32,20 @@ static void error_exit(j_common_ptr jpeg) {
 
 static void ignore_message(j_common_ptr jpeg) {
     (void)jpeg;
+}
+
+/* Level -1 is a warning, 0 and up are trace messages. The warnings that concern metadata only
+ * (an unknown JFIF revision, an Adobe transform code, an ICC chunk) leave the pixels intact. */
+static void emit_message(j_common_ptr jpeg, int level) {
+    if (level >= 0) return;
+    switch (jpeg->err->msg_code) {
+    case JWRN_JFIF_MAJOR:
+    case JWRN_ADOBE_XFORM:
+    case JWRN_BOGUS_ICC:
+        return;
+    default:
+        jpeg->err->error_exit(jpeg);
+    }
 }
 
 /* The whole file is in memory, so libjpeg asking for more means the data ended early. libjpeg's
@@ -66,6 +83,7 @@ int32_t cic_jpeg_open(const uint8_t *bytes, size_t size, cic_jpeg_decoder **out,
     decoder->jpeg.err = jpeg_std_error(&decoder->errors);
     decoder->errors.error_exit = error_exit;
     decoder->errors.output_message = ignore_message;
+    decoder->errors.emit_message = emit_message;
     decoder->jpeg.client_data = decoder; /* jpeg_create_decompress keeps err and client_data */
     if (setjmp(decoder->jump)) return status->code;
     jpeg_create_decompress(&decoder->jpeg);
@@ -100,8 +118,27 @@ int32_t cic_jpeg_open(const uint8_t *bytes, size_t size, cic_jpeg_decoder **out,
         return cic_fail(status, CIC_BAD_INPUT, "unsupported %d-bit JPEG; cloudgen reads 8-bit JPEGs",
                         decoder->jpeg.data_precision);
     }
-    decoder->output = (cic_image_info){.width = decoder->jpeg.image_width, .height = decoder->jpeg.image_height,
-                                       .bit_depth = 8, .channels = channels};
+    /* A file too short for its header's size is refused before the caller reserves the pixels.
+     * Huffman-coded sequential data spends at least 2 bits per 8x8 block (a DC code and an end of
+     * block, one bit each at best), so it holds at least one byte per 4 blocks of the largest
+     * component. Progressive and arithmetic coding can say far more per bit; those files meet
+     * the truncation checks while decoding. */
+    JDIMENSION width = decoder->jpeg.image_width, height = decoder->jpeg.image_height;
+    uint64_t blocks = (uint64_t)((width + 7) / 8) * (uint64_t)((height + 7) / 8);
+    if (!decoder->jpeg.progressive_mode && !decoder->jpeg.arith_code && blocks / 4 > size) {
+        return cic_fail(status, CIC_BAD_INPUT,
+                        "the header's %ux%u image needs at least %llu bytes of data, the file holds %zu (truncated, or the size is a lie)",
+                        width, height, (unsigned long long)(blocks / 4), size);
+    }
+    /* Progressive (and multi-scan) files keep every component's coefficients, 128 bytes per block,
+     * until the last scan. libjpeg's own allocations are held to that plus its tables and row
+     * buffers: a larger demand fails (no backing store) instead of growing the process. */
+    uint64_t working = decoder->jpeg.progressive_mode || decoder->jpeg.arith_code
+                           ? blocks * 128u * (uint64_t)decoder->jpeg.num_components
+                           : 0;
+    decoder->jpeg.mem->max_memory_to_use = (long)(working + ((uint64_t)64 << 20));
+    decoder->output = (cic_image_info){.width = width, .height = height,
+                                       .bit_depth = 8, .channels = channels, .working_bytes = working};
     *info = decoder->output;
     return CIC_OK;
 }

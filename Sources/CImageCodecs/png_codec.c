@@ -62,6 +62,17 @@ int32_t cic_png_open(const uint8_t *bytes, size_t size, cic_png_decoder **out, c
     /* Every chunk's CRC already checks the compressed bytes, so zlib's Adler-32 over the inflated
      * image (a second pass over every decoded byte) adds no protection. */
     png_set_option(decoder->png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+    /* Damage is an error wherever it is: a CRC error in an ancillary chunk too (libpng's default
+     * warns and drops the chunk), and libpng's "benign" errors (extra compressed data, too much
+     * image data), which it would otherwise only warn about. */
+    png_set_crc_action(decoder->png, PNG_CRC_ERROR_QUIT, PNG_CRC_ERROR_QUIT);
+    png_set_benign_errors(decoder->png, 0);
+    /* None of the ancillary chunks changes the samples we return (no gamma, color management or
+     * transparency is applied), so they are skipped unread: a quirky ICC profile or text chunk
+     * cannot fail a depth map now that libpng's benign errors are errors. */
+    static const png_byte skipped[] = "bKGD\0cHRM\0eXIf\0gAMA\0hIST\0iCCP\0iTXt\0oFFs\0pCAL\0pHYs\0"
+                                      "sBIT\0sCAL\0sPLT\0sRGB\0tEXt\0tIME\0tRNS\0zTXt";
+    png_set_keep_unknown_chunks(decoder->png, PNG_HANDLE_CHUNK_NEVER, skipped, (int)(sizeof skipped / 5));
     png_read_info(decoder->png, decoder->info);
     png_uint_32 width, height;
     int bit_depth, color_type;
@@ -87,6 +98,15 @@ int32_t cic_png_open(const uint8_t *bytes, size_t size, cic_png_decoder **out, c
     case PNG_COLOR_TYPE_RGB: channels = 3; break;
     case PNG_COLOR_TYPE_RGB_ALPHA: channels = 4; break;
     default: return cic_fail(status, CIC_BAD_INPUT, "unknown PNG color type %d", color_type);
+    }
+    /* Deflate packs at most 1032 bytes into one: a file too short for the header's size is a
+     * lie or truncated, and is refused before the caller reserves the pixels. */
+    uint64_t packed_row = ((uint64_t)width * (uint64_t)png_get_channels(decoder->png, decoder->info) * (uint64_t)bit_depth + 7) / 8;
+    uint64_t raw = (uint64_t)height * (packed_row + 1);
+    if (raw / 1032 > size) {
+        return cic_fail(status, CIC_BAD_INPUT,
+                        "the header's %ux%u image needs at least %llu bytes of compressed data, the file holds %zu (truncated, or the size is a lie)",
+                        (unsigned)width, (unsigned)height, (unsigned long long)(raw / 1032), size);
     }
     if (bit_depth == 16 && CIC_HOST_LITTLE_ENDIAN) png_set_swap(decoder->png);
     png_set_interlace_handling(decoder->png);

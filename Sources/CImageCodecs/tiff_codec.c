@@ -18,6 +18,7 @@ struct cic_tiff_decoder {
     cic_status *status; /* of the call in progress */
     cic_image_info output;
     uint16_t planar_config;
+    int decoding; /* set while pixel data is decoded: warnings then mean corrupt data */
 };
 
 static int record_error(TIFF *tiff, void *user_data, const char *module, const char *format, va_list arguments) {
@@ -29,12 +30,12 @@ static int record_error(TIFF *tiff, void *user_data, const char *module, const c
     return 1;
 }
 
-static int ignore_warning(TIFF *tiff, void *user_data, const char *module, const char *format, va_list arguments) {
-    (void)tiff;
-    (void)user_data;
-    (void)module;
-    (void)format;
-    (void)arguments;
+/* Warnings while the directory is read are about metadata (an unknown tag, a bad ASCII field)
+ * and are ignored; while pixel data is decoded they are corruption libtiff worked around (a
+ * strip not ending in its end code, bytes discarded to avoid an overrun), so they fail the image. */
+static int record_warning(TIFF *tiff, void *user_data, const char *module, const char *format, va_list arguments) {
+    cic_tiff_decoder *decoder = user_data;
+    if (decoder->decoding) return record_error(tiff, user_data, module, format, arguments);
     return 1;
 }
 
@@ -115,6 +116,48 @@ static const char *photometric_name(uint16_t photometric) {
     }
 }
 
+/* The most output one stored byte can stand for under `compression`, or 0 when not bounded
+ * usefully (JPEG, ZSTD, LZMA...): PackBits repeats one byte 128 times for 2, LZW's longest code
+ * (12 bits) stands for at most 4096 bytes, deflate packs at most 1032 bytes into one. */
+static uint64_t max_expansion(uint16_t compression) {
+    switch (compression) {
+    case COMPRESSION_NONE: return 1;
+    case COMPRESSION_PACKBITS: return 64;
+    case COMPRESSION_LZW: return 2731;
+    case COMPRESSION_ADOBE_DEFLATE:
+    case COMPRESSION_DEFLATE: return 1032;
+    default: return 0;
+    }
+}
+
+/* Refuses a file whose stored strips or tiles (as their byte counts say, each cut at the file's
+ * end) cannot hold an image of the header's size, before the caller reserves the pixels. */
+static int32_t check_stored_size(cic_tiff_decoder *decoder, uint32_t width, uint32_t height, uint64_t bits_per_pixel) {
+    TIFF *tiff = decoder->tiff;
+    uint16_t compression = COMPRESSION_NONE;
+    TIFFGetFieldDefaulted(tiff, TIFFTAG_COMPRESSION, &compression);
+    uint64_t expansion = max_expansion(compression);
+    if (expansion == 0) return CIC_OK;
+    int tiled = TIFFIsTiled(tiff);
+    uint64_t *counts = NULL;
+    if (!TIFFGetField(tiff, tiled ? TIFFTAG_TILEBYTECOUNTS : TIFFTAG_STRIPBYTECOUNTS, &counts) || !counts) {
+        return tiff_failure(decoder, "the TIFF has no strip or tile byte counts");
+    }
+    uint32_t n = tiled ? TIFFNumberOfTiles(tiff) : TIFFNumberOfStrips(tiff);
+    uint64_t stored = 0;
+    for (uint32_t i = 0; i < n && stored < decoder->size; i++) {
+        stored += counts[i] < decoder->size ? counts[i] : decoder->size;
+    }
+    if (stored > decoder->size) stored = decoder->size;
+    uint64_t raw = (uint64_t)height * (((uint64_t)width * bits_per_pixel + 7) / 8);
+    if (raw / expansion > stored) {
+        return cic_fail(decoder->status, CIC_BAD_INPUT,
+                        "the header's %ux%u image needs at least %llu bytes of stored data, the file holds %llu (truncated, or the size is a lie)",
+                        width, height, (unsigned long long)(raw / expansion), (unsigned long long)stored);
+    }
+    return CIC_OK;
+}
+
 int32_t cic_tiff_open(const uint8_t *bytes, size_t size, cic_tiff_decoder **out, cic_image_info *info,
                       cic_status *status) {
     cic_succeed(status);
@@ -130,7 +173,7 @@ int32_t cic_tiff_open(const uint8_t *bytes, size_t size, cic_tiff_decoder **out,
     TIFFOpenOptions *options = TIFFOpenOptionsAlloc();
     if (!options) return cic_fail(status, CIC_IO_ERROR, "out of memory");
     TIFFOpenOptionsSetErrorHandlerExtR(options, record_error, decoder);
-    TIFFOpenOptionsSetWarningHandlerExtR(options, ignore_warning, decoder);
+    TIFFOpenOptionsSetWarningHandlerExtR(options, record_warning, decoder);
     /* libtiff decodes into our buffers and reads strips in place from the mapped bytes, so what it
      * allocates itself is tag arrays and codec state: a header whose counts would need more than
      * 1 GiB at once is lying, and fails here instead of reserving it. */
@@ -170,6 +213,8 @@ int32_t cic_tiff_open(const uint8_t *bytes, size_t size, cic_tiff_decoder **out,
                         photometric == PHOTOMETRIC_RGB ? "RGB" : "gray");
     }
     decoder->planar_config = planar;
+    int32_t short_data = check_stored_size(decoder, width, height, (uint64_t)bits * samples);
+    if (short_data != CIC_OK) return short_data;
     decoder->output = (cic_image_info){.width = width, .height = height, .bit_depth = bits, .channels = samples};
     *info = decoder->output;
     return CIC_OK;
@@ -211,6 +256,7 @@ int32_t cic_tiff_decode(cic_tiff_decoder *decoder, void *pixels, size_t pixels_s
         return cic_fail(status, CIC_BAD_INPUT, "output buffer of %zu bytes does not fit a %ux%u image",
                         pixels_size, o->width, o->height);
     }
+    decoder->decoding = 1;
     int planar = decoder->planar_config == PLANARCONFIG_SEPARATE && o->channels > 1;
     int chunk_samples = planar ? 1 : o->channels;
     int planes = planar ? o->channels : 1;
@@ -232,9 +278,9 @@ int32_t cic_tiff_decode(cic_tiff_decoder *decoder, void *pixels, size_t pixels_s
                 tmsize_t expected = (tmsize_t)(strip_row_bytes * rows);
                 uint8_t *target = planar ? scratch : (uint8_t *)pixels + row_bytes * y;
                 tmsize_t got = TIFFReadEncodedStrip(tiff, TIFFComputeStrip(tiff, y, (uint16_t)plane), target, expected);
-                if (got != expected) {
+                if (got != expected || status->code != CIC_OK) {
                     free(scratch);
-                    if (got >= 0) return cic_fail(status, CIC_BAD_INPUT, "strip at row %u holds too few rows", y);
+                    if (got >= 0 && status->code == CIC_OK) return cic_fail(status, CIC_BAD_INPUT, "strip at row %u holds too few rows", y);
                     return tiff_failure(decoder, "cannot decode a strip");
                 }
                 if (planar) copy_chunk(o, pixels, scratch, strip_row_bytes, 0, y, o->width, rows, 1, plane);
@@ -264,9 +310,9 @@ int32_t cic_tiff_decode(cic_tiff_decoder *decoder, void *pixels, size_t pixels_s
         for (uint32_t y = 0; y < o->height; y += tile_height) {
             for (uint32_t x = 0; x < o->width; x += tile_width) {
                 tmsize_t got = TIFFReadEncodedTile(tiff, TIFFComputeTile(tiff, x, y, 0, (uint16_t)plane), tile, tile_size);
-                if (got != tile_size) {
+                if (got != tile_size || status->code != CIC_OK) {
                     free(tile);
-                    if (got >= 0) return cic_fail(status, CIC_BAD_INPUT, "tile at (%u, %u) is short", x, y);
+                    if (got >= 0 && status->code == CIC_OK) return cic_fail(status, CIC_BAD_INPUT, "tile at (%u, %u) is short", x, y);
                     return tiff_failure(decoder, "cannot decode a tile");
                 }
                 /* Edge tiles extend past the image; only their inside is copied. */

@@ -19,8 +19,21 @@ public protocol DepthSource: AnyObject {
     /// What the user must know about the data before trusting the cloud (defaults that were
     /// assumed, depth that is not metric, ...), one sentence each. Nothing is silent.
     var warnings: [String] { get }
+
+    /// How many frames the source has in all, when it knows (a recording, the simulated camera);
+    /// nil for a live camera. Progress shows a total and the time left from it.
+    var knownFrameCount: Int? { get }
 }
 
 extension DepthSource {
     public var warnings: [String] { [] }
+    public var knownFrameCount: Int? { nil }
+}
+
+extension DatasetSource {
+    public var knownFrameCount: Int? { frameCount }
+}
+
+extension SyntheticCamera {
+    public var knownFrameCount: Int? { poses.count }
 }

@@ -72,9 +72,8 @@ enum AsciiNumber {
     static func value(_ token: UnsafeRawBufferPointer, as type: ScalarType) -> Double? {
         guard !token.isEmpty, token.count < 64 else { return nil }
         if type.isInteger {
-            guard let v = integer(token) else { return nil }
-            guard v >= minimum(type), v <= maximum(type) else { return nil }
-            return Double(v)
+            guard let v = integer(token), type.range.contains(v) else { return nil }
+            return v
         }
         return double(token)
     }
@@ -118,29 +117,6 @@ enum AsciiNumber {
             var end: UnsafeMutablePointer<CChar>?
             let value = strtod(buffer.baseAddress!, &end)
             return end == buffer.baseAddress! + token.count ? value : nil
-        }
-    }
-
-    private static func minimum(_ type: ScalarType) -> Double {
-        switch type {
-        case .int8: return Double(Int8.min)
-        case .int16: return Double(Int16.min)
-        case .int32: return Double(Int32.min)
-        case .int64: return Double(Int64.min)
-        default: return 0
-        }
-    }
-
-    private static func maximum(_ type: ScalarType) -> Double {
-        switch type {
-        case .int8: return Double(Int8.max)
-        case .uint8: return Double(UInt8.max)
-        case .int16: return Double(Int16.max)
-        case .uint16: return Double(UInt16.max)
-        case .int32: return Double(Int32.max)
-        case .uint32: return Double(UInt32.max)
-        case .int64: return Double(Int64.max)
-        default: return Double(UInt64.max)
         }
     }
 }

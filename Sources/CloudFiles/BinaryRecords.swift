@@ -9,6 +9,31 @@ struct BinaryRecords {
     var bigEndian: Bool
     let channels: CloudChannels
 
+    /// Records of `step` bytes whose fields start at `offsets` within them.
+    init(records offsets: [Int], step: Int, bigEndian: Bool, channels: CloudChannels) {
+        self.init(offsets: offsets, strides: Array(repeating: step, count: offsets.count), bigEndian: bigEndian, channels: channels)
+    }
+
+    init(offsets: [Int], strides: [Int], bigEndian: Bool, channels: CloudChannels) {
+        self.offsets = offsets
+        self.strides = strides
+        self.bigEndian = bigEndian
+        self.channels = channels
+    }
+
+    /// Decodes `count` records of `step` bytes from `stream`, as many per window as it holds, into
+    /// `output`'s first `count` points. `what` names a record in messages ("vertex").
+    func decode(from stream: inout ByteStream, count: Int, step: Int, into output: inout CloudOutput, what: String) throws {
+        var done = 0
+        while done < count {
+            let window = try stream.window(atLeast: step, atMost: (count - done) * step, what: "\(what) \(done)")
+            let n = window.count / step
+            decode(window.baseAddress!, count: n, into: &output, at: done)
+            stream.advance(n * step)
+            done += n
+        }
+    }
+
     /// Decodes `count` records at `records` into `output`'s points [start, start + count).
     func decode(_ records: UnsafeRawPointer, count: Int, into output: inout CloudOutput, at start: Int) {
         output.positions.withUnsafeMutableBufferPointer { p in

@@ -66,6 +66,12 @@ struct CloudChannels {
     }
 }
 
+extension CloudChannels {
+    /// Bytes a point takes in the cloud being read: positions, and colors, normals and curvature
+    /// when the file has them.
+    var bytesPerPoint: Int { 12 + (color == nil ? 0 : 3) + (normal == nil ? 0 : 12) + (curvature == nil ? 0 : 4) }
+}
+
 /// The channels of a cloud being read, allocated once at their final size and filled in place.
 struct CloudOutput {
     var positions: [Float]

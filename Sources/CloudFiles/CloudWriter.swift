@@ -22,9 +22,9 @@ public enum CloudWriter {
     /// the cloud has none) when it has normals; PLY spells them red green blue (uchar) and
     /// nx ny nz. A point with a NaN or infinite coordinate is an empty pixel, not a point: an
     /// unorganized cloud leaves it out in every format (the header counts what is written). An
-    /// organized cloud keeps WIDTH x HEIGHT in PCD, empty pixels as NaN points; in PLY they are
-    /// left out and PCL's range_grid element keeps the grid (PCL reads it back organized, Open3D
-    /// and plyfile read the valid points). Floats keep every bit in every encoding (ascii prints
+    /// organized cloud keeps its grid, empty pixels as NaN points: PCD's WIDTH x HEIGHT, PLY's
+    /// `obj_info num_cols / num_rows` over W x H vertices (PCL reads both back organized; Open3D,
+    /// plyfile and trimesh read W x H points). Floats keep every bit in every encoding (ascii prints
     /// the shortest decimal that reads back as the same float). Binary and binary_compressed PCD
     /// headers are PCL's PCDWriter's.
     ///
@@ -32,9 +32,9 @@ public enum CloudWriter {
     /// as PCD's VIEWPOINT and a PLY `comment cloudgen viewpoint` line (`Pose.viewpoint`); nil
     /// writes the identity, as for a camera-frame cloud.
     ///
-    /// Returns the number of points the file holds: the cloud's finite points, except for an
-    /// organized PCD, which holds all width x height. An unorganized cloud without one finite
-    /// point is bad input (there is nothing to write).
+    /// Returns the number of point records the file holds: the cloud's finite points, or all
+    /// width x height of an organized cloud. An unorganized cloud without one finite point is
+    /// bad input (there is nothing to write).
     @discardableResult
     public static func write(_ cloud: PointCloud, to path: String, format: CloudFileFormat, viewpoint: Pose? = nil) throws -> Int {
         guard cloud.count <= maxPoints else {
@@ -50,36 +50,11 @@ public enum CloudWriter {
         try AtomicFile.write(path) { temporary in
             let sink = try FileSink(path: temporary, destination: path)
             switch format {
-            case let .ply(encoding): try PLYEncoder(layout: layout, ascii: encoding == .ascii).write(to: sink, path: path)
+            case let .ply(encoding): try PLYEncoder(layout: layout, ascii: encoding == .ascii).write(to: sink)
             case let .pcd(encoding): try PCDEncoder(layout: layout, encoding: encoding).write(to: sink, path: path)
             }
             try sink.finish()
         }
-        if case .pcd = format, organized { return cloud.count }
-        return finite
-    }
-}
-
-/// A cloud about to be written: its channels, and which of its points are points.
-struct RecordLayout {
-    let cloud: PointCloud
-    /// tx ty tz qw qx qy qz, or nil for the identity.
-    let viewpoint: [Double]?
-    /// Points with all three coordinates finite.
-    let finite: Int
-    var organized: Bool { (cloud.organized?.height ?? 1) > 1 }
-    var hasColors: Bool { cloud.colors != nil }
-    var hasNormals: Bool { cloud.normals != nil }
-
-    /// Whether point `i` has three finite coordinates (a NaN or infinite one marks an empty pixel).
-    @inline(__always)
-    func isPoint(_ p: UnsafePointer<Float>, _ i: Int) -> Bool {
-        p[3 * i].isFinite && p[3 * i + 1].isFinite && p[3 * i + 2].isFinite
-    }
-
-    /// The seven viewpoint numbers as text that reads back as the same doubles.
-    var viewpointText: String {
-        (viewpoint ?? [0, 0, 0, 1, 0, 0, 0]).map { $0 == $0.rounded() && abs($0) < 1e15 ? String(Int64($0)) : "\($0)" }
-            .joined(separator: " ")
+        return organized ? cloud.count : finite
     }
 }

@@ -16,6 +16,9 @@ struct PCDBodyReader {
 
     func read(_ stream: inout ByteStream) throws -> CloudOutput {
         try checkLeastData(stream.remaining)
+        // The cloud, and for binary_compressed its unpacked planes beside it.
+        let planes = header.encoding == .compressed ? header.points * header.pointStep : 0
+        try MemoryBudget.require(header.points * channels.bytesPerPoint + planes, for: "a cloud of \(header.points) points", origin: path)
         var output = CloudOutput(count: header.points, channels: channels)
         guard header.points > 0 else { return output }
         switch header.encoding {
@@ -49,16 +52,8 @@ struct PCDBodyReader {
 
     private func readBinary(_ stream: inout ByteStream, into output: inout CloudOutput) throws {
         let step = header.pointStep
-        let records = BinaryRecords(offsets: header.fields.map(\.offset), strides: Array(repeating: step, count: header.fields.count),
-                                    bigEndian: false, channels: channels)
-        var done = 0
-        while done < header.points {
-            let window = try stream.window(atLeast: step, atMost: (header.points - done) * step, what: "point \(done)")
-            let n = window.count / step
-            records.decode(window.baseAddress!, count: n, into: &output, at: done)
-            stream.advance(n * step)
-            done += n
-        }
+        let records = BinaryRecords(records: header.fields.map(\.offset), step: step, bigEndian: false, channels: channels)
+        try records.decode(from: &stream, count: header.points, step: step, into: &output, what: "point")
         // Whatever follows is PCL's page padding (its writers rounded binary files up for mmap).
     }
 

@@ -9,14 +9,14 @@ struct PCDEncoder {
     let layout: RecordLayout
     let encoding: CloudFileFormat.PCDEncoding
 
-    private var points: Int { layout.organized ? layout.cloud.count : layout.finite }
+    private var points: Int { layout.recordCount }
     private var fieldCount: Int { 3 + (layout.hasColors ? 1 : 0) + (layout.hasNormals ? 4 : 0) }
 
     func write(to sink: FileSink, path: String) throws {
         try sink.append(header)
         switch encoding {
-        case .binary: try writeBinary(sink)
-        case .ascii: try writeAscii(sink)
+        case .binary: try layout.writeBinaryRecords(to: sink, packedColor: true)
+        case .ascii: try layout.writeAsciiRecords(to: sink) { c, j in "\(packedColor(c, j))" }
         case .compressed: try writeCompressed(sink, path: path)
         }
     }
@@ -42,42 +42,6 @@ struct PCDEncoder {
         return h
     }
 
-    /// Whether point `j` is written: every point of an organized cloud, the finite ones otherwise.
-    @inline(__always)
-    private func isWritten(_ p: UnsafePointer<Float>, _ j: Int) -> Bool {
-        layout.organized || layout.isPoint(p, j)
-    }
-
-    private func writeBinary(_ sink: FileSink) throws {
-        let cloud = layout.cloud
-        let step = 4 * fieldCount
-        let perChunk = FileSink.bufferBytes / step
-        try withChannels(cloud) { p, c, n, k in
-            var i = 0
-            while i < cloud.count {
-                let end = min(cloud.count, i + perChunk)
-                var out = try sink.reserve((end - i) * step)
-                var written = 0
-                for j in i..<end where isWritten(p, j) {
-                    out.copyMemory(from: p + 3 * j, byteCount: 12)
-                    var o = 12
-                    if let c {
-                        (out + 12).storeBytes(of: packedColor(c, j), as: UInt32.self)
-                        o = 16
-                    }
-                    if let n {
-                        (out + o).copyMemory(from: n + 3 * j, byteCount: 12)
-                        (out + o + 12).storeBytes(of: k?[j] ?? 0, as: Float.self)
-                    }
-                    out += step
-                    written += step
-                }
-                sink.commit(written)
-                i = end
-            }
-        }
-    }
-
     /// binary_compressed: the fields one plane after another (all x, then all y, ...), LZF-
     /// compressed in independent pieces on every core, after two little-endian uint32: the
     /// compressed and the uncompressed size.
@@ -93,7 +57,7 @@ struct PCDEncoder {
         withChannels(cloud) { p, c, nrm, k in
             let out = planes.baseAddress!
             var slot = 0
-            for j in 0..<cloud.count where isWritten(p, j) {
+            for j in 0..<cloud.count where layout.isWritten(p, j) {
                 for axis in 0..<3 { out[axis * n + slot] = p[3 * j + axis].bitPattern }
                 var plane = 3
                 if let c {
@@ -116,29 +80,4 @@ struct PCDEncoder {
         try sizes.withUnsafeBytes { try sink.append($0) }
         for piece in pieces { try piece.withUnsafeBytes { try sink.append($0) } }
     }
-
-    private func writeAscii(_ sink: FileSink) throws {
-        let cloud = layout.cloud
-        try withChannels(cloud) { p, c, n, k in
-            var line = ""
-            for j in 0..<cloud.count where isWritten(p, j) {
-                line.removeAll(keepingCapacity: true)
-                line += "\(ascii(p[3 * j])) \(ascii(p[3 * j + 1])) \(ascii(p[3 * j + 2]))"
-                if let c { line += " \(packedColor(c, j))" }
-                if let n { line += " \(ascii(n[3 * j])) \(ascii(n[3 * j + 1])) \(ascii(n[3 * j + 2])) \(ascii(k?[j] ?? 0))" }
-                line += "\n"
-                try sink.append(line)
-            }
-        }
-    }
-
-    /// A float as PCL's readers and writers spell it: the shortest decimal that reads back as the
-    /// same float, and `nan` for an empty pixel.
-    private func ascii(_ value: Float) -> String { value.isNaN ? "nan" : "\(value)" }
-}
-
-/// PCL's packed color of point `j`: 0x00RRGGBB (alpha 0 keeps it a finite float in binary).
-@inline(__always)
-func packedColor(_ c: UnsafePointer<UInt8>, _ j: Int) -> UInt32 {
-    UInt32(c[3 * j]) << 16 | UInt32(c[3 * j + 1]) << 8 | UInt32(c[3 * j + 2])
 }

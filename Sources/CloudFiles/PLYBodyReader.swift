@@ -1,4 +1,5 @@
 import CloudCore
+import CloudIO
 
 /// Reads the elements of a PLY file after its header, in the header's order: the vertex element
 /// into the cloud's channels, PCL's range_grid into the organized grid, and every other element
@@ -26,6 +27,10 @@ struct PLYBodyReader {
 
     func read(_ stream: inout ByteStream) throws -> Body {
         try checkLeastData(stream.remaining)
+        // The vertices, and the grid they are placed in when the file has a range_grid.
+        let gridCells = header.rangeGridIndex.map { header.elements[$0].count } ?? 0
+        try MemoryBudget.require((header.vertex.count + gridCells) * channels.bytesPerPoint + 5 * gridCells,
+                                 for: "a cloud of \(header.vertex.count) points", origin: path)
         var vertices: CloudOutput?
         var cells: [Int32]?
         if header.ascii {
@@ -94,16 +99,8 @@ struct PLYBodyReader {
             offsets.append(offset)
             offset += property.type.size
         }
-        let records = BinaryRecords(offsets: offsets, strides: Array(repeating: step, count: offsets.count),
-                                    bigEndian: header.bigEndian, channels: channels)
-        var done = 0
-        while done < vertex.count {
-            let window = try stream.window(atLeast: step, atMost: (vertex.count - done) * step, what: "vertex \(done)")
-            let n = window.count / step
-            records.decode(window.baseAddress!, count: n, into: &output, at: done)
-            stream.advance(n * step)
-            done += n
-        }
+        let records = BinaryRecords(records: offsets, step: step, bigEndian: header.bigEndian, channels: channels)
+        try records.decode(from: &stream, count: vertex.count, step: step, into: &output, what: "vertex")
         return output
     }
 

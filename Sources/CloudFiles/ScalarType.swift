@@ -46,20 +46,24 @@ enum ScalarType: Equatable, Sendable {
         }
     }
 
-    /// The largest value of an unsigned integer type (for scaling integer colors to 8 bits).
-    var maxColorValue: Double {
+    /// The values an integer type holds (floats: all of them).
+    var range: ClosedRange<Double> {
         switch self {
-        case .int8: return Double(Int8.max)
-        case .uint8: return Double(UInt8.max)
-        case .int16: return Double(Int16.max)
-        case .uint16: return Double(UInt16.max)
-        case .int32: return Double(Int32.max)
-        case .uint32: return Double(UInt32.max)
-        case .int64: return Double(Int64.max)
-        case .uint64: return Double(UInt64.max)
-        case .float32, .float64: return 1
+        case .int8: return Double(Int8.min)...Double(Int8.max)
+        case .uint8: return 0...Double(UInt8.max)
+        case .int16: return Double(Int16.min)...Double(Int16.max)
+        case .uint16: return 0...Double(UInt16.max)
+        case .int32: return Double(Int32.min)...Double(Int32.max)
+        case .uint32: return 0...Double(UInt32.max)
+        case .int64: return Double(Int64.min)...Double(Int64.max)
+        case .uint64: return 0...Double(UInt64.max)
+        case .float32, .float64: return -Double.infinity...Double.infinity
         }
     }
+
+    /// What a color channel of this type counts as full intensity: an integer type's largest
+    /// value, 1 for floats (0...1 intensities).
+    var maxColorValue: Double { isInteger ? range.upperBound : 1 }
 
     /// The value at `pointer` as a Double (exact for every type but 64-bit integers past 2^53).
     @inline(__always)

@@ -49,13 +49,23 @@ public enum ImageFile {
         try bytes.withUnsafeBytes { try decode($0, origin: origin) }
     }
 
+    /// What an encoded image held in memory will decode to, from its header alone (checked as
+    /// `decode` checks it): what a caller needs to know before committing memory to the pixels.
+    public static func header(_ bytes: [UInt8], origin: String) throws -> ImageHeader {
+        try bytes.withUnsafeBytes { bytes in
+            switch try format(bytes, origin: origin) {
+            case .png: return try LibraryDecoder.png.header(bytes, origin: origin)
+            case .jpeg: return try LibraryDecoder.jpeg.header(bytes, origin: origin)
+            case .tiff: return try LibraryDecoder.tiff.header(bytes, origin: origin)
+            case .pnm: return try PNMImage.header(bytes, origin: origin).image
+            case .pclzf: return try PCLZFImage.header(bytes, origin: origin).image
+            }
+        }
+    }
+
     /// Decodes an encoded image held in memory; `origin` names it in error messages.
     public static func decode(_ bytes: UnsafeRawBufferPointer, origin: String) throws -> DecodedImage {
-        guard !bytes.isEmpty else { throw CloudError.badInput("\(origin): the file is empty") }
-        guard let format = ImageFormat.sniff(bytes) else {
-            throw CloudError.badInput("\(origin): not an image format cloudgen reads (PNG, JPEG, TIFF, PGM/PPM, PCLZF); it starts with \(hexPrefix(bytes))")
-        }
-        switch format {
+        switch try format(bytes, origin: origin) {
         case .png: return try LibraryDecoder.png.decode(bytes, origin: origin)
         case .jpeg: return try LibraryDecoder.jpeg.decode(bytes, origin: origin)
         case .tiff: return try LibraryDecoder.tiff.decode(bytes, origin: origin)
@@ -64,8 +74,39 @@ public enum ImageFile {
         }
     }
 
+    private static func format(_ bytes: UnsafeRawBufferPointer, origin: String) throws -> ImageFormat {
+        guard !bytes.isEmpty else { throw CloudError.badInput("\(origin): the file is empty") }
+        guard let format = ImageFormat.sniff(bytes) else {
+            throw CloudError.badInput("\(origin): not an image format cloudgen reads (PNG, JPEG, TIFF, PGM/PPM, PCLZF); it starts with \(hexPrefix(bytes))")
+        }
+        return format
+    }
+
     private static func hexPrefix(_ bytes: UnsafeRawBufferPointer) -> String {
         let digits = Array("0123456789abcdef")
         return bytes.prefix(8).map { String([digits[Int($0 >> 4)], digits[Int($0 & 15)]]) }.joined(separator: " ")
     }
+}
+
+/// An image's size and sample layout as its header states them, before decoding.
+public struct ImageHeader: Equatable, Sendable {
+    public var width: Int
+    public var height: Int
+    public var channels: Int
+    /// 8 or 16.
+    public var bitDepth: Int
+    /// Memory the decoder needs beside the decoded samples (a progressive JPEG's coefficients,
+    /// a planar PCLZF image's raw planes).
+    public var workingBytes: Int
+
+    public init(width: Int, height: Int, channels: Int, bitDepth: Int, workingBytes: Int = 0) {
+        self.width = width
+        self.height = height
+        self.channels = channels
+        self.bitDepth = bitDepth
+        self.workingBytes = workingBytes
+    }
+
+    /// The decoded samples' size: what `ImageFile.decode` allocates, plus its working memory.
+    public var decodedBytes: Int { width * height * channels * bitDepth / 8 + workingBytes }
 }

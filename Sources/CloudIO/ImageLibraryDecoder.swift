@@ -19,6 +19,19 @@ struct LibraryDecoder {
     static let jpeg = LibraryDecoder(name: "JPEG", open: cic_jpeg_open, decodePixels: cic_jpeg_decode, close: cic_jpeg_close)
     static let tiff = LibraryDecoder(name: "TIFF", open: cic_tiff_open, decodePixels: cic_tiff_decode, close: cic_tiff_close)
 
+    /// The header alone (the decoder is opened and closed; nothing is decoded).
+    func header(_ bytes: UnsafeRawBufferPointer, origin: String) throws -> ImageHeader {
+        var status = cic_status()
+        var info = cic_image_info()
+        var decoder: OpaquePointer?
+        defer { close(decoder) }
+        let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        if open(base, bytes.count, &decoder, &info, &status) != CIC_OK { throw error(status, origin) }
+        try ImageLimits.check(width: Int(info.width), height: Int(info.height), origin: origin)
+        return ImageHeader(width: Int(info.width), height: Int(info.height), channels: Int(info.channels),
+                           bitDepth: Int(info.bit_depth), workingBytes: Int(clamping: info.working_bytes))
+    }
+
     func decode(_ bytes: UnsafeRawBufferPointer, origin: String) throws -> DecodedImage {
         var status = cic_status()
         var info = cic_image_info()

@@ -53,39 +53,67 @@ public struct IntrinsicsFile: Equatable, Sendable {
         } else {
             throw CloudError.badInput("\(path): neither JSON (Open3D or cloudgen intrinsics) nor PCL grabber XML")
         }
-        // Validate now, so that a NaN or zero focal length is reported against the file.
-        _ = try file.intrinsics(forDepthWidth: file.referenceSize?.width ?? 1, height: file.referenceSize?.height ?? 1)
         return file
     }
 
     static func parseJSON(_ data: Data, path: String) throws -> IntrinsicsFile {
-        guard let object = try? JSONSerialization.jsonObject(with: data), let json = object as? [String: Any] else {
+        guard (try? JSONSerialization.jsonObject(with: data)) is [String: Any] else {
             throw CloudError.badInput("\(path): malformed JSON")
         }
-        func number(_ key: String) throws -> Double {
-            guard let v = json[key] as? NSNumber else { throw CloudError.badInput("\(path): missing number '\(key)'") }
-            return v.doubleValue
+        try JSONDuplicateKeys.check([UInt8](data), origin: path)
+        let fields: IntrinsicsJSON
+        do {
+            fields = try JSONDecoder().decode(IntrinsicsJSON.self, from: data)
+        } catch let error as IntrinsicsJSON.Problem {
+            throw CloudError.badInput("\(path): \(error.message)")
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            let key = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined()
+            throw CloudError.badInput("\(path): '\(key)' must be \(key == "intrinsic_matrix" ? "an array of 9 numbers" : "a number")")
         }
-        func size() throws -> (Int, Int) {
-            let (w, h) = (try number("width"), try number("height"))
-            guard w == w.rounded(), h == h.rounded(), w >= 1, h >= 1, w <= Double(ImageLimits.maxSide), h <= Double(ImageLimits.maxSide) else {
-                throw CloudError.badInput("\(path): image size \(w)x\(h) is not a plausible size")
+        func number(_ key: String, _ value: Double?) throws -> Double {
+            guard let value else { throw CloudError.badInput("\(path): missing number '\(key)'") }
+            return value
+        }
+        let (w, h) = (try number("width", fields.width), try number("height", fields.height))
+        guard w == w.rounded(), h == h.rounded(), w >= 1, h >= 1, w <= Double(ImageLimits.maxSide), h <= Double(ImageLimits.maxSide) else {
+            throw CloudError.badInput("\(path): image size \(w)x\(h) is not a plausible size (whole numbers, 1...\(ImageLimits.maxSide))")
+        }
+        let size = (Int(w), Int(h))
+        if let m = fields.matrix {
+            guard fields.fx == nil, fields.fy == nil, fields.cx == nil, fields.cy == nil, fields.depthUnitsPerMetre == nil else {
+                throw CloudError.badInput("\(path): has both intrinsic_matrix (Open3D) and fx/fy/cx/cy (cloudgen); give one")
             }
-            return (Int(w), Int(h))
-        }
-        if let matrix = json["intrinsic_matrix"] {
-            guard let m = (matrix as? [Any])?.compactMap({ ($0 as? NSNumber)?.doubleValue }), m.count == 9 else {
-                throw CloudError.badInput("\(path): intrinsic_matrix must be 9 numbers (column-major 3x3)")
+            guard m.count == 9 else {
+                throw CloudError.badInput("\(path): intrinsic_matrix must be 9 numbers (column-major 3x3), not \(m.count)")
             }
-            return IntrinsicsFile(fx: m[0], fy: m[4], cx: m[6], cy: m[7], referenceSize: try size(),
-                                  depthUnitsPerMetre: nil, path: path)
+            // Column-major [fx, 0, 0, skew, fy, 0, cx, cy, 1]: a pinhole without skew.
+            guard m[1] == 0, m[2] == 0, m[3] == 0, m[5] == 0, m[8] == 1 else {
+                throw CloudError.badInput("\(path): intrinsic_matrix must be [fx, 0, 0, 0, fy, 0, cx, cy, 1] (column-major, no skew)")
+            }
+            return try IntrinsicsFile(fx: m[0], fy: m[4], cx: m[6], cy: m[7], referenceSize: size,
+                                      depthUnitsPerMetre: nil, path: path).checked()
         }
-        let units = try json["depthUnitsPerMetre"].map { _ in try number("depthUnitsPerMetre") }
-        if let units, !DepthEncoding.isUsableScale(units) {
-            throw CloudError.badInput("\(path): depthUnitsPerMetre must be a positive number")
+        if let units = fields.depthUnitsPerMetre, !DepthEncoding.isUsableScale(units) {
+            throw CloudError.badInput("\(path): depthUnitsPerMetre must be a positive number, not \(units)")
         }
-        return IntrinsicsFile(fx: try number("fx"), fy: try number("fy"), cx: try number("cx"), cy: try number("cy"),
-                              referenceSize: try size(), depthUnitsPerMetre: units, path: path)
+        return try IntrinsicsFile(fx: try number("fx", fields.fx), fy: try number("fy", fields.fy),
+                                  cx: try number("cx", fields.cx), cy: try number("cy", fields.cy),
+                                  referenceSize: size, depthUnitsPerMetre: fields.depthUnitsPerMetre, path: path).checked()
+    }
+
+    /// Values no camera has, beyond what `CameraIntrinsics.validate` refuses: a focal length of
+    /// more than 1000 image widths (a 0.06-degree field of view) and a principal point more than
+    /// one image size outside the image. Without a reference size, the largest image is assumed.
+    func checked() throws -> IntrinsicsFile {
+        let (w, h) = referenceSize.map { (Double($0.width), Double($0.height)) } ?? (Double(ImageLimits.maxSide), Double(ImageLimits.maxSide))
+        try intrinsics(forDepthWidth: Int(w), height: Int(h)).validate(origin: path)
+        guard fx <= 1000 * w, fy <= 1000 * h else {
+            throw CloudError.badInput("\(path): focal length fx=\(fx), fy=\(fy) is more than 1000 times the image size; not a camera")
+        }
+        guard (-w...(2 * w)).contains(cx), (-h...(2 * h)).contains(cy) else {
+            throw CloudError.badInput("\(path): principal point cx=\(cx), cy=\(cy) lies far outside the \(Int(w))x\(Int(h)) image")
+        }
+        return self
     }
 
     static func parseGrabberXML(_ text: String, path: String) throws -> IntrinsicsFile {
@@ -97,6 +125,7 @@ public struct IntrinsicsFile: Equatable, Sendable {
             guard let s = block.element(tag)?.trimmed, let v = Double(s) else {
                 throw CloudError.badInput("\(path): missing or malformed <\(tag)>")
             }
+            guard block.count(tag) == 1 else { throw CloudError.badInput("\(path): <\(tag)> appears more than once") }
             return v
         }
         var units: Double?
@@ -107,9 +136,9 @@ public struct IntrinsicsFile: Equatable, Sendable {
             }
             units = 1 / factor
         }
-        return IntrinsicsFile(fx: try value("focal_length_x"), fy: try value("focal_length_y"),
-                              cx: try value("principal_point_x"), cy: try value("principal_point_y"),
-                              referenceSize: nil, depthUnitsPerMetre: units, path: path)
+        return try IntrinsicsFile(fx: try value("focal_length_x"), fy: try value("focal_length_y"),
+                                  cx: try value("principal_point_x"), cy: try value("principal_point_y"),
+                                  referenceSize: nil, depthUnitsPerMetre: units, path: path).checked()
     }
 }
 
@@ -127,4 +156,50 @@ struct XMLBlock {
     }
 
     var trimmed: String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
+
+    /// How many times `<tag>` opens in the block.
+    func count(_ tag: String) -> Int {
+        text.components(separatedBy: "<\(tag)>").count - 1
+    }
+}
+
+/// The keys of both JSON forms, each with the type it must have: a `true`, a string or a null
+/// where a number belongs is refused by name, and so is a key neither form has (a misspelt
+/// `depthUnitsPerMeter` would otherwise be ignored).
+private struct IntrinsicsJSON: Decodable {
+    struct Problem: Error {
+        var message: String
+    }
+
+    var width, height, fx, fy, cx, cy, depthUnitsPerMetre: Double?
+    var matrix: [Double]?
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    static let keys = ["width", "height", "intrinsic_matrix", "fx", "fy", "cx", "cy", "depthUnitsPerMetre"]
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        for key in container.allKeys where !Self.keys.contains(key.stringValue) {
+            throw Problem(message: "unknown key '\(key.stringValue.prefix(40))' (intrinsics files have \(Self.keys.joined(separator: ", ")))")
+        }
+        func number(_ name: String) throws -> Double? {
+            let key = Key(stringValue: name)
+            guard container.contains(key) else { return nil }
+            if try container.decodeNil(forKey: key) { throw Problem(message: "'\(name)' must be a number, not null") }
+            return try container.decode(Double.self, forKey: key)
+        }
+        (width, height, fx, fy, cx, cy, depthUnitsPerMetre) = (try number("width"), try number("height"), try number("fx"), try number("fy"),
+                                                                try number("cx"), try number("cy"), try number("depthUnitsPerMetre"))
+        let matrixKey = Key(stringValue: "intrinsic_matrix")
+        if container.contains(matrixKey) {
+            if try container.decodeNil(forKey: matrixKey) { throw Problem(message: "'intrinsic_matrix' must be 9 numbers, not null") }
+            matrix = try container.decode([Double].self, forKey: matrixKey)
+        }
+    }
 }

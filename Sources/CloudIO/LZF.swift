@@ -48,7 +48,16 @@ public enum LZF {
                 let length = control + 1
                 guard length <= inputCount - i else { throw corrupt("a literal run of \(length) bytes passes the end of the data (truncated)", i) }
                 guard length <= outputCount - o else { throw corrupt("the data decompresses to more than \(outputCount) bytes", i) }
-                (target + o).update(from: source + i, count: length)
+                if inputCount - i >= 32 && outputCount - o >= 32 {
+                    // Two 16-byte moves instead of a call per run; the bytes past the run are
+                    // overwritten by what follows (the buffer's end is never passed).
+                    let raw = UnsafeRawPointer(source + i)
+                    let out = UnsafeMutableRawPointer(target + o)
+                    out.storeBytes(of: raw.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+                    (out + 16).storeBytes(of: raw.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+                } else {
+                    (target + o).update(from: source + i, count: length)
+                }
                 i += length
                 o += length
                 continue
@@ -65,9 +74,19 @@ public enum LZF {
             i += 1
             guard distance <= o else { throw corrupt("a back reference points \(distance) bytes back from output byte \(o)", i) }
             guard length <= outputCount - o else { throw corrupt("the data decompresses to more than \(outputCount) bytes", i) }
-            if distance >= length {
-                (target + o).update(from: target + (o - distance), count: length)
+            if distance >= 8 && outputCount - o >= length + 8 {
+                // 8 bytes at a time: each word read lies at least 8 bytes behind the one written,
+                // so it is already complete; the last word may run past the reference into room
+                // that what follows overwrites.
+                let out = UnsafeMutableRawPointer(target + o)
+                let from = UnsafeRawPointer(target + (o - distance))
+                var k = 0
+                while k < length {
+                    (out + k).storeBytes(of: from.loadUnaligned(fromByteOffset: k, as: UInt64.self), as: UInt64.self)
+                    k += 8
+                }
             } else {
+                // Overlapping (a run repeating the last 1 to 7 bytes), or near the end: byte by byte.
                 for k in 0..<length { target[o + k] = target[o - distance + k] }
             }
             o += length

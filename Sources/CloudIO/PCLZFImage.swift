@@ -30,7 +30,25 @@ enum PCLZFImage {
         }
     }
 
-    static func decode(_ bytes: UnsafeRawBufferPointer, origin: String) throws -> DecodedImage {
+    /// What the header says, checked against the file: a known kind, a size within
+    /// `ImageLimits`, a raw size that fits it, a compressed size equal to what follows the
+    /// header and able to expand to the raw size.
+    struct Header {
+        var width: Int
+        var height: Int
+        var kind: Kind
+        var rawSize: Int
+
+        var image: ImageHeader {
+            switch kind {
+            case .depth16: return ImageHeader(width: width, height: height, channels: 1, bitDepth: 16)
+            // Planar raw data is unpacked through a second buffer of its size.
+            case .rgb24, .yuv422, .bayer8: return ImageHeader(width: width, height: height, channels: 3, bitDepth: 8, workingBytes: rawSize)
+            }
+        }
+    }
+
+    static func header(_ bytes: UnsafeRawBufferPointer, origin: String) throws -> Header {
         guard bytes.count >= headerSize else {
             throw CloudError.badInput("\(origin): PCLZF header is \(bytes.count) bytes, needs \(headerSize) (truncated)")
         }
@@ -61,6 +79,13 @@ enum PCLZFImage {
         guard LZF.canExpand(compressedSize, to: rawSize) else {
             throw CloudError.badInput("\(origin): compressed block of \(compressedSize) bytes cannot unpack to \(rawSize) bytes")
         }
+        return Header(width: width, height: height, kind: kind, rawSize: rawSize)
+    }
+
+    static func decode(_ bytes: UnsafeRawBufferPointer, origin: String) throws -> DecodedImage {
+        let header = try header(bytes, origin: origin)
+        let (width, height, kind, rawSize) = (header.width, header.height, header.kind, header.rawSize)
+        let pixels = width * height
         let compressed = UnsafeRawBufferPointer(rebasing: bytes[headerSize...])
 
         switch kind {

@@ -5,7 +5,19 @@ import CloudCore
 /// first. Samples are returned as stored, not rescaled to maxval: a depth PGM with maxval 65535
 /// or 4095 keeps its raw units. Only the first image of a multi-image file is read.
 enum PNMImage {
-    static func decode(_ bytes: UnsafeRawBufferPointer, origin: String) throws -> DecodedImage {
+    /// What the header says, checked: a known kind, a size within `ImageLimits`, a maxval in
+    /// 1...65535 and a raster long enough for it; `start` is the raster's offset.
+    struct Header {
+        var width: Int
+        var height: Int
+        var channels: Int
+        var maxval: Int
+        var start: Int
+
+        var image: ImageHeader { ImageHeader(width: width, height: height, channels: channels, bitDepth: maxval < 256 ? 8 : 16) }
+    }
+
+    static func header(_ bytes: UnsafeRawBufferPointer, origin: String) throws -> Header {
         // The sniffer guarantees "P<digit><whitespace>".
         let kind = bytes[1]
         let channels: Int
@@ -36,9 +48,24 @@ enum PNMImage {
         guard available >= count * sampleBytes else {
             throw CloudError.badInput("\(origin): Netpbm raster holds \(available) bytes, \(width)x\(height) needs \(count * sampleBytes) (truncated)")
         }
+        return Header(width: width, height: height, channels: channels, maxval: maxval, start: start)
+    }
+
+    static func decode(_ bytes: UnsafeRawBufferPointer, origin: String) throws -> DecodedImage {
+        let h = try header(bytes, origin: origin)
+        let (width, height, channels, maxval, start) = (h.width, h.height, h.channels, h.maxval, h.start)
+        let count = width * height * channels
+        let sampleBytes = maxval < 256 ? 1 : 2
         let raster = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count * sampleBytes)])
+        // The specification bounds every sample by maxval; one above it is corrupt data (or a
+        // header whose maxval lies), not a value to pass on as depth.
+        func aboveMaxval(_ index: Int, _ value: Int) -> CloudError {
+            .badInput("\(origin): Netpbm sample \(index) is \(value), above the header's maxval \(maxval)")
+        }
         if sampleBytes == 1 {
-            return DecodedImage(width: width, height: height, channels: channels, samples: .uint8(Array(raster)))
+            let samples = Array(raster)
+            if maxval < 255, let i = samples.firstIndex(where: { Int($0) > maxval }) { throw aboveMaxval(i, Int(samples[i])) }
+            return DecodedImage(width: width, height: height, channels: channels, samples: .uint8(samples))
         }
         let samples = [UInt16](unsafeUninitializedCapacity: count) { buffer, initialized in
             for i in 0..<count {
@@ -46,6 +73,7 @@ enum PNMImage {
             }
             initialized = count
         }
+        if maxval < 65535, let i = samples.firstIndex(where: { Int($0) > maxval }) { throw aboveMaxval(i, Int(samples[i])) }
         return DecodedImage(width: width, height: height, channels: channels, samples: .uint16(samples))
     }
 

@@ -8,8 +8,17 @@ public enum TrajectoryLog {
     /// A trajectory of a million frames is ~100 MB of text: anything larger is not one.
     static let maxBytes = 128 << 20
 
-    public static func read(_ path: String) throws -> [Pose] {
-        let data = Data(try InputFile.readAll(path, role: "the trajectory log", limit: maxBytes))
+    /// A frame's five lines take about 400 bytes as Open3D prints them (17 significant digits);
+    /// 2 KB allows any spacing and precision that still means something.
+    static let maxBytesPerFrame = 2048
+
+    /// The poses of the log at `path`. With `frames` (the sequence's frame count, which the log
+    /// must match) the file may hold at most `maxBytesPerFrame` per frame: a log far larger than
+    /// its sequence is refused from its size, before it is read and parsed.
+    public static func read(_ path: String, frames: Int? = nil) throws -> [Pose] {
+        let limit = frames.map { min(maxBytes, $0 * maxBytesPerFrame + 4096) } ?? maxBytes
+        let role = frames.map { "the trajectory log of \($0) frame\($0 == 1 ? "" : "s")" } ?? "the trajectory log"
+        let data = Data(try InputFile.readAll(path, role: role, limit: limit))
         guard let text = String(data: data, encoding: .utf8) else { throw CloudError.badInput("\(path): not a text file") }
         let lines = text.split(whereSeparator: \.isNewline).map { $0.split(whereSeparator: \.isWhitespace) }.filter { !$0.isEmpty }
         guard lines.count % 5 == 0, !lines.isEmpty else {

@@ -1,4 +1,5 @@
 import CloudCore
+import CloudIO
 
 /// What one step did, for `--json` and summaries (summed over the frames of a sequence).
 public struct FilterStepReport: Encodable, Equatable, Sendable {
@@ -55,6 +56,9 @@ public struct FilterPipeline: Sendable {
                     "which \($0.label) before it dropped (voxels have no pixel grid); put \(step.label) first"
                 } ?? "and the cloud has none (it is a plain list of points)"))
             }
+            // Refused with the figure before a buffer exists, rather than aborting inside PCL.
+            try MemoryBudget.require(cloud.count * step.filter.workingBytesPerPoint,
+                                     for: "\(step.filter.name) on \(cloud.count) points", origin: step.label)
             let keepGrid = wantsGrid(from: index + 1)
             if cloud.organized != nil, !step.filter.keepsGrid, organized {
                 warnings.append("\(step.label) drops the organized grid (voxel centroids have no pixel); the cloud is unorganized from here on")
@@ -77,6 +81,22 @@ public struct FilterPipeline: Sendable {
     static func finiteMask(_ cloud: PointCloud) -> [UInt8] {
         cloud.positions.withUnsafeBufferPointer { p in
             (0..<cloud.count).map { i in p[3 * i].isFinite && p[3 * i + 1].isFinite && p[3 * i + 2].isFinite ? 1 : 0 }
+        }
+    }
+}
+
+extension CloudFilter {
+    /// Peak memory a step takes per input point, beyond the cloud itself: its copy of the points
+    /// into PCL's or the neighbour index's layout, its neighbour lists, the selection mask and the
+    /// gathered result (measured with /usr/bin/time on the grabber and Redwood clouds).
+    var workingBytesPerPoint: Int {
+        switch self {
+        case .passThroughZ, .cropBox: return 50
+        case .voxelGrid: return 55
+        case let .statisticalOutliers(k, _): return 40 + 8 * k
+        case .radiusOutliers: return 60
+        case .foreground: return 8
+        case .normals: return 230
         }
     }
 }

@@ -85,27 +85,50 @@ public struct OrbitCamera: Equatable, Sendable {
         return (Float(width) / 2 + focal * dot(v, b.right) / z, Float(height) / 2 - focal * dot(v, b.up) / z, z)
     }
 
-    /// The distance at which every corner of the box lies inside the image, with a small margin:
-    /// the "reset view" of a viewer. The box need not be centred on the target.
-    public func fittingDistance(min lo: SIMD3<Float>, max hi: SIMD3<Float>) -> Float {
+    /// The distance at which every finite point of `positions` (x y z triples) lies inside the
+    /// image, with a small margin: the "reset view" of a viewer. Fitting the points themselves,
+    /// not their bounding box, lets a room seen from inside fill the picture instead of the box's
+    /// far corners deciding.
+    public func fittingDistance(positions: UnsafeBufferPointer<Float>) -> Float {
         let b = basis
         let f = focal
         let (halfW, halfH) = (Float(width) / 2 * 0.92, Float(height) / 2 * 0.92)
         var needed: Float = 0
         var radius: Float = 0
         var nearest = Float.infinity
-        for corner in 0..<8 {
-            let c = SIMD3(corner & 1 == 0 ? lo.x : hi.x, corner & 2 == 0 ? lo.y : hi.y, corner & 4 == 0 ? lo.z : hi.z) - target
+        for i in stride(from: 0, to: positions.count - 2, by: 3) {
+            let p = SIMD3(positions[i], positions[i + 1], positions[i + 2])
+            guard p.x.isFinite, p.y.isFinite, p.z.isFinite else { continue }
+            let c = p - target
             let (x, y, z) = (dot(c, b.right), dot(c, b.up), dot(c, b.forward))
             // focal·|x| / (D + z) ≤ halfW  ⇔  D ≥ focal·|x| / halfW − z; likewise for y.
             needed = Swift.max(needed, f * abs(x) / halfW - z, f * abs(y) / halfH - z)
-            radius = Swift.max(radius, (c * c).sum().squareRoot())
+            radius = Swift.max(radius, (c * c).sum())
             nearest = Swift.min(nearest, z)
         }
-        // A flat box seen edge on, or a line along the view axis, fits at the distance that puts
-        // the eye on its nearest corner, where the near plane culls it: keep the eye a tenth of
-        // the radius in front of that corner (which also gives a single point some distance).
+        radius = radius.squareRoot()
+        // A flat cloud seen edge on, or a line along the view axis, fits at the distance that puts
+        // the eye on its nearest point, where the near plane culls it: keep the eye a tenth of
+        // the radius in front of that point (which also gives a single point some distance).
         return radius > 0 ? Swift.max(needed, radius * 0.1 - Swift.min(nearest, 0)) : 1
+    }
+
+    /// The target moved across the view so that the projected points' extent is centred in the
+    /// image (at the current distance): a cloud seen off-centre from its bounding box's centre
+    /// (a room from its corner) is framed by what is visible of it.
+    public func centred(on positions: UnsafeBufferPointer<Float>) -> OrbitCamera {
+        var (minX, maxX, minY, maxY) = (Float.infinity, -Float.infinity, Float.infinity, -Float.infinity)
+        for i in stride(from: 0, to: positions.count - 2, by: 3) {
+            guard let q = project(SIMD3(positions[i], positions[i + 1], positions[i + 2])), q.x.isFinite, q.y.isFinite else { continue }
+            (minX, maxX, minY, maxY) = (Swift.min(minX, q.x), Swift.max(maxX, q.x), Swift.min(minY, q.y), Swift.max(maxY, q.y))
+        }
+        guard minX <= maxX, minY <= maxY else { return self }
+        // A pixel offset at the target's depth is distance / focal metres.
+        let dx = ((minX + maxX) / 2 - Float(width) / 2) * distance / focal
+        let dy = ((minY + maxY) / 2 - Float(height) / 2) * distance / focal
+        var moved = self
+        moved.target = target + dx * basis.right - dy * basis.up
+        return moved
     }
 }
 

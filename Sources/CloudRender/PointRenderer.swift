@@ -37,15 +37,24 @@ public struct PointRenderer: Sendable {
     public var defaultColorMode: ColorMode { cloud.colors != nil ? .rgb : .height }
 
     /// The camera for `view`, at azimuth `view.azimuth + turn`; a view without a distance gets
-    /// the one that fits the whole cloud (an empty cloud gets 1 m around the origin). Throws when the
-    /// cloud's coordinates are too large for a finite camera.
-    public func camera(for view: RenderView, turn: Float = 0) throws -> OrbitCamera {
+    /// the one that fits the whole cloud (an empty cloud gets 1 m around the origin), and with
+    /// `centred` its target moves so that the visible cloud sits in the middle of the picture.
+    /// Throws when the cloud's coordinates are too large for a finite camera.
+    public func camera(for view: RenderView, turn: Float = 0, centred: Bool = true) throws -> OrbitCamera {
         let centre = bounds.map { ($0.min + $0.max) / 2 } ?? .zero
         var camera = OrbitCamera(target: centre, distance: view.distance ?? 1, azimuth: view.azimuth + turn,
                                  elevation: view.elevation, fieldOfView: view.fieldOfView, up: view.up,
                                  width: view.width, height: view.height)
-        if view.distance == nil, let bounds {
-            camera.distance = camera.fittingDistance(min: bounds.min, max: bounds.max)
+        if view.distance == nil, bounds != nil {
+            cloud.positions.withUnsafeBufferPointer { points in
+                camera.distance = camera.fittingDistance(positions: points)
+                // Centre what is seen and fit again around the new target; perspective makes the
+                // near side larger, so a few rounds settle it.
+                for _ in 0..<(centred ? 4 : 0) {
+                    camera = camera.centred(on: points)
+                    camera.distance = camera.fittingDistance(positions: points)
+                }
+            }
         }
         // Coordinates near Float's limit overflow the box's centre or the fitted distance: the
         // picture would come out blank with an infinite camera, so refuse the file instead.
@@ -58,9 +67,10 @@ public struct PointRenderer: Sendable {
     }
 
     /// `frames` cameras evenly around the up axis from `view`'s azimuth, all at one distance (the
-    /// largest fitting one unless `view` sets it), so that the cloud does not zoom as it turns.
+    /// largest fitting one unless `view` sets it) around one target (the cloud's centre), so that
+    /// the cloud neither zooms nor wanders as it turns.
     public func turntableCameras(for view: RenderView, frames: Int) throws -> [OrbitCamera] {
-        var cameras = try (0..<frames).map { try camera(for: view, turn: 360 * Float($0) / Float(frames)) }
+        var cameras = try (0..<frames).map { try camera(for: view, turn: 360 * Float($0) / Float(frames), centred: false) }
         let distance = view.distance ?? cameras.map(\.distance).max() ?? 1
         for i in cameras.indices { cameras[i].distance = distance }
         return cameras

@@ -57,10 +57,11 @@ public struct RenderStyle: Sendable {
     }
 
     /// A point size that leaves few gaps: about one point per pixel side of the picture's area
-    /// share, so sparse clouds get larger squares; 1...6 pixels.
+    /// share, so sparse clouds get larger squares; 1...6 pixels. The fitted view leaves a cloud
+    /// about two thirds of the picture.
     public static func automaticPointSize(points: Int, width: Int, height: Int) -> Int {
         guard points > 0 else { return 1 }
-        let side = (Double(width * height) / Double(points) / 3).squareRoot()
+        let side = (Double(width * height) / Double(points) / 1.5).squareRoot()
         return Swift.min(Swift.max(Int(side.rounded()), 1), 6)
     }
 }

@@ -41,7 +41,9 @@ struct CapturePipeline {
         }
         // Find an unwritable output before spending a whole sequence on it.
         for output in outputs { try AtomicFile.checkWritable(output.path) }
-        let progress = Progress(expected: frameLimit, quiet: frameLimit == 1)
+        // The total the progress bar counts to: what was asked for, or all a recording has.
+        let expected = [frameLimit, source.knownFrameCount].compactMap { $0 }.min()
+        let progress = Progress(expected: duration == nil ? expected : nil, quiet: frameLimit == 1)
         let exporter = try rgbdDirectory.map { try RGBDExporter(directory: $0) }
         // The bundle writer works in a hidden folder until `finish()`: a failed capture leaves none.
         let bundle = try bundleDirectory.map { try BundleWriter(directory: $0) }
@@ -146,6 +148,9 @@ struct CapturePipeline {
             Console.warning(String(format: "--range %g,%g dropped %d of %d valid depth pixels (%.0f%%)",
                                    range.lowerBound, range.upperBound, totals.droppedByRange, totals.valid,
                                    100 * Double(totals.droppedByRange) / Double(totals.valid)))
+        }
+        if let frameLimit, index < frameLimit, !stop.interrupted, stop.lost == nil, duration == nil {
+            Console.warning("\(source.name): --frames \(frameLimit): the source has only \(index) frame\(index == 1 ? "" : "s")")
         }
         if outputs.isEmpty && exporter == nil && bundle == nil && pictures == nil {
             Console.warning("no output file requested (add --ply FILE or --pcd FILE)")

@@ -101,9 +101,11 @@ struct CaptureReport: Encodable {
 
     /// The human form, one line per file after a line about the capture.
     var summary: String {
-        let taken = frames == 1 ? "" : "\(frames) frames, " + (fused ? "fused, " : "")
+        let taken = frames > 1 && fused ? "\(frames) frames, fused, " : ""
         let scale = camera.depthUnitsPerMetre.map { String(format: " %g/m", $0) } ?? ""
-        var lines = ["\(counts.points) points from \(source) (\(taken)depth \(camera.depth.referenceWidth)x\(camera.depth.referenceHeight) \(camera.depthFormat)\(scale)"
+        // An unfused sequence writes one file per frame: each file's line gives its points.
+        let what = frames > 1 && !fused ? "\(frames) frames, one file each," : "\(counts.points) points"
+        var lines = ["\(what) from \(source) (\(taken)depth \(camera.depth.referenceWidth)x\(camera.depth.referenceHeight) \(camera.depthFormat)\(scale)"
             + (camera.color.map { ", color \($0.referenceWidth)x\($0.referenceHeight)" } ?? ", no color")
             + "), \(frame.rawValue) frame, \(String(format: "%.1f", totalMilliseconds)) ms"]
         for f in files {

@@ -28,6 +28,9 @@ struct Progress {
             line += "\(frames) frames"
         }
         line += String(format: ", %d points, %.1f frames/s", points, rate)
+        if let expected, expected > frames, rate > 0 {
+            line += String(format: ", %.0f s left", Double(expected - frames) / rate)
+        }
         FileHandle.standardError.write(Data(line.utf8))
     }
 

@@ -137,7 +137,7 @@ struct Render: ParsableCommand {
             return
         }
         let frames = result.files.count > 1 ? "\(result.files.count - 1) frames and an animated PNG" : "\(width)x\(height)"
-        print(String(format: "rendered %@ (%d points, %@, point size %d) to %@: %@; camera %.2f m from the target, azimuth %g, elevation %g",
+        print(String(format: "rendered %@ (%d points, %@, point size %d) to %@: %@; camera %.2f m from the target, azimuth %.1f°, elevation %.1f°",
                      file, cloud.count, mode.rawValue, style.pointSize, out, frames, first.distance, first.azimuth, first.elevation))
         print(String(format: "  read %.1f ms, rasterise %.1f ms, shade %.1f ms, encode %.1f ms, write %.1f ms",
                      readMilliseconds, t.rasterise, t.shade, t.encode, t.write))

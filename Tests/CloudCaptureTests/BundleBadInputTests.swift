@@ -162,6 +162,28 @@ final class BundleBadInputTests: XCTestCase {
         }
     }
 
+    /// A frame file that is a symbolic link to a file outside the bundle (of the right length)
+    /// is refused; one to a file inside it is followed.
+    func testSymbolicLinksStayInsideTheBundle() throws {
+        let plane = dir.appendingPathComponent("frames/000000.depth")
+        let outside = dir.deletingLastPathComponent().appendingPathComponent("elsewhere.depth")
+        try FileManager.default.moveItem(at: plane, to: outside)
+        try FileManager.default.createSymbolicLink(at: plane, withDestinationURL: outside)
+        assertRefused(naming: "manifest.json", "frames[0].depth.file 'frames/000000.depth' leads outside the bundle through a symbolic link")
+        let inside = dir.appendingPathComponent("frames/moved.depth")
+        try FileManager.default.removeItem(at: plane)
+        try FileManager.default.moveItem(at: outside, to: inside)
+        try FileManager.default.createSymbolicLink(atPath: plane.path, withDestinationPath: "moved.depth")
+        XCTAssertEqual(try BundleSource(directory: dir.path).frameCount, 2)
+    }
+
+    func testADuplicatedKeyIsRefused() throws {
+        let manifest = URL(fileURLWithPath: path("manifest.json"))
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+        try ("{\"format\": \"other\", " + text.drop { $0 != "{" }.dropFirst()).write(to: manifest, atomically: false, encoding: .utf8)
+        assertRefused(naming: "manifest.json", "key 'format' appears twice in one object")
+    }
+
     // MARK: JPEG color
 
     /// SOI, a JFIF APP0 segment and a baseline frame header of `width` x `height` with three

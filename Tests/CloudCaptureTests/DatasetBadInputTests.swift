@@ -167,3 +167,16 @@ final class DatasetBadInputTests: XCTestCase {
                        naming: "rgbd:\(f)/TUM_color.png,\(f)/TUM_depth.png", "needs --intrinsics FILE")
     }
 }
+
+extension DatasetBadInputTests {
+    /// A TUM list names images inside its folder: an absolute path or a ".." part is refused, not
+    /// followed (a list received from elsewhere must not make us read other files).
+    func testTUMListsNameFilesInsideTheFolder() throws {
+        let folder = try DatasetFixture.tumFixture(in: DatasetFixture.scratch(self))
+        for name in ["/etc/passwd", "../outside.png", "depth/../../outside.png"] {
+            try DatasetFixture.write("1305031102.160407 \(name)\n", to: "\(folder)/depth.txt")
+            assertBadInput(try DatasetFixture.open("tum:\(folder)"), naming: "\(folder)/depth.txt",
+                           "line 1: '\(name)' is not a path inside the sequence's folder")
+        }
+    }
+}

@@ -34,7 +34,6 @@ final class BinaryLayoutTests: XCTestCase {
         lines += ["element vertex \(vertices)", "property float x", "property float y", "property float z"]
         if colors { lines += ["property uchar red", "property uchar green", "property uchar blue"] }
         if normals { lines += ["property float nx", "property float ny", "property float nz", "property float curvature"] }
-        if let grid { lines += ["element range_grid \(grid.width * grid.height)", "property list uchar int vertex_indices"] }
         return (lines + ["end_header"]).joined(separator: "\n") + "\n"
     }
 
@@ -51,14 +50,14 @@ final class BinaryLayoutTests: XCTestCase {
         }
     }
 
-    /// An organized cloud: only the cells with a point become vertices, and range_grid maps each
-    /// cell to its vertex. read backs the grid back.
-    func testOrganizedPLYBinaryRangeGrid() throws {
+    /// An organized cloud: every cell is a vertex in row order (empty ones NaN), under obj_info's
+    /// grid; it reads back as the grid.
+    func testOrganizedPLYBinaryGrid() throws {
         let cloud = syntheticCloud(colors: true, normals: true, organized: true)
         try checkOrganizedPLY(cloud, name: "grid.ply")
     }
 
-    /// 640 x 480 with colors and normals: several write chunks of records and of range_grid rows.
+    /// 640 x 480 with colors and normals: several write chunks of records.
     func testLargeOrganizedPLYBinary() throws {
         try checkOrganizedPLY(largeCloud(width: 640, height: 480, colors: true, normals: true), name: "large-grid.ply")
     }
@@ -74,39 +73,25 @@ final class BinaryLayoutTests: XCTestCase {
 
     private func checkOrganizedPLY(_ cloud: PointCloud, name: String) throws {
         let grid = try XCTUnwrap(cloud.organized)
-        let valid = (0..<cloud.count).filter { cloud.positions[3 * $0].isFinite }
-        XCTAssertLessThan(valid.count, cloud.count, "the test needs empty cells")
+        XCTAssertLessThan(cloud.finiteCount, cloud.count, "the test needs empty cells")
         let (path, bytes) = try written(cloud, .ply(.binary), name)
-        let header = documentedPLYHeader(vertices: valid.count, colors: cloud.colors != nil, normals: cloud.normals != nil, grid: grid)
+        let header = documentedPLYHeader(vertices: cloud.count, colors: cloud.colors != nil, normals: cloud.normals != nil, grid: grid)
         XCTAssertEqual(String(decoding: bytes.prefix(header.utf8.count), as: UTF8.self), header, name)
 
-        // Vertex records: the valid points in grid order.
-        let step = plyRecordBytes(cloud)
+        // Vertex records: every cell in grid order, nothing after them.
         var reader = ByteReader(bytes: bytes, offset: header.utf8.count)
         var mismatches = 0
-        for i in valid {
+        for i in 0..<cloud.count {
             mismatches += readPLYRecord(&reader, cloud: cloud, point: i) ? 0 : 1
         }
-        XCTAssertEqual(reader.offset, header.utf8.count + valid.count * step, name)
-        // range_grid: a list of one int32 per cell with a point, an empty list otherwise.
-        var vertex: Int32 = 0
-        for i in 0..<cloud.count {
-            if cloud.positions[3 * i].isFinite {
-                if reader.uint8() != 1 || reader.int32() != vertex { mismatches += 1 }
-                vertex += 1
-            } else if reader.uint8() != 0 {
-                mismatches += 1
-            }
-        }
         XCTAssertEqual(mismatches, 0, name)
-        XCTAssertEqual(reader.offset, bytes.count, "\(name): bytes after the range_grid")
+        XCTAssertEqual(reader.offset, bytes.count, "\(name): bytes after the vertices")
 
         let read = try CloudReader.read(path)
         XCTAssertEqual(read.cloud.organized, grid, name)
-        XCTAssertEqual(read.cloud.count, cloud.count, name)
-        XCTAssertEqual(differingFloats(read.cloud.positions, cloud.positions), 0, name)
-        for i in valid where read.cloud.color(i) != cloud.color(i) { mismatches += 1 }
-        XCTAssertEqual(mismatches, 0, "\(name): colors read back")
+        XCTAssertEqual(differingFloats(read.cloud.positions, cloud.positions), 0, "\(name): positions read back")
+        XCTAssertEqual(read.cloud.colors, cloud.colors, "\(name): colors read back")
+        XCTAssertEqual(differingFloats(read.cloud.normals ?? [], cloud.normals ?? []), 0, "\(name): normals read back")
     }
 
     private func plyRecordBytes(_ cloud: PointCloud) -> Int {

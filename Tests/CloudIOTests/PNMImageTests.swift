@@ -25,13 +25,24 @@ final class PNMImageTests: XCTestCase {
 
     func testHeaderCommentsAndWhitespace() throws {
         let header = Array("P5\n# made by hand\n3 # width\n\t2\r\n# maxval next\n1000\n".utf8)
-        let raster: [UInt8] = [0x00, 0x01, 0x03, 0xE8, 0x01, 0x00, 0x00, 0x00, 0x02, 0x00, 0xFF, 0xFF]
+        let raster: [UInt8] = [0x00, 0x01, 0x03, 0xE8, 0x01, 0x00, 0x00, 0x00, 0x02, 0x00, 0x03, 0xE7]
         let image = try ImageFile.decode(header + raster, origin: "hand.pgm")
-        XCTAssertEqual(image, DecodedImage(width: 3, height: 2, channels: 1, samples: .uint16([1, 1000, 256, 0, 512, 65535])))
+        XCTAssertEqual(image, DecodedImage(width: 3, height: 2, channels: 1, samples: .uint16([1, 1000, 256, 0, 512, 999])))
 
         let ppm = try ImageFile.decode(Array("P6 2 1 255 ".utf8) + [1, 2, 3, 4, 5, 6, 99], origin: "hand.ppm")
         XCTAssertEqual(ppm, DecodedImage(width: 2, height: 1, channels: 3, samples: .uint8([1, 2, 3, 4, 5, 6])),
                        "one whitespace byte after maxval, trailing bytes (a next image) ignored")
+    }
+
+    /// The specification bounds every sample by maxval: one above it is corrupt data or a lying
+    /// maxval, refused with the sample's index, in 16-bit and in 8-bit rasters.
+    func testRefusesSamplesAboveMaxval() {
+        ImageFixtures.assertBadInput(naming: "over.pgm", containing: "sample 5 is 1001, above the header's maxval 1000") {
+            try ImageFile.decode(Array("P5 3 2 1000\n".utf8) + [0, 1, 3, 0xE8, 1, 0, 0, 0, 2, 0, 0x03, 0xE9], origin: "over.pgm")
+        }
+        ImageFixtures.assertBadInput(naming: "over.ppm", containing: "sample 4 is 101, above the header's maxval 100") {
+            try ImageFile.decode(Array("P6 2 1 100\n".utf8) + [1, 2, 3, 100, 101, 6], origin: "over.ppm")
+        }
     }
 
     func testRefusesWhatItDoesNotRead() {

@@ -88,7 +88,7 @@ final class VisibilityTests: XCTestCase {
         XCTAssertLessThan(whiteB ?? a.width, a.width / 2, "+x is on the left at azimuth 180")
     }
 
-    /// The reset view keeps every point inside the picture and fills a good part of it.
+    /// The reset view keeps every point inside the picture, centred, and fills most of it.
     func testResetViewFitsTheWholeCloud() throws {
         var random = SeededRandom(state: 3)
         let positions = (0..<20000).flatMap { _ in [random.next() * 4 - 1, random.next() * 2.5 - 2, random.next() * 3 + 1] }
@@ -102,7 +102,10 @@ final class VisibilityTests: XCTestCase {
                 (minX, maxX, minY, maxY) = (min(minX, p.x), max(maxX, p.x), min(minY, p.y), max(maxY, p.y))
             }
             XCTAssert(minX >= 0 && maxX <= 400 && minY >= 0 && maxY <= 300, "az \(az) el \(el): \(minX)...\(maxX) x \(minY)...\(maxY)")
-            XCTAssert(maxX - minX > 200 || maxY - minY > 150, "az \(az) el \(el): the cloud fills too little of the view")
+            // The margin is 4 % a side: the cloud spans at least 85 % of the width or the height.
+            XCTAssert(maxX - minX > 340 || maxY - minY > 255, "az \(az) el \(el): the cloud fills too little of the view: \(maxX - minX) x \(maxY - minY)")
+            XCTAssertEqual((minX + maxX) / 2, 200, accuracy: 8, "az \(az) el \(el): centred across")
+            XCTAssertEqual((minY + maxY) / 2, 150, accuracy: 8, "az \(az) el \(el): centred up and down")
         }
     }
 

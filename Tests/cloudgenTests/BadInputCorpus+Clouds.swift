@@ -22,6 +22,39 @@ extension BadInputCorpus {
         }
     }
 
+    /// Well-formed clouds too large for the corpus's 4 GiB address space: 400 million points of
+    /// zeros in a sparse file (nothing is written to disk), refused before anything is allocated.
+    static let cloudsTooLarge: [BadInput] = [
+        ("huge.ply", "ply\nformat binary_little_endian 1.0\nelement vertex 400000000\nproperty float x\nproperty float y\nproperty float z\nend_header\n"),
+        ("huge.pcd", "VERSION 0.7\nFIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nCOUNT 1 1 1\nWIDTH 400000000\nHEIGHT 1\nPOINTS 400000000\nDATA binary\n"),
+    ].map { name, header in
+        BadInput(name: "a well-formed \(name) of 400 million points", arguments: ["info", "{dir}/\(name)"], expect: .badInput,
+                 names: "{dir}/\(name): needs about 4.5 GiB of memory for a cloud of 400000000 points",
+                 prepare: { dir in
+                     let url = dir.appendingPathComponent(name)
+                     try Data(header.utf8).write(to: url)
+                     let handle = try FileHandle(forWritingTo: url)
+                     try handle.truncate(atOffset: UInt64(header.utf8.count) + 400_000_000 * 12)
+                     try handle.close()
+                 })
+    }
+
+    /// A cloud that reads fine but whose filter would pass the 4 GiB address space: 20 million
+    /// points (a sparse file of zeros) through --normals, which takes about 230 bytes a point.
+    static let cloudsTooLargeToFilter: [BadInput] = [
+        BadInput(name: "normals of 20 million points under 4 GiB", arguments: ["convert", "{dir}/big.ply", "--normals", "--ply", "{dir}/out.ply"],
+                 expect: .badInput, names: "--normals 0.05: needs about 4.3 GiB of memory for normals on 20000000 points",
+                 existing: ["out.ply": Array("an earlier result\n".utf8)],
+                 prepare: { dir in
+                     let header = "ply\nformat binary_little_endian 1.0\nelement vertex 20000000\nproperty float x\nproperty float y\nproperty float z\nend_header\n"
+                     let url = dir.appendingPathComponent("big.ply")
+                     try Data(header.utf8).write(to: url)
+                     let handle = try FileHandle(forWritingTo: url)
+                     try handle.truncate(atOffset: UInt64(header.utf8.count) + 20_000_000 * 12)
+                     try handle.close()
+                 }),
+    ]
+
     /// (what is wrong, the file's bytes)
     private static var cloudFiles: [(String, [UInt8])] {
         var cases: [(String, [UInt8])] = []

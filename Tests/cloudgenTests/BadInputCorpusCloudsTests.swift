@@ -6,4 +6,9 @@ final class BadInputCorpusCloudsTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(BadInputCorpus.clouds.count, 80)
         try BadInputCorpus.check(BadInputCorpus.clouds)
     }
+
+    func testCloudsTooLargeForMemory() throws {
+        try BadInputCorpus.check(BadInputCorpus.cloudsTooLarge)
+        try BadInputCorpus.check(BadInputCorpus.cloudsTooLargeToFilter)
+    }
 }

@@ -66,6 +66,37 @@ final class ConvertAndInfoTests: XCTestCase {
         XCTAssertEqual(filesIn(dir), files.map(\.0).sorted(), "only the inputs remain")
     }
 
+    /// A mesh's faces and a file's extra fields are named, never dropped silently: `info` lists
+    /// them as not read, `convert` warns for each.
+    func testWhatIsNotCarriedOverIsNamed() throws {
+        let cube = sharedData("pcl-clouds/cube.ply")
+        let j = try info(cube)
+        XCTAssertEqual(j["points"] as? Int, 24)
+        let elements = try XCTUnwrap(j["otherElements"] as? [[String: Any]])
+        XCTAssertEqual(elements.map { $0["name"] as? String }, ["face"])
+        XCTAssertEqual(elements.first?["count"] as? Int, 12)
+        let r = try CLI.run(["convert", cube, "--ply", "cube-points.ply"], in: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("cube.ply: element face (12) is not carried over"), r.stderr)
+
+        // PCL's XYZRGBA frame: alpha is part of the packed rgba, nothing is left over.
+        XCTAssertEqual(try info(sharedData("pcl-grabber/frame_20121214T142255.814212.pcd"))["ignoredFields"] as? [String], [])
+        try "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nproperty float intensity\nend_header\n1 2 3 0.5\n"
+            .write(to: dir.appendingPathComponent("i.ply"), atomically: true, encoding: .utf8)
+        XCTAssertEqual(try info("i.ply")["ignoredFields"] as? [String], ["intensity"])
+        let i = try CLI.run(["convert", "i.ply", "--pcd", "i.pcd"], in: dir)
+        XCTAssertTrue(i.stderr.contains("i.ply: fields intensity are not carried over"), i.stderr)
+    }
+
+    /// PLY has no compressed encoding: asked for one beside a PCD, it is written binary and says so.
+    func testCompressedPLYSaysWhatItWrites() throws {
+        let r = try CLI.run(["convert", sharedData("pcl-clouds/bunny.pcd"), "--ply", "b.ply", "--pcd", "b.pcd", "--encoding", "compressed"], in: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("b.ply: PLY has no compressed encoding; it is written binary_little_endian"), r.stderr)
+        XCTAssertEqual(try info("b.ply")["format"] as? String, "PLY binary_little_endian")
+        XCTAssertEqual(try info("b.pcd")["format"] as? String, "PCD binary_compressed")
+    }
+
     func testConvertWithoutAnOutputIsAUsageError() throws {
         let r = try CLI.run(["convert", sharedData("pcl-clouds/bunny.pcd")], in: dir)
         XCTAssertEqual(r.status, 2)

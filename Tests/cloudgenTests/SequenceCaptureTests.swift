@@ -10,6 +10,22 @@ final class SequenceCaptureTests: XCTestCase {
     override func setUpWithError() throws { dir = try makeScratchDirectory() }
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
 
+    /// A source with fewer frames than asked says so; each file of an unfused sequence is reported
+    /// with its own points, and the header line does not sum them.
+    func testFewerFramesThanAskedAreNamed() throws {
+        let r = try CLI.run(["capture", "--source", "synthetic:path=orbit,frames=2,noise=0,color=320x240,depth=64x48",
+                             "--frames", "4", "--ply", "s.ply"], in: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(filesIn(dir), ["s_000.ply", "s_001.ply"])
+        XCTAssertTrue(r.stderr.contains("--frames 4: the source has only 2 frames"), r.stderr)
+        let lines = r.stdout.split(separator: "\n")
+        XCTAssertTrue(lines.first?.hasPrefix("2 frames, one file each, from synthetic:") ?? false, r.stdout)
+        for (i, line) in lines.dropFirst().enumerated() {
+            let points = try CloudReader.read(dir.appendingPathComponent(String(format: "s_%03d.ply", i)).path).cloud.count
+            XCTAssertTrue(line.contains(", \(points) points, "), "\(line) should give its file's \(points) points")
+        }
+    }
+
     /// An orbit around the room's centre sees every wall; fused by the known poses, all points lie
     /// inside the room and on all four walls.
     func testFusedOrbitCoversTheWholeRoom() throws {

@@ -47,6 +47,9 @@ typedef struct cic_image_info {
     uint32_t height;
     int32_t bit_depth; /* 8 or 16 */
     int32_t channels;  /* 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA */
+    /* Memory the decoder itself needs while decoding, beyond the caller's pixel buffer
+     * (a progressive JPEG's coefficients); the caller counts it against its budget. */
+    uint64_t working_bytes;
 } cic_image_info;
 
 typedef struct cic_png_decoder cic_png_decoder;
@@ -54,21 +57,28 @@ typedef struct cic_jpeg_decoder cic_jpeg_decoder;
 typedef struct cic_tiff_decoder cic_tiff_decoder;
 
 /* PNG: every color type and bit depth; 16-bit samples keep their exact values (no gamma or
- * sRGB conversion is applied). */
+ * sRGB conversion is applied). Strict: a CRC error in any chunk, data left over after the image,
+ * and libpng's "benign" errors fail; ancillary chunks (text, color management) are skipped
+ * unread but CRC-checked. A file too short for the size its header claims (deflate packs at most
+ * 1032 bytes into one) is refused by cic_png_open. */
 int32_t cic_png_open(const uint8_t *bytes, size_t size, cic_png_decoder **decoder,
                      cic_image_info *info, cic_status *status);
 int32_t cic_png_decode(cic_png_decoder *decoder, void *pixels, size_t pixels_size, cic_status *status);
 void cic_png_close(cic_png_decoder *decoder);
 
 /* JPEG: 8-bit grayscale (1 channel) or color (3 channels, RGB); CMYK is refused. Data that ends
- * before the image does is an error, not a gray bottom half as libjpeg would make it. */
+ * before the image does, and every corruption libjpeg warns about (bad Huffman codes, premature
+ * markers, extraneous bytes), is an error, not a gray bottom half as libjpeg would make it. A
+ * baseline file too short for the size its header claims is refused by cic_jpeg_open. */
 int32_t cic_jpeg_open(const uint8_t *bytes, size_t size, cic_jpeg_decoder **decoder,
                       cic_image_info *info, cic_status *status);
 int32_t cic_jpeg_decode(cic_jpeg_decoder *decoder, void *pixels, size_t pixels_size, cic_status *status);
 void cic_jpeg_close(cic_jpeg_decoder *decoder);
 
 /* TIFF (first image of the file): 8- or 16-bit unsigned gray, gray+alpha, RGB or RGBA, in strips
- * or tiles, interleaved or planar, with any compression libtiff decodes. */
+ * or tiles, interleaved or planar, with any compression libtiff decodes. Any warning libtiff
+ * gives while decoding pixel data (a strip without its end code, bytes discarded) is an error;
+ * stored data too short for the header's size under its compression is refused by cic_tiff_open. */
 int32_t cic_tiff_open(const uint8_t *bytes, size_t size, cic_tiff_decoder **decoder,
                       cic_image_info *info, cic_status *status);
 int32_t cic_tiff_decode(cic_tiff_decoder *decoder, void *pixels, size_t pixels_size, cic_status *status);

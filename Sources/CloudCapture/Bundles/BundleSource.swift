@@ -99,6 +99,7 @@ public final class BundleSource: DepthSource {
             let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
             throw CloudError.badInput("\(path): not valid JSON" + (detail.map { " (\($0))" } ?? ""))
         }
+        try JSONDuplicateKeys.check([UInt8](data), origin: path)
         do {
             return try JSONDecoder().decode(BundleManifest.self, from: data)
         } catch let error as DecodingError {
@@ -223,6 +224,10 @@ private struct FramePlan {
             colorFormat = format
             colorSize = ImageSize(width: w, height: h)
         }
+        // The planes are loaded as stored (a JPEG also decoded to RGB) when the frame is read.
+        let colorBytes = colorPlanes.reduce(0) { $0 + $1.bytes } + (colorFormat == .jpeg ? colorSize.width * colorSize.height * 3 : 0)
+        try FrameMemory.require(depth: depthSize, rawBytesPerSample: depthEncoding.bytesPerSample, colorBytes: colorBytes,
+                                color: colorFormat == nil ? nil : colorSize, origin: "\(manifestPath): frames[\(i)]")
 
         let cal = f.calibration
         let m = cal.intrinsicMatrix
@@ -296,6 +301,12 @@ private struct FramePlan {
         }
         let path = BundleSource.path(directory, name)
         let size = try InputFile(path, role: "a frame file named in manifest.json").size
+        // Nor through a symbolic link: a bundle received from elsewhere must not make us read
+        // (and write into a cloud) a file outside it.
+        let folder = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path
+        guard URL(fileURLWithPath: path).resolvingSymlinksInPath().path.hasPrefix(folder + "/") else {
+            throw bad("\(key) '\(name)' leads outside the bundle through a symbolic link")
+        }
         if let bytes, size != bytes {
             throw CloudError.badInput("\(path): holds \(size) bytes; the manifest's \(what) is \(bytes) bytes")
         }

@@ -87,14 +87,40 @@ struct DatasetFrame {
     var timestamp: Double
 
     func read() throws -> CapturedFrame {
+        // The files are read whole, so their sizes count first; then the headers say what
+        // decoding and the rest of the capture will hold, before any pixel buffer exists.
+        let depthFile = try InputFile(depthPath, limit: ImageFile.maxFileBytes)
+        let colorFile = try colorPath.map { try InputFile($0, limit: ImageFile.maxFileBytes) }
+        let fileBytes = depthFile.size + (colorFile?.size ?? 0)
+        try MemoryBudget.require(fileBytes, for: "reading the frame's image files", origin: depthPath)
+        let depthBytes = try depthFile.readAll()
+        let colorBytes = try colorFile.map { (path: $0.path, bytes: try $0.readAll()) }
+        let depthHeader = try ImageFile.header(depthBytes, origin: depthPath)
+        let colorHeader = try colorBytes.map { try ImageFile.header($0.bytes, origin: $0.path) }
+        try requireMemory(depth: depthHeader, color: colorHeader, fileBytes: fileBytes)
+
         // Decoding is most of a frame's cost (zlib or JPEG, one core each): both images at once.
         let (depth, color) = try bothAtOnce({
-            try DatasetDepth.plane(ImageFile.read(depthPath), encoding: depthEncoding, unitsPerMetre: unitsPerMetre, origin: depthPath)
+            try DatasetDepth.plane(ImageFile.decode(depthBytes, origin: depthPath), encoding: depthEncoding,
+                                   unitsPerMetre: unitsPerMetre, origin: depthPath)
         }, {
-            try colorPath.map { path in try DatasetFrame.colorPlane(ImageFile.read(path), origin: path) }
+            try colorBytes.map { c in try DatasetFrame.colorPlane(ImageFile.decode(c.bytes, origin: c.path), origin: c.path) }
         })
         let k = try intrinsics.intrinsics(depthWidth: depth.width, depthHeight: depth.height)
         return CapturedFrame(depth: depth, color: color, intrinsics: k, pose: pose, timestamp: timestamp)
+    }
+
+    /// The frame's whole capture (`FrameMemory`): the raw plane is 16-bit, or Float32 metres for
+    /// NYU; decoding holds the files, the decoded samples, and a converted copy of a color image
+    /// that is not already 8-bit RGB.
+    private func requireMemory(depth: ImageHeader, color: ImageHeader?, fileBytes: Int) throws {
+        let colorPixels = color.map { $0.width * $0.height } ?? 0
+        let colorConverted = color.map { $0.channels == 3 && $0.bitDepth == 8 ? 0 : colorPixels * 3 } ?? 0
+        try FrameMemory.require(depth: ImageSize(width: depth.width, height: depth.height),
+                                rawBytesPerSample: depthEncoding == .nyu ? 4 : 2,
+                                colorBytes: colorPixels * 3,
+                                decodingBytes: fileBytes + depth.decodedBytes + (color?.workingBytes ?? 0) + colorConverted,
+                                color: color.map { ImageSize(width: $0.width, height: $0.height) }, origin: depthPath)
     }
 
     /// Any decoded image as RGB8: gray is repeated into r, g and b, alpha dropped, 16 bits rounded to 8.

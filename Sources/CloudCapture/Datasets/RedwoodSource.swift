@@ -68,7 +68,7 @@ public final class RedwoodSource: DatasetSource {
         let trajectory = DatasetFiles.join(directory, Self.trajectoryFileName)
         var poses: [Pose]?
         if DatasetFiles.isFile(trajectory) {
-            let read = try TrajectoryLog.read(trajectory)
+            let read = try TrajectoryLog.read(trajectory, frames: depths.count)
             guard read.count == depths.count else {
                 throw CloudError.badInput("\(trajectory): \(read.count) poses for \(depths.count) frames; a trajectory holds one pose per frame")
             }

@@ -16,7 +16,7 @@ public final class TUMSource: DatasetSource {
     public struct Entry: Equatable, Sendable {
         /// Seconds, in the sequence's clock.
         public var timestamp: Double
-        /// The file, relative paths resolved against the sequence's folder.
+        /// The file, resolved against the sequence's folder (lists name files inside it).
         public var path: String
     }
 
@@ -100,7 +100,12 @@ public final class TUMSource: DatasetSource {
             guard let t = Double(stamp), t.isFinite, !file.isEmpty else {
                 throw CloudError.badInput("\(path): line \(i + 1): expected 'timestamp filename', found '\(line)'")
             }
-            let resolved = file.hasPrefix("/") ? file : DatasetFiles.join(directory, file)
+            // Images live in the sequence's folder; a list naming a file elsewhere (an absolute
+            // path, a ".." part) is refused, not followed, as a bundle's file names are.
+            guard !file.hasPrefix("/"), !file.split(separator: "/").contains("..") else {
+                throw CloudError.badInput("\(path): line \(i + 1): '\(file)' is not a path inside the sequence's folder")
+            }
+            let resolved = DatasetFiles.join(directory, file)
             entries.append((Entry(timestamp: t, path: resolved), i))
         }
         return entries.sorted { ($0.entry.timestamp, $0.line) < ($1.entry.timestamp, $1.line) }.map(\.entry)

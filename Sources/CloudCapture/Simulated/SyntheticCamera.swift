@@ -37,6 +37,10 @@ public final class SyntheticCamera: DepthSource {
 
     public init(settings: SyntheticSettings = SyntheticSettings()) throws {
         try settings.validate()
+        // The color planes are YUV 4:2:0, 1.5 bytes per pixel.
+        try FrameMemory.require(depth: settings.depthSize, rawBytesPerSample: settings.format.encoding.bytesPerSample,
+                                colorBytes: settings.colorSize.width * settings.colorSize.height * 3 / 2,
+                                color: settings.colorSize, origin: settings.spec)
         self.settings = settings
         scene = SyntheticScene(size: settings.room)
         intrinsics = Self.intrinsics(color: settings.reference)
