@@ -85,9 +85,6 @@ int32_t cic_png_open(const uint8_t *bytes, size_t size, cic_png_decoder **out, c
     switch (color_type) {
     case PNG_COLOR_TYPE_PALETTE:
         png_set_palette_to_rgb(decoder->png);
-        /* Expanding a palette also turns its tRNS into an alpha channel: dropped, so that the
-         * output stays RGB as promised (found by Tools/fuzz's seeds). */
-        if (png_get_valid(decoder->png, decoder->info, PNG_INFO_tRNS)) png_set_strip_alpha(decoder->png);
         channels = 3;
         break;
     case PNG_COLOR_TYPE_GRAY:
