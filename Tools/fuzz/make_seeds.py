@@ -284,7 +284,7 @@ def main():
     dep = b"# depth maps\n# timestamp filename\n" + b"".join(
         b"1305031102.%06d depth/1305031102.%06d.png\n" % (160407 + 33320 * k, 160407 + 33320 * k) for k in range(5))
     out("tum", "freiburg-like.txt", rgb + b"\x00" + dep)
-    out("tum", "one-list.txt", b"1.0 a.png\n1.01 /abs/b.png\n  2.0   with spaces.png  \n")
+    out("tum", "one-list.txt", b"1.0 a.png\n1.01 sub/b.png\n  2.0   with spaces.png  \n")
 
     # bundle: manifests over the fixed frame files the target provides (16x12 planes, a JPEG).
     calib = (b'"calibration": {"intrinsicMatrix": [[14.0, 0, 0], [0, 14.0, 0], [8.0, 6.0, 1]], '
