@@ -217,6 +217,23 @@ final class BundleBadInputTests: XCTestCase {
         assertRefused(naming: "manifest.json", "frames[0].color.yCbCrMatrix applies to the YUV formats only, not jpeg")
     }
 
+    /// Headers are walked in bounded time whatever they hold: 16 MB of fill bytes took half a
+    /// minute (two reads per byte); found by Tools/fuzz (jpegheader). Headers are read through a
+    /// 64 KiB window now: a million empty APP1 segments (segments straddle every window boundary)
+    /// still lead to the frame header.
+    func testLongJPEGHeadersAreWalkedQuickly() throws {
+        try useJPEG([0xFF, 0xD8] + [UInt8](repeating: 0xFF, count: 16 << 20))
+        let start = ContinuousClock.now
+        assertRefused(naming: "frames/000000.jpg", "corrupt JPEG: the file ends inside its headers")
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(5))
+
+        let emptySegments = Array([[UInt8]](repeating: [0xFF, 0xE1, 0x00, 0x02], count: 1 << 20).joined())
+        try useJPEG([0xFF, 0xD8] + emptySegments + [0xFF, 0xFF, 0xFF] + jpegHeader(width: 16, height: 12).dropFirst(2))
+        XCTAssertEqual(try BundleSource(directory: dir.path).frameCount, 2)
+        try useJPEG([0xFF, 0xD8] + emptySegments + jpegHeader(width: 20, height: 10).dropFirst(2))
+        assertRefused(naming: "frames/000000.jpg", "the JPEG is 20x10, the manifest says 16x12")
+    }
+
     /// A real JPEG (Open3D's test frame, 640x480) as a frame's color: decoded to RGB by CloudIO,
     /// once, when its frame is read. Cut short, its headers still read, so the bundle opens (its
     /// headers and size were checked); reading the frame fails, naming the file.

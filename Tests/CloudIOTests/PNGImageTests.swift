@@ -62,6 +62,20 @@ final class PNGImageTests: XCTestCase {
         XCTAssertEqual(try ImageFile.decode(rgba, origin: "rgba.png"),
                        DecodedImage(width: 1, height: 1, channels: 4, samples: .uint16([0x1234, 0xABCD, 0x0001, 0xFF00])))
 
+        // A palette with transparency (tRNS): the alpha is dropped like a tRNS chunk's everywhere
+        // else, and the pixels are the palette's colors. Was refused ("row size differs"): found
+        // by the fuzz seeds (Tools/fuzz).
+        let transparent = PNGBytes.image(width: 5, height: 2, bitDepth: 2, colorType: 3,
+                                         rows: [[0b0001_1011, 0b0000_0000], [0b1110_0100, 0b1100_0000]], palette: palette,
+                                         beforeData: PNGBytes.chunk("tRNS", [0, 128]))
+        XCTAssertEqual(try ImageFile.decode(transparent, origin: "palette-trns.png"),
+                       DecodedImage(width: 5, height: 2, channels: 3, samples: .uint8(expanded)))
+        // Gray with a transparent level keeps one channel too.
+        let grayKey = PNGBytes.image(width: 10, height: 1, bitDepth: 1, colorType: 0, rows: [[0b1010_0000, 0b0100_0000]],
+                                     beforeData: PNGBytes.chunk("tRNS", [0, 1]))
+        XCTAssertEqual(try ImageFile.decode(grayKey, origin: "gray-trns.png"),
+                       DecodedImage(width: 10, height: 1, channels: 1, samples: .uint8([255, 0, 255, 0, 0, 0, 0, 0, 0, 255])))
+
         let pixels = (0..<(9 * 7)).map { UInt8($0 * 3) }
         let interlaced = PNGBytes.adam7Gray8(width: 9, height: 7, pixels: pixels)
         XCTAssertEqual(try ImageFile.decode(interlaced, origin: "adam7.png"),
@@ -111,16 +125,17 @@ enum PNGBytes {
     }
 
     /// A whole PNG from packed rows (filter type 0 is prepended to each).
+    /// `beforeData`: chunks placed after PLTE and before IDAT (tRNS).
     static func image(width: Int, height: Int, bitDepth: UInt8, colorType: UInt8, rows: [[UInt8]],
-                      palette: [UInt8]? = nil, interlaced: Bool = false) -> [UInt8] {
+                      palette: [UInt8]? = nil, interlaced: Bool = false, beforeData: [UInt8] = []) -> [UInt8] {
         imageFromScanlines(width: width, height: height, bitDepth: bitDepth, colorType: colorType,
-                           scanlines: rows.flatMap { [0] + $0 }, palette: palette, interlaced: interlaced)
+                           scanlines: rows.flatMap { [0] + $0 }, palette: palette, interlaced: interlaced, beforeData: beforeData)
     }
 
     static func imageFromScanlines(width: Int, height: Int, bitDepth: UInt8, colorType: UInt8, scanlines: [UInt8],
-                                   palette: [UInt8]? = nil, interlaced: Bool = false) -> [UInt8] {
+                                   palette: [UInt8]? = nil, interlaced: Bool = false, beforeData: [UInt8] = []) -> [UInt8] {
         let header = be32(UInt32(width)) + be32(UInt32(height)) + [bitDepth, colorType, 0, 0, interlaced ? 1 : 0]
-        return signature + chunk("IHDR", header) + (palette.map { chunk("PLTE", $0) } ?? [])
+        return signature + chunk("IHDR", header) + (palette.map { chunk("PLTE", $0) } ?? []) + beforeData
             + chunk("IDAT", zlibStored(scanlines)) + chunk("IEND", [])
     }
 

@@ -1,0 +1,7 @@
+/// TIFF (libtiff through CImageCodecs): strips and tiles, planar and interleaved, every compression.
+/// The bytes go through ImageFile's format sniffing, as a file named on the command line does.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    fuzzImage(fuzzBytes(data, size), origin: "input.tiff")
+    return 0
+}
