@@ -21,7 +21,8 @@ public struct CloudFile: Equatable, Sendable {
 /// of the data (an ascii token that is not a number, a list longer than the file, a grid index
 /// past the vertices are errors, never zeros or a crash). Nothing of a file reaches PCL.
 public enum CloudReader {
-    /// The header of the cloud file at `path`, checked against the file's size; no points are read.
+    /// The header of the cloud file at `path`, parsed and checked in itself; its counts are held
+    /// against the data, and the data read, only by `read`.
     public static func header(_ path: String) throws -> CloudFileHeader {
         let file = try InputFile(path)
         return try withHeader(of: file) { header, _ in header.public }
