@@ -25,7 +25,7 @@ public enum CloudReader {
     /// against the data, and the data read, only by `read`.
     public static func header(_ path: String) throws -> CloudFileHeader {
         let file = try InputFile(path)
-        return try withHeader(of: file) { header, _ in header.public }
+        return try withHeader(of: file) { header, _ in header.fileHeader }
     }
 
     /// Reads the cloud at `path`: positions as float (whatever the file stores), colors from
@@ -47,7 +47,7 @@ public enum CloudReader {
         guard let header = try ParsedHeader(bytes, atEnd: true, path: path) else {
             throw CloudError.badInput("\(path): the header never ends (no end_header or DATA line)")
         }
-        var stream = ByteStream(bytes: bytes, from: header.public.dataOffset, path: path)
+        var stream = ByteStream(bytes: bytes, from: header.fileHeader.dataOffset, path: path)
         return try header.readBody(&stream, path: path)
     }
 
@@ -57,7 +57,7 @@ public enum CloudReader {
         while true {
             let atEnd = bytes.count == file.size
             if let header = try bytes.withUnsafeBytes({ try ParsedHeader($0, atEnd: atEnd, path: file.path) }) {
-                return try body(header, header.public.dataOffset)
+                return try body(header, header.fileHeader.dataOffset)
             }
             let kind = bytes.starts(with: Array("ply".utf8)) ? "PLY" : "PCD"
             guard !atEnd else {
@@ -88,7 +88,7 @@ private enum ParsedHeader {
         }
     }
 
-    var `public`: CloudFileHeader {
+    var fileHeader: CloudFileHeader {
         switch self {
         case let .ply(h):
             let grid = h.columns > 0 ? (h.columns, h.rows) : (h.vertex.count, 1)
@@ -104,7 +104,7 @@ private enum ParsedHeader {
     }
 
     func readBody(_ stream: inout ByteStream, path: String) throws -> CloudFile {
-        let header = self.public
+        let header = self.fileHeader
         switch self {
         case let .pcd(h):
             let reader = try PCDBodyReader(header: h, path: path)

@@ -129,7 +129,7 @@ struct PLYBodyReader {
             guard listed == 1 else { continue }
             let index = values[1]
             guard index >= 0, index < Double(vertexCount) else {
-                throw bad("range_grid cell \(cell) names vertex \(index.formatted), but there are \(vertexCount) vertices")
+                throw bad("range_grid cell \(cell) names vertex \(index.countText), but there are \(vertexCount) vertices")
             }
             guard !placed[Int(index)] else { throw bad("range_grid cell \(cell) names vertex \(Int(index)), which another cell holds") }
             placed[Int(index)] = true
@@ -156,7 +156,7 @@ struct PLYBodyReader {
             values.append(value)
             guard property.listCount != nil else { continue }
             guard value >= 0, value * Double(property.type.size) <= Double(stream.remaining) else {
-                throw bad("element \(element.name) property \(property.name) lists \(value.formatted) items at byte \(stream.position - size), more than the file holds")
+                throw bad("element \(element.name) property \(property.name) lists \(value.countText) items at byte \(stream.position - size), more than the file holds")
             }
             let length = Int(value) * property.type.size
             if length > 0, element.name == "range_grid" {
@@ -199,7 +199,7 @@ struct PLYBodyReader {
             }
             let length = try number(countType, property.name)
             guard length >= 0, length <= Double(tokens.count - column) else {
-                throw bad("line \(lines.lineNumber) of the data: list \(property.name.prefix(40)) says \(length.formatted) items, the line has \(tokens.count - column) more values")
+                throw bad("line \(lines.lineNumber) of the data: list \(property.name.prefix(40)) says \(length.countText) items, the line has \(tokens.count - column) more values")
             }
             values.append(length)
             for k in 0..<Int(length) {
@@ -242,7 +242,7 @@ struct PLYBodyReader {
         let (x, y) = (values[xi], values[yi])
         let cells = header.rangeGridIndex.map { header.elements[$0].count } ?? header.vertex.count
         guard x * y == Double(cells) else {
-            throw bad("element camera's viewport \(x.formatted) x \(y.formatted) disagrees with the \(cells) points")
+            throw bad("element camera's viewport \(x.countText) x \(y.countText) disagrees with the \(cells) points")
         }
     }
 
@@ -253,7 +253,7 @@ struct PLYBodyReader {
 
 extension Double {
     /// An integral value without ".0", anything else as Swift prints it (for messages).
-    var formatted: String {
+    var countText: String {
         isFinite && self == rounded() && abs(self) < 1e18 ? String(Int64(self)) : String(describing: self)
     }
 }
