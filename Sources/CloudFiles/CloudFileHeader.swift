@@ -21,16 +21,15 @@ public struct CloudFileHeader: Equatable, Sendable {
     public var viewpoint: Pose?
     /// PLY elements other than the points and their grid, with their counts (`face` 12 in a
     /// mesh): read past, never kept, and reported so that nothing is dropped silently.
-    public var otherElements: [(name: String, count: Int)] = []
+    public var otherElements: [Element] = []
+
+    public struct Element: Equatable, Sendable, Encodable {
+        public var name: String
+        public var count: Int
+    }
 
     /// Organized as PCL defines it: more than one row.
     public var isOrganized: Bool { height > 1 }
-
-    public static func == (a: CloudFileHeader, b: CloudFileHeader) -> Bool {
-        a.format == b.format && a.isBigEndian == b.isBigEndian && a.fields == b.fields && a.pointCount == b.pointCount
-            && a.width == b.width && a.height == b.height && a.dataOffset == b.dataOffset && a.viewpoint == b.viewpoint
-            && a.otherElements.map(\.name) == b.otherElements.map(\.name) && a.otherElements.map(\.count) == b.otherElements.map(\.count)
-    }
 
     /// The format as its header spells it, byte order included ("PLY binary_big_endian").
     public var formatName: String {

@@ -25,7 +25,7 @@ public enum CloudReader {
     /// against the data, and the data read, only by `read`.
     public static func header(_ path: String) throws -> CloudFileHeader {
         let file = try InputFile(path)
-        return try withHeader(of: file) { header, _ in header.fileHeader }
+        return try withHeader(of: file) { $0.fileHeader }
     }
 
     /// Reads the cloud at `path`: positions as float (whatever the file stores), colors from
@@ -35,8 +35,8 @@ public enum CloudReader {
     /// it has no point.
     public static func read(_ path: String) throws -> CloudFile {
         let file = try InputFile(path)
-        return try withHeader(of: file) { header, offset in
-            var stream = ByteStream(file: file, from: offset)
+        return try withHeader(of: file) { header in
+            var stream = ByteStream(file: file, from: header.fileHeader.dataOffset)
             defer { stream.close() }
             return try header.readBody(&stream, path: path)
         }
@@ -52,12 +52,12 @@ public enum CloudReader {
     }
 
     /// Reads the header from the file's first bytes, more of them while it goes on, up to the limit.
-    private static func withHeader<T>(of file: InputFile, _ body: (ParsedHeader, Int) throws -> T) throws -> T {
+    private static func withHeader<T>(of file: InputFile, _ body: (ParsedHeader) throws -> T) throws -> T {
         var bytes = try file.read(at: 0, count: min(file.size, 1 << 16))
         while true {
             let atEnd = bytes.count == file.size
             if let header = try bytes.withUnsafeBytes({ try ParsedHeader($0, atEnd: atEnd, path: file.path) }) {
-                return try body(header, header.fileHeader.dataOffset)
+                return try body(header)
             }
             let kind = bytes.starts(with: Array("ply".utf8)) ? "PLY" : "PCD"
             guard !atEnd else {
@@ -92,7 +92,7 @@ private enum ParsedHeader {
         switch self {
         case let .ply(h):
             let grid = h.columns > 0 ? (h.columns, h.rows) : (h.vertex.count, 1)
-            let others = h.elements.filter { $0.name != "vertex" && $0.name != "range_grid" }.map { (name: $0.name, count: $0.count) }
+            let others = h.elements.filter { $0.name != "vertex" && $0.name != "range_grid" }.map { CloudFileHeader.Element(name: $0.name, count: $0.count) }
             return CloudFileHeader(format: .ply(h.ascii ? .ascii : .binary), isBigEndian: h.bigEndian, fields: h.vertex.properties.map(\.name),
                                    pointCount: grid.0 * grid.1, width: grid.0, height: grid.1, dataOffset: h.dataOffset,
                                    viewpoint: h.viewpoint, otherElements: others)

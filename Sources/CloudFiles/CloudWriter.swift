@@ -6,9 +6,6 @@ import CloudIO
 /// byte is written; on any failure it is removed, so a half-written cloud file never exists
 /// under the destination's name.
 public enum CloudWriter {
-    /// The most points cloudgen writes to one file.
-    public static let maxPoints = CloudFileLimits.maxPoints
-
     /// Writes `cloud` to `path` in the format its extension names (.ply / .pcd) and `encoding`;
     /// returns the number of points the file holds (see the other `write`).
     @discardableResult
@@ -37,8 +34,8 @@ public enum CloudWriter {
     /// bad input (there is nothing to write).
     @discardableResult
     public static func write(_ cloud: PointCloud, to path: String, format: CloudFileFormat, viewpoint: Pose? = nil) throws -> Int {
-        guard cloud.count <= maxPoints else {
-            throw CloudError.badInput("\(path): \(cloud.count) points is more than cloudgen writes (at most \(maxPoints))")
+        guard cloud.count <= CloudFileLimits.maxPoints else {
+            throw CloudError.badInput("\(path): \(cloud.count) points is more than cloudgen writes (at most \(CloudFileLimits.maxPoints))")
         }
         guard cloud.count > 0 else { throw CloudError.badInput("\(path): the cloud has no points, so there is nothing to write") }
         let finite = cloud.finiteCount

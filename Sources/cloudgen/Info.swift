@@ -27,11 +27,6 @@ struct Info: ParsableCommand {
             var size: [Float]
         }
 
-        struct Element: Encodable {
-            var name: String
-            var count: Int
-        }
-
         var path: String
         /// As the header spells it, byte order included ("PLY binary_big_endian").
         var format: String
@@ -42,7 +37,7 @@ struct Info: ParsableCommand {
         /// Fields no channel holds (alpha, intensity, ...): `convert` does not carry them over.
         var ignoredFields: [String]
         /// PLY elements besides the points (faces of a mesh, PCL's camera): not read into the cloud.
-        var otherElements: [Element]
+        var otherElements: [CloudFileHeader.Element]
         @NullWhenAbsent var organized: Grid?
         var hasColors: Bool
         var hasNormals: Bool
@@ -60,7 +55,7 @@ struct Info: ParsableCommand {
         }
         let report = Report(
             path: file, format: loaded.header.formatName, points: points, fields: loaded.fields, ignoredFields: loaded.ignoredFields,
-            otherElements: loaded.header.otherElements.map { Report.Element(name: $0.name, count: $0.count) },
+            otherElements: loaded.header.otherElements,
             organized: cloud.organized.map { Report.Grid(width: $0.width, height: $0.height, emptyCells: cloud.count - points) },
             hasColors: cloud.colors != nil, hasNormals: cloud.normals != nil, viewpoint: loaded.header.viewpoint?.viewpoint,
             bounds: bounds)
