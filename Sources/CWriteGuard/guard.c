@@ -34,8 +34,9 @@ static size_t length(const char *s) {
 }
 
 static int contains(const char *haystack, const char *needle) {
-    size_t n = length(needle);
-    for (; *haystack; haystack++) {
+    size_t n = length(needle), left = length(haystack);
+    /* Only where the needle fits: memcmp may read all n bytes whatever it finds first. */
+    for (; left >= n; haystack++, left--) {
         if (memcmp(haystack, needle, n) == 0) return 1;
     }
     return 0;
@@ -49,63 +50,70 @@ struct linux_dirent64 {
     char d_name[];
 };
 
-/* Empties and removes the folder `name` in `parent` (a staged folder), to a bounded depth. */
-static void remove_tree(int parent, const char *name, int depth) {
-    int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd >= 0) {
-        char buffer[4096];
-        /* Unlinking while reading can skip entries: read again until a pass finds none. */
-        for (int pass = 0; pass < 64; pass++) {
-            lseek(fd, 0, SEEK_SET);
-            int found = 0;
-            long n;
-            while ((n = syscall(SYS_getdents64, fd, buffer, sizeof buffer)) > 0) {
-                for (long offset = 0; offset < n;) {
-                    struct linux_dirent64 *entry = (struct linux_dirent64 *)(buffer + offset);
-                    offset += entry->d_reclen;
-                    const char *child = entry->d_name;
-                    if (strcmp(child, ".") == 0 || strcmp(child, "..") == 0) continue;
-                    found = 1;
-                    if (entry->d_type == DT_DIR && depth < MAX_DEPTH) {
-                        remove_tree(fd, child, depth + 1);
-                    } else {
-                        unlinkat(fd, child, 0);
-                    }
-                }
-            }
-            if (!found) break;
-        }
-        close(fd);
-    }
-    unlinkat(parent, name, AT_REMOVEDIR);
-}
+/* What to do with one entry of a folder being swept: returns 1 when it removed something. */
+typedef int (*visit_entry)(int folder, const char *child, unsigned char type, int depth);
 
-/* Removes this process's temporaries and staged folders in one registered folder. */
-static void clean_folder(const char *folder) {
-    int fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) return;
+/* Calls `visit` on every entry of the open folder `fd` but . and .., pass after pass, until a
+ * pass removes nothing: unlinking while reading can make getdents skip entries. */
+static void sweep(int fd, int depth, visit_entry visit) {
     char buffer[4096];
     for (int pass = 0; pass < 64; pass++) {
         lseek(fd, 0, SEEK_SET);
-        int found = 0;
+        int removed = 0;
         long n;
         while ((n = syscall(SYS_getdents64, fd, buffer, sizeof buffer)) > 0) {
             for (long offset = 0; offset < n;) {
                 struct linux_dirent64 *entry = (struct linux_dirent64 *)(buffer + offset);
                 offset += entry->d_reclen;
                 const char *child = entry->d_name;
-                if (child[0] != '.') continue;
-                if (contains(child, tmp_marker)) {
-                    found = 1;
-                    if (unlinkat(fd, child, 0) != 0) found = 0;
-                } else if (contains(child, partial_marker)) {
-                    found = 1;
-                    remove_tree(fd, child, 1);
-                }
+                if (strcmp(child, ".") == 0 || strcmp(child, "..") == 0) continue;
+                removed |= visit(fd, child, entry->d_type, depth);
             }
         }
-        if (!found) break;
+        if (!removed) break;
     }
+}
+
+static void remove_tree(int parent, const char *name, int depth);
+
+/* Inside a staged folder: everything goes, folders to a bounded depth. */
+static int remove_entry(int folder, const char *child, unsigned char type, int depth) {
+    if (type == DT_DIR && depth < MAX_DEPTH) {
+        remove_tree(folder, child, depth + 1);
+    } else {
+        unlinkat(folder, child, 0);
+    }
+    return 1;
+}
+
+/* Empties and removes the folder `name` in `parent` (a staged folder), to a bounded depth. */
+static void remove_tree(int parent, const char *name, int depth) {
+    int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0) {
+        sweep(fd, depth, remove_entry);
+        close(fd);
+    }
+    unlinkat(parent, name, AT_REMOVEDIR);
+}
+
+/* In a registered folder: this process's temporaries and staged folders, nothing else. */
+static int remove_ours(int folder, const char *child, unsigned char type, int depth) {
+    (void)type;
+    (void)depth;
+    if (child[0] != '.') return 0;
+    if (contains(child, tmp_marker)) return unlinkat(folder, child, 0) == 0;
+    if (contains(child, partial_marker)) {
+        remove_tree(folder, child, 1);
+        return 1;
+    }
+    return 0;
+}
+
+/* Removes this process's temporaries and staged folders in one registered folder. */
+static void clean_folder(const char *folder) {
+    int fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return;
+    sweep(fd, 0, remove_ours);
     close(fd);
 }
 
