@@ -19,8 +19,10 @@ struct LibraryDecoder {
     static let jpeg = LibraryDecoder(name: "JPEG", open: cic_jpeg_open, decodePixels: cic_jpeg_decode, close: cic_jpeg_close)
     static let tiff = LibraryDecoder(name: "TIFF", open: cic_tiff_open, decodePixels: cic_tiff_decode, close: cic_tiff_close)
 
-    /// The header alone (the decoder is opened and closed; nothing is decoded).
-    func header(_ bytes: UnsafeRawBufferPointer, origin: String) throws -> ImageHeader {
+    /// Opens a decoder on `bytes`, holds the header's size to the limits, runs `body` with the
+    /// decoder and the header, and closes it.
+    private func withOpened<T>(_ bytes: UnsafeRawBufferPointer, origin: String,
+                               _ body: (OpaquePointer?, cic_image_info) throws -> T) throws -> T {
         var status = cic_status()
         var info = cic_image_info()
         var decoder: OpaquePointer?
@@ -28,20 +30,24 @@ struct LibraryDecoder {
         let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
         if open(base, bytes.count, &decoder, &info, &status) != CIC_OK { throw error(status, origin) }
         try ImageLimits.check(width: Int(info.width), height: Int(info.height), origin: origin)
-        return ImageHeader(width: Int(info.width), height: Int(info.height), channels: Int(info.channels),
-                           bitDepth: Int(info.bit_depth), workingBytes: Int(clamping: info.working_bytes))
+        return try body(decoder, info)
+    }
+
+    /// The header alone (the decoder is opened and closed; nothing is decoded).
+    func header(_ bytes: UnsafeRawBufferPointer, origin: String) throws -> ImageHeader {
+        try withOpened(bytes, origin: origin) { _, info in
+            ImageHeader(width: Int(info.width), height: Int(info.height), channels: Int(info.channels),
+                        bitDepth: Int(info.bit_depth), workingBytes: Int(clamping: info.working_bytes))
+        }
     }
 
     func decode(_ bytes: UnsafeRawBufferPointer, origin: String) throws -> DecodedImage {
-        var status = cic_status()
-        var info = cic_image_info()
-        var decoder: OpaquePointer?
-        defer { close(decoder) }
-        let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
-        if open(base, bytes.count, &decoder, &info, &status) != CIC_OK { throw error(status, origin) }
+        try withOpened(bytes, origin: origin) { decoder, info in try pixels(decoder, info, origin: origin) }
+    }
 
+    private func pixels(_ decoder: OpaquePointer?, _ info: cic_image_info, origin: String) throws -> DecodedImage {
+        var status = cic_status()
         let (width, height, channels) = (Int(info.width), Int(info.height), Int(info.channels))
-        try ImageLimits.check(width: width, height: height, origin: origin)
         let count = width * height * channels
         // The C side writes every sample or fails; on failure the array is dropped unread.
         func fill(_ raw: UnsafeMutableRawBufferPointer) -> Bool {
