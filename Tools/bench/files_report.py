@@ -8,9 +8,7 @@ Ratio = Open3D median / cloudgen median: above 1 cloudgen is faster. Standard li
 import json
 import sys
 
-
-def ms(x):
-    return f"{x['median_s'] * 1e3:.1f} ({x['min_s'] * 1e3:.1f}) ms"
+from render_report import ms
 
 
 def main():
