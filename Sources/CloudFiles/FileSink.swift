@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CloudCore
+import CloudIO
 
 /// An output file written through a buffer with plain write(2) calls, every result checked: a
 /// full disk, a quota, EFBIG or EIO is a `CloudError.io` naming the destination, never a short
@@ -64,7 +65,7 @@ final class FileSink {
         try flush()
         let descriptor = fd
         fd = -1
-        guard close(descriptor) == 0 else { throw failure("cannot finish writing") }
+        guard close(descriptor) == 0 else { throw failure("cannot finish writing", errno) }
     }
 
     private func flush() throws {
@@ -73,18 +74,10 @@ final class FileSink {
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
-        var start = 0
-        while start < bytes.count {
-            let n = write(fd, bytes.baseAddress! + start, bytes.count - start)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw failure("cannot write")
-            }
-            start += n
-        }
+        if let code = CloudIO.writeAll(fd, bytes) { throw failure("cannot write", code) }
     }
 
-    private func failure(_ doing: String) -> CloudError {
-        CloudError.io("\(destination): \(doing): \(String(cString: strerror(errno)))")
+    private func failure(_ doing: String, _ code: Int32) -> CloudError {
+        CloudError.io("\(destination): \(doing): \(String(cString: strerror(code)))")
     }
 }

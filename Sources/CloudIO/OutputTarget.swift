@@ -96,14 +96,8 @@ struct OutputTarget {
                 throw failure("cannot read back its temporary file", errno)
             }
             if n == 0 { break }
-            var offset = 0
-            while offset < n {
-                let w = buffer.withUnsafeBytes { write(sink, $0.baseAddress! + offset, n - offset) }
-                if w < 0 {
-                    if errno == EINTR { continue }
-                    throw failure("cannot be written", errno)
-                }
-                offset += w
+            if let code = buffer.withUnsafeBytes({ writeAll(sink, UnsafeRawBufferPointer(rebasing: $0[..<n])) }) {
+                throw failure("cannot be written", code)
             }
         }
     }
