@@ -30,7 +30,7 @@ final class PCLToolInteropTests: XCTestCase {
                 let input = folder.appendingPathComponent("\(name)-\(encoding).pcd").path
                 let output = folder.appendingPathComponent("\(name)-\(encoding)-pcl.pcd").path
                 try CloudWriter.write(cloud, to: input, format: .pcd(encoding))
-                try runTool("pcl_convert_pcd_ascii_binary", [input, output, "1"])
+                try runPCLTool("pcl_convert_pcd_ascii_binary", [input, output, "1"])
                 XCTAssertEqual(try records(output), ourRecords, "\(name) \(encoding): PCL read other values")
             }
         }
@@ -44,7 +44,7 @@ final class PCLToolInteropTests: XCTestCase {
                 let input = folder.appendingPathComponent("\(name)-\(encoding).ply").path
                 let output = folder.appendingPathComponent("\(name)-\(encoding)-pcl.pcd").path
                 try CloudWriter.write(cloud, to: input, format: .ply(encoding))
-                try runTool("pcl_ply2pcd", ["-format", "1", input, output])
+                try runPCLTool("pcl_ply2pcd", ["-format", "1", input, output])
                 let read = try CloudReader.read(output).cloud
                 XCTAssertEqual(read.organized, cloud.organized, "\(name) \(encoding)")
                 XCTAssertEqual(differingBits(read.positions, cloud.positions), 0, "\(name) \(encoding): positions")
@@ -72,7 +72,7 @@ final class PCLToolInteropTests: XCTestCase {
             let ascii = folder.appendingPathComponent("\(name)-ascii.pcd").path
             written.append((ascii, ["pcl_convert_pcd_ascii_binary", source, ascii, "0", "9"], 0))
             for (path, command, tolerance) in written {
-                try runTool(command[0], Array(command.dropFirst()))
+                try runPCLTool(command[0], Array(command.dropFirst()))
                 let read = try CloudReader.read(path).cloud
                 let label = "\(name): \(command.joined(separator: " "))"
                 // PCL's PLY writer leaves out an unorganized cloud's NaN points; ours has none.
@@ -93,17 +93,6 @@ final class PCLToolInteropTests: XCTestCase {
         let end = header.dataOffset + header.pointCount * step
         XCTAssertGreaterThanOrEqual(bytes.count, end, path)
         return Array(bytes[header.dataOffset..<min(end, bytes.count)])
-    }
-
-    private func runTool(_ tool: String, _ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/\(tool)")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "\(tool) \(arguments.joined(separator: " "))", file: file, line: line)
     }
 }
 

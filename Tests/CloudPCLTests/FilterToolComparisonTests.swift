@@ -149,23 +149,8 @@ final class FilterToolComparisonTests: XCTestCase {
     @discardableResult
     func runTool(_ name: String, _ arguments: [String], output: String? = nil,
                  file: StaticString = #filePath, line: UInt = #line) throws -> PointCloud {
-        let executable = "/usr/bin/\(name)"
-        guard FileManager.default.isExecutableFile(atPath: executable) else {
-            XCTFail("\(executable) is missing: install Debian's pcl-tools (Tools/bootstrap does) to compare against PCL", file: file, line: line)
-            throw CocoaError(.fileNoSuchFile)
-        }
         let out = output ?? scratch.appendingPathComponent("\(name)-\(UUID().uuidString).pcd").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments.map { $0 == "OUT" ? out : $0 }
-        // The tools write the output into the working directory's paths we give them; their
-        // chatter goes nowhere.
-        process.currentDirectoryURL = scratch
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "\(name) \(arguments.joined(separator: " ")) failed", file: file, line: line)
+        try runPCLTool(name, arguments.map { $0 == "OUT" ? out : $0 }, in: scratch, file: file, line: line)
         let written = try CloudReader.read(out).cloud.positions
         var finite: [Float] = []
         finite.reserveCapacity(written.count)

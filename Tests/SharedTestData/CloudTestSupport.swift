@@ -95,3 +95,23 @@ public func assertCloudError<T>(_ kind: CloudError.Kind, naming name: String, co
         XCTFail("expected a CloudError, got \(error)", file: file, line: line)
     }
 }
+
+/// Runs one of PCL's command-line programs (Debian's pcl-tools, which Tools/bootstrap installs) in
+/// `directory`, its chatter discarded, and records a failure when it is missing or fails.
+public func runPCLTool(_ name: String, _ arguments: [String], in directory: URL? = nil,
+                       file: StaticString = #filePath, line: UInt = #line) throws {
+    let executable = "/usr/bin/\(name)"
+    guard FileManager.default.isExecutableFile(atPath: executable) else {
+        XCTFail("\(executable) is missing: install Debian's pcl-tools (Tools/bootstrap does) to compare against PCL", file: file, line: line)
+        throw CocoaError(.fileNoSuchFile)
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 0, "\(name) \(arguments.joined(separator: " ")) failed", file: file, line: line)
+}
