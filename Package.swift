@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import Foundation
 import PackageDescription
 
@@ -19,6 +19,16 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The service (Sources/CloudService). Hummingbird's default traits would build
+        // swift-configuration too, which nothing here uses.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // A streaming multipart/form-data parser: uploads go to disk part by part.
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
     ],
     targets: [
         // CloudCore imports no Foundation, so nothing autolinks libm for its rounding and square roots.
@@ -45,9 +55,24 @@ let package = Package(
         .target(name: "CDevices", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CloudCapture", dependencies: ["CloudCore", "CloudIO", "CDevices"]),
         .target(name: "CloudRender", dependencies: ["CloudCore", "CloudIO"]),
+        // The capture stages (source -> frames -> cloud -> filters -> files and pictures) that the
+        // CLI's `capture` and the service's uploads both drive.
+        .target(name: "CloudPipeline", dependencies: ["CloudCore", "CloudIO", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender"]),
+        // `cloudgen serve`: the HTTP API over CloudPipeline, with its SQLite capture index.
+        .target(
+            name: "CloudService",
+            dependencies: ["CloudCore", "CloudIO", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender", "CloudPipeline",
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "Prometheus", package: "swift-prometheus"),
+                           .product(name: "Metrics", package: "swift-metrics"),
+                           .product(name: "MultipartKit", package: "multipart-kit")]
+        ),
         .executableTarget(
             name: "cloudgen",
-            dependencies: ["CloudCore", "CloudIO", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender",
+            dependencies: ["CloudCore", "CloudIO", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender", "CloudPipeline", "CloudService",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
@@ -64,6 +89,9 @@ let package = Package(
         .testTarget(name: "CloudPCLTests", dependencies: ["CloudPCL", "CloudFiles", "CloudCore", "CloudCapture", "SharedTestData"]),
         .testTarget(name: "CloudCaptureTests", dependencies: ["CloudCapture", "CloudCore", "SharedTestData"]),
         .testTarget(name: "CloudRenderTests", dependencies: ["CloudRender", "CloudIO", "CloudCore"]),
+        .testTarget(name: "CloudServiceTests",
+                    dependencies: ["CloudService", "CloudPipeline", "CloudFiles", "CloudCore", "CloudIO", "SharedTestData",
+                                   .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(name: "cloudgenTests", dependencies: ["CloudCore", "CloudIO", "CloudFiles", "CloudPCL", "SharedTestData"]),
     ],
     swiftLanguageModes: [.v5]

@@ -1,0 +1,5 @@
+import Hummingbird
+import GRDB
+import Prometheus
+import MultipartKit
+enum ServiceStub {}

@@ -1,0 +1,3 @@
+import XCTest
+import HummingbirdTesting
+final class StubTests: XCTestCase {}
