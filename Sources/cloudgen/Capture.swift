@@ -3,6 +3,7 @@ import CloudCapture
 import CloudCore
 import CloudIO
 import CloudPCL
+import CloudPipeline
 import Foundation
 
 extension DepthFileEncoding: ExpressibleByArgument {}
@@ -90,7 +91,8 @@ struct Capture: ParsableCommand {
                 sourceOptions: SourceOptions(intrinsicsPath: intrinsics, depthUnitsPerMetre: depthScale, depthEncoding: depthEncoding),
                 frame: frame, range: range?.limits,
                 frameLimit: frameLimit, duration: duration, fuse: fuse, outputs: output.requested,
-                rgbdDirectory: rgbd, bundleDirectory: bundle, filters: pipeline, pictures: try pictures.outputs()
+                rgbdDirectory: rgbd, bundleDirectory: bundle, filters: pipeline, pictures: try pictures.outputs(),
+                observer: Progress(quiet: frameLimit == 1)
             ).run()
         }
         // The frames before a camera went away are written; the capture still failed.

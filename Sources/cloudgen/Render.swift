@@ -3,6 +3,7 @@ import CloudCore
 import CloudFiles
 import CloudIO
 import CloudPCL
+import CloudPipeline
 import CloudRender
 import Foundation
 
