@@ -98,7 +98,7 @@ enum CLICapture {
         return try CloudReader.read(path).cloud
     }
 
-    private final class QuietObserver: CaptureObserver {
+    final class QuietObserver: CaptureObserver {
         func warning(_ message: String) {}
         func advanced(frames: Int, expected: Int?, points: Int) {}
         func finished(frames: Int, points: Int, seconds: Double) {}

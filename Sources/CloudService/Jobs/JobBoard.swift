@@ -45,7 +45,6 @@ final class JobBoard: Sendable {
 
     private func run(_ submitted: JobRecord, archive: String, kind: String?, order: CaptureOrder, folder: URL) async {
         var job = submitted
-        defer { try? FileManager.default.removeItem(at: folder) }
         do {
             let staged = try await service.capturePool.run { [self] () throws -> CaptureRunner.Staged in
                 changeCounts(queued: -1, running: 1)
@@ -74,6 +73,8 @@ final class JobBoard: Sendable {
             job.problem = (try? JSONSerialization.data(withJSONObject: ["status": problem.status.code, "detail": problem.detail, "title": problem.status.reasonPhrase],
                                                        options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
         }
+        // Before the final state is told, so that whoever waits for it finds the upload gone.
+        try? FileManager.default.removeItem(at: folder)
         try? await record(job)
     }
 

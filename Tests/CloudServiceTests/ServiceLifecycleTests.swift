@@ -1,0 +1,92 @@
+@testable import CloudService
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import SharedTestData
+import XCTest
+
+/// What outlives a server process, what it refuses to start with, and who it lets in.
+final class ServiceLifecycleTests: XCTestCase {
+    func testCapturesSurviveARestartAndUnfinishedJobsAreReportedInterrupted() async throws {
+        let harness = try ServiceHarness()
+        defer { harness.remove() }
+        let upload = try MultipartBody.tumFrame()
+        let id = try await harness.test { client in
+            let created = try await client.execute(uri: "/v1/captures", method: .post, headers: upload.headers, body: upload.body)
+            return try XCTUnwrap(try created.json()["id"] as? String)
+        }
+        // A job the previous process left running.
+        let index = try SQLiteCaptureIndex(path: harness.data.appendingPathComponent("index.sqlite").path)
+        let job = JobRecord(id: JobID(), state: .running, created: Date(), updated: Date(), framesDone: 3, framesTotal: 10)
+        try await index.insertJob(job)
+        try index.close()
+
+        try await harness.test { client in
+            let listed = try await client.execute(uri: "/v1/captures", method: .get).json()
+            XCTAssertEqual((listed["captures"] as? [[String: Any]])?.compactMap { $0["id"] as? String }, [id])
+            let ply = try await client.execute(uri: "/v1/captures/\(id)/cloud.ply", method: .get)
+            XCTAssertEqual(ply.status, .ok)
+            let reported = try await client.execute(uri: "/v1/jobs/\(job.id)", method: .get).json()
+            XCTAssertEqual(reported["state"] as? String, "failed")
+            XCTAssertEqual((reported["problem"] as? [String: Any])?["title"] as? String, "interrupted")
+            let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+            XCTAssertTrue(metrics.contains("cloudgen_captures_stored 1"), metrics)
+        }
+    }
+
+    func testListeningBeyondLoopbackNeedsAToken() async throws {
+        var configuration = ServiceConfiguration(host: "0.0.0.0", port: 0, dataDirectory: "/nonexistent")
+        XCTAssertThrowsError(try configuration.validate()) { error in
+            XCTAssertTrue("\(error)".contains("--token-file"), "\(error)")
+        }
+        configuration.token = String(repeating: "t", count: 32)
+        XCTAssertNoThrow(try configuration.validate())
+    }
+
+    func testATokenGuardsEveryRouteButHealth() async throws {
+        let token = "s3cret-token-0123456789abcdef"
+        let harness = try ServiceHarness { $0.token = token }
+        defer { harness.remove() }
+        try await harness.test(.live) { client in
+            let health = try await client.execute(uri: "/healthz", method: .get)
+            XCTAssertEqual(health.status, .ok)
+            for header in [nil, "Bearer wrong", "Bearer \(token)x", "Basic \(token)", "Bearer \(token.dropLast())"] {
+                let headers: HTTPFields = header.map { [.authorization: $0] } ?? [:]
+                let refused = try await client.execute(uri: "/v1/captures", method: .get, headers: headers)
+                XCTAssertEqual(refused.status, .unauthorized, header ?? "none")
+                XCTAssertEqual(refused.headers[.wwwAuthenticate], "Bearer")
+            }
+            let allowed = try await client.execute(uri: "/v1/captures", method: .get, headers: [.authorization: "Bearer \(token)"])
+            XCTAssertEqual(allowed.status, .ok)
+        }
+    }
+
+    func testTheTokenComparisonLooksAtEveryByte() {
+        let token = Array("abcdefghijklmnop".utf8)
+        XCTAssertTrue(AuthMiddleware<BasicRequestContext>.equal(token, token))
+        XCTAssertFalse(AuthMiddleware<BasicRequestContext>.equal(Array("abcdefghijklmnoq".utf8), token))
+        XCTAssertFalse(AuthMiddleware<BasicRequestContext>.equal(Array("abcdefghijklmno".utf8), token))
+        XCTAssertFalse(AuthMiddleware<BasicRequestContext>.equal(Array("abcdefghijklmnopq".utf8), token))
+        XCTAssertFalse(AuthMiddleware<BasicRequestContext>.equal([], token))
+    }
+
+    func testAFullWorkQueueAnswers503WithRetryAfter() async throws {
+        let pool = WorkerPool(name: "test", threads: 1, queueLimit: 1)
+        let release = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        async let first: Void = pool.run { started.signal(); release.wait() }
+        started.wait()
+        async let second: Void = pool.run {}
+        // The thread is busy and one item waits: a third is refused at once.
+        try await Task.sleep(for: .milliseconds(100))
+        do {
+            try await pool.run {}
+            XCTFail("a full queue accepted more work")
+        } catch let problem as Problem {
+            XCTAssertEqual(problem.status, .serviceUnavailable)
+            XCTAssertEqual(problem.headers[.retryAfter], "1")
+        }
+        release.signal()
+        _ = try await (first, second)
+    }
+}
