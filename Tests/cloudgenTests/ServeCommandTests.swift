@@ -1,0 +1,102 @@
+import CloudFiles
+import Foundation
+import XCTest
+
+/// `cloudgen serve` as a process: killed with -9 in the middle of uploads it loses no capture it
+/// confirmed and shows no half one; SIGTERM lets the request in flight finish.
+final class ServeCommandTests: XCTestCase {
+    private func frameArguments() -> [String] {
+        ["-F", "depth=@\(sharedData("open3d-rgbd/other_formats/TUM_depth.png"))",
+         "-F", "color=@\(sharedData("open3d-rgbd/other_formats/TUM_color.png"))",
+         "-F", "intrinsics=@\(sharedData("open3d-rgbd/camera_primesense.json"))", "-F", "depth_scale=5000"]
+    }
+
+    func testKill9DuringUploadsLosesNoConfirmedCaptureAndShowsNoHalfOne() throws {
+        let dir = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let data = dir.appendingPathComponent("data")
+        let confirmed = Confirmed()
+        for round in 0..<3 {
+            let server = try ServeProcess(data: data)
+            let before = confirmed.ids.count
+            let group = DispatchGroup()
+            // Four clients upload until the server dies under them.
+            for _ in 0..<4 {
+                DispatchQueue.global().async(group: group) {
+                    while let (status, body) = try? ServeProcess.curl(self.frameArguments() + ["\(server.url)/v1/captures"]), status != 0 {
+                        if status == 201, let id = ServeProcess.json(body)["id"] as? String { confirmed.add(id) }
+                    }
+                }
+            }
+            // Once a capture of this round is in, at a different moment each round: mid-upload,
+            // mid-capture, mid-commit, whatever the clients are doing then.
+            let deadline = Date().addingTimeInterval(90)
+            while confirmed.ids.count == before && Date() < deadline { usleep(10_000) }
+            usleep(UInt32(150_000 + round * 350_000))
+            server.signal(SIGKILL)
+            XCTAssertNotNil(server.exitStatus(within: 10))
+            XCTAssertEqual(group.wait(timeout: .now() + 60), .success)
+        }
+        XCTAssertGreaterThanOrEqual(confirmed.ids.count, 3, "too few uploads finished before the kills")
+
+        let server = try ServeProcess(data: data)
+        let (status, body) = try ServeProcess.curl(["\(server.url)/v1/captures?limit=100"])
+        XCTAssertEqual(status, 200)
+        let listed = (ServeProcess.json(body)["captures"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        XCTAssertTrue(Set(confirmed.ids).isSubset(of: Set(listed)), "confirmed \(confirmed.ids), listed \(listed)")
+        // Every listed capture is whole: its cloud reads to the points its document states.
+        for id in listed {
+            let document = ServeProcess.json(try ServeProcess.curl(["\(server.url)/v1/captures/\(id)"]).body)
+            let (plyStatus, ply) = try ServeProcess.curl(["\(server.url)/v1/captures/\(id)/cloud.ply"])
+            XCTAssertEqual(plyStatus, 200, id)
+            let cloud = try ply.withUnsafeBytes { try CloudReader.read(bytes: $0, path: "\(id).ply") }
+            XCTAssertEqual(cloud.cloud.count, document["points"] as? Int, id)
+            XCTAssertEqual(try ServeProcess.curl(["-o", "/dev/null", "\(server.url)/v1/captures/\(id)/depth.png"]).status, 200, id)
+        }
+        // What the kills left half-done was swept at start-up.
+        XCTAssertEqual(filesIn(data.appendingPathComponent("staging")), [])
+        XCTAssertEqual(filesIn(data.appendingPathComponent("uploads")), [])
+        XCTAssertEqual(Set(filesIn(data.appendingPathComponent("captures"))), Set(listed))
+    }
+
+    func testSIGTERMFinishesTheRequestInFlightThenExits() throws {
+        let dir = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try ServeProcess(data: dir.appendingPathComponent("data"))
+        let answer = Answer()
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            // A fused capture of several frames: seconds of work in a debug build.
+            answer.result = try? ServeProcess.curl(["-H", "Content-Type: application/json",
+                                             "-d", "{\"source\": \"synthetic:seed=4\", \"frames\": 4, \"fuse\": true}", "\(server.url)/v1/captures"])
+            done.signal()
+        }
+        usleep(500_000)
+        server.signal(SIGTERM)
+        XCTAssertEqual(done.wait(timeout: .now() + 120), .success)
+        XCTAssertEqual(answer.result?.status, 201, answer.result.map { String(decoding: $0.body, as: UTF8.self) } ?? "no answer")
+        XCTAssertEqual(server.exitStatus(within: 30), 0)
+    }
+}
+
+/// Ids of the uploads answered 201, from several client threads.
+private final class Confirmed: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+
+    var ids: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return list
+    }
+
+    func add(_ id: String) {
+        lock.lock()
+        list.append(id)
+        lock.unlock()
+    }
+}
+
+private final class Answer: @unchecked Sendable {
+    var result: (status: Int, body: Data)?
+}
