@@ -54,13 +54,9 @@ extension SQLiteCaptureIndex {
     }
 
     private static func capture(_ row: Row, _ path: String) throws -> CaptureRecord {
-        let corners: [Double?] = ["minX", "minY", "minZ", "maxX", "maxY", "maxZ"].map { row[$0] }
-        let bounds: CaptureRecord.Bounds?
-        if let c = corners as? [Double] {
-            bounds = .init(min: SIMD3(c[0], c[1], c[2]), max: SIMD3(c[3], c[4], c[5]))
-        } else {
-            bounds = nil
-        }
+        // All six or none (an empty cloud).
+        let c = ["minX", "minY", "minZ", "maxX", "maxY", "maxZ"].compactMap { row[$0] as Double? }
+        let bounds = c.count == 6 ? CaptureRecord.Bounds(min: SIMD3(c[0], c[1], c[2]), max: SIMD3(c[3], c[4], c[5])) : nil
         return CaptureRecord(id: try id(row["id"], path), created: Date(timeIntervalSince1970: row["created"]),
                              source: row["source"], points: row["points"], bounds: bounds, bytes: row["bytes"],
                              frames: row["frames"], report: row["report"])

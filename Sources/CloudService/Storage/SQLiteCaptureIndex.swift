@@ -29,8 +29,11 @@ public final class SQLiteCaptureIndex: CaptureIndex {
         }
     }
 
-    /// Closes the database's connections; the index must not be used afterwards.
+    /// Moves the log into the database file, so that a stopped server leaves one self-contained
+    /// file (a plain copy is a backup), and closes the connections; the index must not be used
+    /// afterwards.
     public func close() throws {
+        try pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         try pool.close()
     }
 
