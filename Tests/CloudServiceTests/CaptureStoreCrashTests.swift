@@ -68,6 +68,7 @@ final class CaptureStoreCrashTests: XCTestCase {
         // The kills do land inside commits (files half-written, or renamed without their row),
         // so the checks above saw what a crash leaves.
         XCTAssertGreaterThan(leftovers, 0)
+        print("6 kills: \(announced.count) captures announced, all kept; \(leftovers) half-done commits removed")
     }
 
     /// Starts this test binary as a child committing into `root`, lets it commit at least one

@@ -16,7 +16,10 @@ enum StoreFixture {
         for byte in "\(id.rawValue)/\(file)".utf8 { seed = (seed ^ UInt64(byte)) &* 0x100_0000_01b3 }
         var random = SplitMix64(state: seed)
         let count = 1024 + Int(random.next() % (47 * 1024))
-        return (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        // Eight bytes per draw: a debug build is slow enough per element to matter over 400 captures.
+        var words = [UInt64](repeating: 0, count: count / 8 + 1)
+        for i in words.indices { words[i] = random.next() }
+        return words.withUnsafeBytes { Array($0.prefix(count)) }
     }
 
     static func record(_ id: CaptureID = CaptureID(), created: Date = Date(), bytes: Int = 0) -> CaptureRecord {

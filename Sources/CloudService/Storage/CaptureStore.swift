@@ -71,9 +71,12 @@ public final class CaptureStore: Sendable {
         guard !FileManager.default.fileExists(atPath: destination.path) else {
             throw CloudError.io("\(destination.path): already exists; capture ids are never reused")
         }
-        try DurableFiles.syncTree(folder)
-        try DurableFiles.move(folder, to: destination)
-        try DurableFiles.sync(captures)
+        let captures = captures
+        try await DurableFiles.offload {
+            try DurableFiles.syncTree(folder)
+            try DurableFiles.move(folder, to: destination)
+            try DurableFiles.sync(captures)
+        }
         do {
             try await index.insert(record)
         } catch {
@@ -87,7 +90,8 @@ public final class CaptureStore: Sendable {
     /// a folder without one is left to `reconcile()` (it may be a commit in flight).
     public func remove(_ id: CaptureID) async throws -> Bool {
         guard try await index.delete(id) else { return false }
-        discard(captures.appendingPathComponent(id.rawValue, isDirectory: true))
+        let folder = captures.appendingPathComponent(id.rawValue, isDirectory: true)
+        try await DurableFiles.offload { self.discard(folder) }
         return true
     }
 

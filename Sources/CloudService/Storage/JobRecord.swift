@@ -11,6 +11,7 @@ public struct JobRecord: Equatable, Sendable {
 
     public var id: JobID
     public var state: State
+    /// Times are kept to the millisecond, as the index does.
     public var created: Date
     public var updated: Date
     public var framesDone: Int
@@ -25,8 +26,8 @@ public struct JobRecord: Equatable, Sendable {
                 captureID: CaptureID? = nil, problem: String? = nil) {
         self.id = id
         self.state = state
-        self.created = created
-        self.updated = updated
+        self.created = created.wholeMilliseconds
+        self.updated = updated.wholeMilliseconds
         self.framesDone = framesDone
         self.framesTotal = framesTotal
         self.captureID = captureID

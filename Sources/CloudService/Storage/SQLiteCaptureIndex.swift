@@ -49,13 +49,13 @@ public final class SQLiteCaptureIndex: CaptureIndex {
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            // Times are seconds since 1970 (REAL). WITHOUT ROWID keeps each table ordered by its
+            // Times are milliseconds since 1970 (INTEGER). WITHOUT ROWID keeps each table ordered by its
             // id, which is time-ordered: the list query (id < ? ORDER BY id DESC LIMIT ?) walks
             // the primary key and needs no other index.
             try db.execute(sql: """
                 CREATE TABLE capture (
                     id TEXT NOT NULL PRIMARY KEY,
-                    created REAL NOT NULL,
+                    created INTEGER NOT NULL,
                     source TEXT NOT NULL,
                     points INTEGER NOT NULL,
                     minX REAL, minY REAL, minZ REAL, maxX REAL, maxY REAL, maxZ REAL,
@@ -66,8 +66,8 @@ public final class SQLiteCaptureIndex: CaptureIndex {
                 CREATE TABLE job (
                     id TEXT NOT NULL PRIMARY KEY,
                     state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'succeeded', 'failed')),
-                    created REAL NOT NULL,
-                    updated REAL NOT NULL,
+                    created INTEGER NOT NULL,
+                    updated INTEGER NOT NULL,
                     framesDone INTEGER NOT NULL,
                     framesTotal INTEGER,
                     captureID TEXT,
