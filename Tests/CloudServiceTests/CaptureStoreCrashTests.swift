@@ -44,7 +44,7 @@ final class CaptureStoreCrashTests: XCTestCase {
         var announced: Set<CaptureID> = []
         var leftovers = 0
         var random = SystemRandomNumberGenerator()
-        for round in 0..<6 {
+        for round in 0..<10 {
             let (ids, exit) = try runChildUntilKilled(root, afterMilliseconds: Int.random(in: 0..<250, using: &random))
             XCTAssertEqual(exit, SIGKILL, "round \(round): the child ended otherwise")
             XCTAssertFalse(ids.isEmpty, "round \(round): the child committed nothing")
@@ -68,7 +68,7 @@ final class CaptureStoreCrashTests: XCTestCase {
         // The kills do land inside commits (files half-written, or renamed without their row),
         // so the checks above saw what a crash leaves.
         XCTAssertGreaterThan(leftovers, 0)
-        print("6 kills: \(announced.count) captures announced, all kept; \(leftovers) half-done commits removed")
+        print("10 kills: \(announced.count) captures announced before them, \(leftovers) half-done commits removed after them")
     }
 
     /// Starts this test binary as a child committing into `root`, lets it commit at least one

@@ -19,6 +19,11 @@ public final class SQLiteCaptureIndex: CaptureIndex {
         configuration.busyMode = .timeout(5)
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
+            // The pool asks for WAL; a file system that cannot share memory maps keeps another mode.
+            let mode = try pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+            guard mode == "wal" else {
+                throw CloudError.io("\(path): SQLite cannot use WAL mode here (journal mode \(mode ?? "unknown")); put the data folder on a local disk")
+            }
             let problems = try pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
             guard problems == ["ok"] else {
                 throw CloudError.badInput("\(path): the capture index is damaged (\(problems.prefix(3).joined(separator: "; ")))")
