@@ -31,6 +31,29 @@ final class CaptureStoreTests: XCTestCase {
         let storedCapture = try await store.index.capture(record.id)
         XCTAssertNil(storedCapture)
         XCTAssertEqual(try StoreFixture.entries(store.captures), [])
+        XCTAssertEqual(try StoreFixture.entries(store.staging), [], "the failed capture's files are removed")
+    }
+
+    /// Only the folders `makeStaging` makes are committed or abandoned, never a path elsewhere.
+    func testOnlyStagingFoldersAreTakenOrRemoved() async throws {
+        let root = try scratchFolder()
+        let store = try CaptureStore(root: root)
+        let elsewhere = root.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: false)
+        try Data("cloud".utf8).write(to: elsewhere.appendingPathComponent(CaptureStore.cloudFileName))
+        for folder in [elsewhere, store.staging.appendingPathComponent("../elsewhere"), store.staging, store.captures] {
+            do {
+                try await store.commit(staging: folder, record: StoreFixture.record(bytes: 5))
+                XCTFail("committed \(folder.path)")
+            } catch let error as CloudError {
+                XCTAssertTrue(error.message.contains("not a staging folder"), error.message)
+            }
+            store.abandon(staging: folder)
+        }
+        XCTAssertEqual(try StoreFixture.entries(elsewhere), [CaptureStore.cloudFileName])
+        XCTAssertEqual(try StoreFixture.entries(root), ["captures", "elsewhere", "index.sqlite", "index.sqlite-shm", "index.sqlite-wal", "staging", "uploads"])
+        let count = try await store.index.count()
+        XCTAssertEqual(count, 0)
     }
 
     /// A row that cannot be inserted (here: its id is taken) takes its just-renamed folder with it.

@@ -5,8 +5,6 @@ import Foundation
 public struct JobRecord: Equatable, Sendable {
     public enum State: String, Sendable, CaseIterable {
         case queued, running, succeeded, failed
-
-        public var isFinished: Bool { self == .succeeded || self == .failed }
     }
 
     public var id: JobID
