@@ -13,6 +13,7 @@ public struct CaptureRecord: Equatable, Sendable {
     }
 
     public var id: CaptureID
+    /// Kept to the millisecond, as the index does.
     public var created: Date
     /// The source spec or upload it came from ("upload", "synthetic:seed=3").
     public var source: String
@@ -27,7 +28,7 @@ public struct CaptureRecord: Equatable, Sendable {
 
     public init(id: CaptureID, created: Date, source: String, points: Int, bounds: Bounds?, bytes: Int, frames: Int, report: String) {
         self.id = id
-        self.created = created
+        self.created = created.wholeMilliseconds
         self.source = source
         self.points = points
         self.bounds = bounds

@@ -57,29 +57,48 @@ public final class CaptureStore: Sendable {
     }
 
     /// Makes the files in `folder` (from `makeStaging`) the capture `record`: flushes them, renames
-    /// the folder to captures/ID, flushes captures/, then inserts the row. If the row cannot be
-    /// inserted, the folder is removed again and the error thrown.
+    /// the folder to captures/ID, flushes captures/, then inserts the row. On failure the files
+    /// are removed (the staging folder, or the renamed one if the row cannot be inserted) and the
+    /// error thrown.
     public func commit(staging folder: URL, record: CaptureRecord) async throws {
-        guard folder.deletingLastPathComponent().standardizedFileURL.path == staging.standardizedFileURL.path else {
-            throw CloudError.io("\(folder.path): not a staging folder of \(root.path)")
-        }
-        let cloud = folder.appendingPathComponent(Self.cloudFileName)
-        guard FileManager.default.fileExists(atPath: cloud.path) else {
-            throw CloudError.io("\(cloud.path): missing; a capture is not committed without its cloud")
-        }
+        guard isStaging(folder) else { throw CloudError.io("\(folder.path): not a staging folder of \(root.path)") }
         let destination = captures.appendingPathComponent(record.id.rawValue, isDirectory: true)
-        guard !FileManager.default.fileExists(atPath: destination.path) else {
-            throw CloudError.io("\(destination.path): already exists; capture ids are never reused")
+        do {
+            let cloud = folder.appendingPathComponent(Self.cloudFileName)
+            guard FileManager.default.fileExists(atPath: cloud.path) else {
+                throw CloudError.io("\(cloud.path): missing; a capture is not committed without its cloud")
+            }
+            guard !FileManager.default.fileExists(atPath: destination.path) else {
+                throw CloudError.io("\(destination.path): already exists; capture ids are never reused")
+            }
+            let captures = captures
+            try await DurableFiles.offload {
+                try DurableFiles.syncTree(folder)
+                try DurableFiles.move(folder, to: destination)
+                try DurableFiles.sync(captures)
+            }
+        } catch {
+            abandon(staging: folder)
+            throw error
         }
-        try DurableFiles.syncTree(folder)
-        try DurableFiles.move(folder, to: destination)
-        try DurableFiles.sync(captures)
         do {
             try await index.insert(record)
         } catch {
-            discard(destination)
+            try? await DurableFiles.offload { self.discard(destination) }
             throw error
         }
+    }
+
+    /// Removes a staging folder whose capture will not be committed (the capture failed part-way).
+    public func abandon(staging folder: URL) {
+        guard isStaging(folder) else { return }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Whether `folder` is one that `makeStaging` makes: never a path elsewhere.
+    private func isStaging(_ folder: URL) -> Bool {
+        CaptureID(validating: folder.lastPathComponent) != nil
+            && folder.deletingLastPathComponent().standardizedFileURL.path == staging.standardizedFileURL.path
     }
 
     /// Removes the capture: its row first (it is gone for readers from then on), then its folder,
@@ -87,7 +106,8 @@ public final class CaptureStore: Sendable {
     /// a folder without one is left to `reconcile()` (it may be a commit in flight).
     public func remove(_ id: CaptureID) async throws -> Bool {
         guard try await index.delete(id) else { return false }
-        discard(captures.appendingPathComponent(id.rawValue, isDirectory: true))
+        let folder = captures.appendingPathComponent(id.rawValue, isDirectory: true)
+        try await DurableFiles.offload { self.discard(folder) }
         return true
     }
 

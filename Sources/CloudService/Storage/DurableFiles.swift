@@ -40,6 +40,15 @@ enum DurableFiles {
         }
     }
 
+    /// Runs `body`, which blocks in the file system (fsync can take milliseconds), on a thread of
+    /// its own rather than one of the few that run every task: requests in flight flush at once,
+    /// and the others go on meanwhile.
+    static func offload<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
     private static func failure(_ url: URL, _ what: String) -> CloudError {
         CloudError.io("\(url.path): \(what): \(String(cString: strerror(errno)))")
     }

@@ -5,12 +5,11 @@ import Foundation
 public struct JobRecord: Equatable, Sendable {
     public enum State: String, Sendable, CaseIterable {
         case queued, running, succeeded, failed
-
-        public var isFinished: Bool { self == .succeeded || self == .failed }
     }
 
     public var id: JobID
     public var state: State
+    /// Times are kept to the millisecond, as the index does.
     public var created: Date
     public var updated: Date
     public var framesDone: Int
@@ -25,8 +24,8 @@ public struct JobRecord: Equatable, Sendable {
                 captureID: CaptureID? = nil, problem: String? = nil) {
         self.id = id
         self.state = state
-        self.created = created
-        self.updated = updated
+        self.created = created.wholeMilliseconds
+        self.updated = updated.wholeMilliseconds
         self.framesDone = framesDone
         self.framesTotal = framesTotal
         self.captureID = captureID

@@ -8,7 +8,7 @@ extension SQLiteCaptureIndex {
             try db.execute(sql: """
                 INSERT INTO capture (id, created, source, points, minX, minY, minZ, maxX, maxY, maxZ, bytes, frames, report)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [capture.id.rawValue, capture.created.timeIntervalSince1970, capture.source, capture.points,
+                """, arguments: [capture.id.rawValue, capture.created.unixMilliseconds, capture.source, capture.points,
                                  capture.bounds?.min.x, capture.bounds?.min.y, capture.bounds?.min.z,
                                  capture.bounds?.max.x, capture.bounds?.max.y, capture.bounds?.max.z,
                                  capture.bytes, capture.frames, capture.report])
@@ -54,14 +54,10 @@ extension SQLiteCaptureIndex {
     }
 
     private static func capture(_ row: Row, _ path: String) throws -> CaptureRecord {
-        let corners: [Double?] = ["minX", "minY", "minZ", "maxX", "maxY", "maxZ"].map { row[$0] }
-        let bounds: CaptureRecord.Bounds?
-        if let c = corners as? [Double] {
-            bounds = .init(min: SIMD3(c[0], c[1], c[2]), max: SIMD3(c[3], c[4], c[5]))
-        } else {
-            bounds = nil
-        }
-        return CaptureRecord(id: try id(row["id"], path), created: Date(timeIntervalSince1970: row["created"]),
+        // All six or none (an empty cloud).
+        let c = ["minX", "minY", "minZ", "maxX", "maxY", "maxZ"].compactMap { row[$0] as Double? }
+        let bounds = c.count == 6 ? CaptureRecord.Bounds(min: SIMD3(c[0], c[1], c[2]), max: SIMD3(c[3], c[4], c[5])) : nil
+        return CaptureRecord(id: try id(row["id"], path), created: Date(unixMilliseconds: row["created"]),
                              source: row["source"], points: row["points"], bounds: bounds, bytes: row["bytes"],
                              frames: row["frames"], report: row["report"])
     }

@@ -8,8 +8,8 @@ extension SQLiteCaptureIndex {
             try db.execute(sql: """
                 INSERT INTO job (id, state, created, updated, framesDone, framesTotal, captureID, problem)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [job.id.rawValue, job.state.rawValue, job.created.timeIntervalSince1970,
-                                 job.updated.timeIntervalSince1970, job.framesDone, job.framesTotal,
+                """, arguments: [job.id.rawValue, job.state.rawValue, job.created.unixMilliseconds,
+                                 job.updated.unixMilliseconds, job.framesDone, job.framesTotal,
                                  job.captureID?.rawValue, job.problem])
         }
     }
@@ -19,7 +19,7 @@ extension SQLiteCaptureIndex {
             try db.execute(sql: """
                 UPDATE job SET state = ?, updated = ?, framesDone = ?, framesTotal = ?, captureID = ?, problem = ?
                 WHERE id = ?
-                """, arguments: [job.state.rawValue, job.updated.timeIntervalSince1970, job.framesDone, job.framesTotal,
+                """, arguments: [job.state.rawValue, job.updated.unixMilliseconds, job.framesDone, job.framesTotal,
                                  job.captureID?.rawValue, job.problem, job.id.rawValue])
             return db.changesCount > 0
         }
@@ -35,8 +35,8 @@ extension SQLiteCaptureIndex {
                 throw CloudError.io("\(path): job \(id) has an unknown state")
             }
             let captureID: String? = row["captureID"]
-            return JobRecord(id: id, state: state, created: Date(timeIntervalSince1970: row["created"]),
-                             updated: Date(timeIntervalSince1970: row["updated"]), framesDone: row["framesDone"],
+            return JobRecord(id: id, state: state, created: Date(unixMilliseconds: row["created"]),
+                             updated: Date(unixMilliseconds: row["updated"]), framesDone: row["framesDone"],
                              framesTotal: row["framesTotal"], captureID: try captureID.map { try Self.id($0, path) },
                              problem: row["problem"])
         }
@@ -46,7 +46,7 @@ extension SQLiteCaptureIndex {
         try await writing { db in
             try db.execute(sql: """
                 UPDATE job SET state = 'failed', problem = ?, updated = ? WHERE state IN ('queued', 'running')
-                """, arguments: [JobRecord.interruptedProblem, date.timeIntervalSince1970])
+                """, arguments: [JobRecord.interruptedProblem, date.unixMilliseconds])
             return db.changesCount
         }
     }

@@ -19,6 +19,11 @@ public final class SQLiteCaptureIndex: CaptureIndex {
         configuration.busyMode = .timeout(5)
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
+            // The pool asks for WAL; a file system that cannot share memory maps keeps another mode.
+            let mode = try pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+            guard mode == "wal" else {
+                throw CloudError.io("\(path): SQLite cannot use WAL mode here (journal mode \(mode ?? "unknown")); put the data folder on a local disk")
+            }
             let problems = try pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
             guard problems == ["ok"] else {
                 throw CloudError.badInput("\(path): the capture index is damaged (\(problems.prefix(3).joined(separator: "; ")))")
@@ -29,8 +34,11 @@ public final class SQLiteCaptureIndex: CaptureIndex {
         }
     }
 
-    /// Closes the database's connections; the index must not be used afterwards.
+    /// Moves the log into the database file, so that a stopped server leaves one self-contained
+    /// file (a plain copy is a backup), and closes the connections; the index must not be used
+    /// afterwards.
     public func close() throws {
+        try pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         try pool.close()
     }
 
@@ -46,13 +54,13 @@ public final class SQLiteCaptureIndex: CaptureIndex {
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            // Times are seconds since 1970 (REAL). WITHOUT ROWID keeps each table ordered by its
+            // Times are milliseconds since 1970 (INTEGER). WITHOUT ROWID keeps each table ordered by its
             // id, which is time-ordered: the list query (id < ? ORDER BY id DESC LIMIT ?) walks
             // the primary key and needs no other index.
             try db.execute(sql: """
                 CREATE TABLE capture (
                     id TEXT NOT NULL PRIMARY KEY,
-                    created REAL NOT NULL,
+                    created INTEGER NOT NULL,
                     source TEXT NOT NULL,
                     points INTEGER NOT NULL,
                     minX REAL, minY REAL, minZ REAL, maxX REAL, maxY REAL, maxZ REAL,
@@ -63,8 +71,8 @@ public final class SQLiteCaptureIndex: CaptureIndex {
                 CREATE TABLE job (
                     id TEXT NOT NULL PRIMARY KEY,
                     state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'succeeded', 'failed')),
-                    created REAL NOT NULL,
-                    updated REAL NOT NULL,
+                    created INTEGER NOT NULL,
+                    updated INTEGER NOT NULL,
                     framesDone INTEGER NOT NULL,
                     framesTotal INTEGER,
                     captureID TEXT,

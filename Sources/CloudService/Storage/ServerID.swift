@@ -22,7 +22,7 @@ public struct ServerID<Kind: ServerIDKind>: Hashable, Comparable, Sendable, Cust
     /// A new id for something created at `date`.
     public init(date: Date = Date()) {
         var generator = SystemRandomNumberGenerator()
-        let milliseconds = UInt64(max(0, (date.timeIntervalSince1970 * 1000).rounded()))
+        let milliseconds = UInt64(max(0, date.unixMilliseconds))
         let alphabet = Crockford.alphabet
         var characters = [UInt8](repeating: 0, count: Self.length)
         // 10 characters hold 50 bits: the time's 48 (until the year 10889) with leading zeros.
