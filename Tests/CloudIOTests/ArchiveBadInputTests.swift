@@ -1,6 +1,7 @@
 import CloudCore
 import CloudIO
 import Foundation
+import SharedTestData
 import XCTest
 
 /// Archives that must be refused, made by Python's tarfile and zipfile (which write what they are
