@@ -1,6 +1,7 @@
 import CloudCore
 import CloudIO
 import Foundation
+import SharedTestData
 import XCTest
 
 /// Archives that must be refused, made by Python's tarfile and zipfile (which write what they are
@@ -71,6 +72,19 @@ final class ArchiveBadInputTests: ArchiveTestCase {
         assertRefused(try tarWith("C:\\evil.txt", "", data: "b'x'"), member: "C:\\evil.txt", "backslash")
         // A line break in a name is refused, and echoed escaped: the message stays one line.
         assertRefused(try tarWith("scan/two\nlines", "", data: "b'x'"), member: "scan/two\\nlines", "control character")
+    }
+
+    /// Paths over the length limit in a pax record and a GNU long-name member: refused by name,
+    /// the name cut to its first 256 bytes so that the message stays short.
+    func testOverlongNamesAreCutInTheMessage() throws {
+        for (format, repeats) in [("PAX_FORMAT", 2500), ("GNU_FORMAT", 1500)] {
+            let long = "scan/" + String(repeating: "d/", count: repeats) + "x"
+            let tar = try tarWith(long, "", data: "b'x'", format: format)
+            assertRefused(tar, member: String(long.prefix(256)) + "…", "a name longer than the limit of 1024 bytes")
+            XCTAssertThrowsError(try extract(tar)) { error in
+                XCTAssertLessThan((error as? CloudError)?.message.utf8.count ?? .max, 400 + tar.utf8.count, format)
+            }
+        }
     }
 
     /// zipfile cuts names at NUL, so the NUL is patched into the bytes (the name is in both the

@@ -1,6 +1,7 @@
 import CloudCore
 import CloudIO
 import Foundation
+import SharedTestData
 import XCTest
 
 /// Archives real tools make, of real capture files, extract to the same bytes: GNU tar in each of
@@ -60,8 +61,9 @@ final class ArchiveExtractTests: ArchiveTestCase {
         let accented = "scan/caméra.json"
         try FileManager.default.copyItem(at: source.appendingPathComponent("scan/camera_primesense.json"),
                                          to: source.appendingPathComponent(accented))
-        for format in ["GNU_FORMAT", "PAX_FORMAT"] {
-            let tar = archive("py-\(format).tar")
+        // The last: a pax global header ('g') first, which is read and set aside.
+        for format in ["GNU_FORMAT", "PAX_FORMAT", "PAX_FORMAT, pax_headers={'comment': 'capture rig 2'}"] {
+            let tar = archive("py-\(format.prefix(10)).tar")
             try python("import sys, tarfile\nwith tarfile.open(sys.argv[1], 'w', format=tarfile.\(format)) as t: t.add('scan')", tar)
             let summary = try extract(tar)
             XCTAssertEqual(summary.files, 5, format)
@@ -169,5 +171,17 @@ final class ArchiveExtractTests: ArchiveTestCase {
         XCTAssertEqual(summary.files, 4)
         XCTAssertFalse(FileManager.default.fileExists(atPath: destination.appendingPathComponent("__MACOSX").path))
         try assertExtractedScan(under: destination)
+    }
+
+    func testDestinationMustBeAnEmptyFolder() throws {
+        let tar = archive("scan.tar")
+        try run("tar", ["-cf", tar, "scan"])
+        try Data("mine".utf8).write(to: destination.appendingPathComponent("kept.txt"))
+        assertCloudError(.deviceOrIO, naming: destination.path, containing: "not an empty folder") { try extract(tar) }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: destination.path), ["kept.txt"])
+        let missing = scratch.appendingPathComponent("absent").path
+        assertCloudError(.deviceOrIO, naming: missing, containing: "no such folder") {
+            try ArchiveExtractor.extract(archive: tar, into: missing)
+        }
     }
 }

@@ -10,7 +10,8 @@ import CloudCore
 /// are dropped (`tar -C dir -cf x.tar .` stores `./color/00000.jpg`); a trailing slash marks a
 /// folder.
 struct ArchiveMemberName {
-    /// The name as stored (decoded leniently, for messages only).
+    /// The name as stored (decoded leniently, for messages only; a long one is cut to its first
+    /// 256 bytes, so that a megabyte-long pax path does not make a megabyte message).
     let raw: String
     /// The components, none empty, `.` or `..`; empty for the destination itself (`./`).
     let components: [String]
@@ -19,7 +20,9 @@ struct ArchiveMemberName {
     var path: String { components.joined(separator: "/") }
 
     init(bytes: some Collection<UInt8>, origin: String, limits: ArchiveLimits) throws {
-        let raw = String(decoding: bytes, as: UTF8.self)
+        let raw = bytes.count > 256
+            ? String(decoding: bytes.prefix(256), as: UTF8.self) + "…"
+            : String(decoding: bytes, as: UTF8.self)
         self.raw = raw
         let problem = { (what: String) in ArchiveError.member(origin, raw, what) }
         if bytes.isEmpty { throw problem("an empty name") }

@@ -47,11 +47,12 @@ struct TarReader {
             }
             switch header.typeFlag {
             case UInt8(ascii: "L"):
-                longName = try readExtension(size, limit: limits.maxPathBytes + 1, what: "GNU long name", at: at)
+                // Read up to 4 KiB even under a lower limit, so that a name over it is refused by name.
+                longName = try readExtension(size, limit: max(limits.maxPathBytes + 1, 4096), what: "GNU long name", at: at)
                 longName = Array(longName!.prefix { $0 != 0 })
                 continue
             case UInt8(ascii: "K"):
-                _ = try readExtension(size, limit: limits.maxPathBytes + 1, what: "GNU long link name", at: at)
+                _ = try readExtension(size, limit: max(limits.maxPathBytes + 1, 4096), what: "GNU long link name", at: at)
                 continue
             case UInt8(ascii: "x"):
                 let records = try readExtension(size, limit: Self.maxExtensionBytes, what: "pax extended header", at: at)

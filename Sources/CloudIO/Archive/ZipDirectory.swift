@@ -80,8 +80,8 @@ struct ZipDirectory {
             let next = at + Self.entrySize + nameLength + extraLength + commentLength
             guard next <= endOffset else { throw refuse("zip central directory entry \(index + 1) of \(count) is corrupt") }
             // Every name is checked before anything is extracted. One over the limit is read only
-            // so far (enough to be refused and named in the message).
-            let name = try file.read(at: at + Self.entrySize, count: min(nameLength, max(limits.maxPathBytes + 1, 4096)))
+            // so far (enough to be refused, and named as far as messages show names).
+            let name = try file.read(at: at + Self.entrySize, count: min(nameLength, max(limits.maxPathBytes + 1, 257)))
             _ = try ArchiveMemberName(bytes: name, origin: origin, limits: limits)
             let madeBy = fixed.u16(4) >> 8
             let mode = fixed.u32(38) >> 16
