@@ -106,7 +106,7 @@ public struct CapturePipeline {
             if let pictures {
                 // Also notes the first camera, which a world-frame preview looks from.
                 try pictures.writeDepthImage(rgbd, suffix: frameLimit == 1 ? nil : index, origin: source.name)
-                if pictures.depthImagePath != nil { clock.lap("depthImage") }
+                if pictures.depthImagePath != nil || pictures.depthMapPath != nil { clock.lap("depthImage") }
             }
             if let exporter {
                 try exporter.write(rgbd)

@@ -67,8 +67,10 @@ final class ExportRoutesTests: XCTestCase {
             let png = Data(buffer: preview.body)
             XCTAssertEqual(Array(png.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
             XCTAssertEqual(png[16..<24].reduce(0) { $0 << 8 | UInt64($1) }, 200 << 32 | 150, "IHDR width and height")
+            // The depth picture is the CLI's --depth-image of the same frame.
             let depth = try await client.execute(uri: "/v1/captures/\(id)/depth.png", method: .get)
-            XCTAssertEqual(Data(buffer: depth.body), try Data(contentsOf: folder.appendingPathComponent("depth.png")))
+            XCTAssertEqual(depth.headers[.contentType], "image/png")
+            XCTAssertEqual(Data(buffer: depth.body), try CLICapture.tumDepthImage())
 
             // Newest first, paged by `after`.
             let first = try await client.execute(uri: "/v1/captures?limit=2", method: .get).json()

@@ -98,6 +98,19 @@ enum CLICapture {
         return try CloudReader.read(path).cloud
     }
 
+    /// `capture --depth-image` of the TUM frame.
+    static func tumDepthImage() throws -> Data {
+        let folder = try makeScratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("depth.png").path
+        let spec = "rgbd:\(try sharedData("open3d-rgbd/other_formats/TUM_color.png")),\(try sharedData("open3d-rgbd/other_formats/TUM_depth.png"))"
+        _ = try CapturePipeline(sourceSpec: spec,
+                                sourceOptions: SourceOptions(intrinsicsPath: try sharedData("open3d-rgbd/camera_primesense.json"), depthUnitsPerMetre: 5000),
+                                frameLimit: 1, outputs: [], filters: FilterPipeline(steps: [], organized: false),
+                                pictures: PreviewOutputs(previewPath: nil, depthImagePath: path, depthBlend: nil), observer: QuietObserver()).run()
+        return try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
     final class QuietObserver: CaptureObserver {
         func warning(_ message: String) {}
         func advanced(frames: Int, expected: Int?, points: Int) {}

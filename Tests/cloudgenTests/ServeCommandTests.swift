@@ -59,6 +59,21 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertEqual(Set(filesIn(data.appendingPathComponent("captures"))), Set(listed))
     }
 
+    func testServeRefusesToExposeItselfWithoutATokenAndBadTokenFiles() throws {
+        let dir = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let short = dir.appendingPathComponent("short.token")
+        try Data("abc\n".utf8).write(to: short)
+        for (arguments, mentions) in [(["--host", "0.0.0.0"], "--token-file"), (["--token-file", short.path], "at least 16"),
+                                      (["--token-file", dir.appendingPathComponent("none").path], "none"), (["--port", "70000"], "--port"),
+                                      (["--max-upload-mb", "0"], "--max-upload-mb")] {
+            let result = try CLI.run(["serve", "--data", dir.appendingPathComponent("data").path] + arguments, in: dir)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
+            XCTAssertTrue(result.stderr.contains(mentions), "\(arguments): \(result.stderr)")
+        }
+    }
+
     func testSIGTERMFinishesTheRequestInFlightThenExits() throws {
         let dir = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -25,7 +25,9 @@ struct CaptureRunner: Sendable {
         let staging = try store.makeStaging()
         do {
             let cloudPath = staging.appendingPathComponent(CaptureFiles.cloud).path
-            let pictures = PreviewOutputs(previewPath: nil, depthImagePath: staging.appendingPathComponent(CaptureFiles.depthImage).path, depthBlend: nil)
+            // The depth picture is drawn when first asked for; the depth map it needs is kept as it is.
+            let pictures = PreviewOutputs(previewPath: nil, depthImagePath: nil, depthBlend: nil,
+                                          depthMapPath: staging.appendingPathComponent(CaptureFiles.depthMap).path)
             let (report, filters, lost) = try order.pipeline(outputs: [(cloudPath, .ply(.binary))], pictures: pictures, observer: observer).run()
             if let lost { throw lost }
             let id = CaptureID()
@@ -60,7 +62,8 @@ struct CaptureRunner: Sendable {
 /// The files of one stored capture, by name inside its folder.
 enum CaptureFiles {
     static let cloud = CaptureStore.cloudFileName
-    static let depthImage = "depth.png"
+    /// The first frame's depth in metres (`DepthMapFile`), for depth.png.
+    static let depthMap = "depth.f32"
     /// Derived files (other encodings, filtered exports, previews), made on first request.
     static let derived = "derived"
 }

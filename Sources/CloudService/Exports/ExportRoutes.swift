@@ -27,10 +27,7 @@ struct ExportRoutes {
             try await preview(request, context)
         }
         routes.add(.get, "/v1/captures/{id}/depth.png", to: router) { request, context in
-            let (id, folder) = try await service.captureFolder(context.parameters.get("id"))
-            try ExportQuery(request, allowed: []).finish()
-            return try await FileResponse.serve(folder.appendingPathComponent(CaptureFiles.depthImage).path, contentType: "image/png",
-                                                etag: "\(id)-depth", request: request, context: context)
+            try await depthImage(request, context)
         }
     }
 
@@ -69,6 +66,23 @@ struct ExportRoutes {
             service.metrics.bytesWritten.increment(by: Int64(FileSize.of(variant)))
         }
         return try await FileResponse.serve(variant, contentType: contentType, etag: "\(id)-\(DerivedName.of(key))", request: request, context: context)
+    }
+
+    /// The first frame's depth as a jet picture over a scale bar (as `capture --depth-image`).
+    private func depthImage(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let (id, folder) = try await service.captureFolder(context.parameters.get("id"))
+        try ExportQuery(request, allowed: []).finish()
+        let variant = folder.appendingPathComponent(CaptureFiles.derived).appendingPathComponent("depth.png").path
+        if !FileManager.default.fileExists(atPath: variant) {
+            let depthMap = folder.appendingPathComponent(CaptureFiles.depthMap).path
+            try await service.exportPool.run {
+                let image = try DepthImage.render(depth: try DepthMapFile.read(depthMap), origin: "capture \(id)")
+                try FileManager.default.createDirectory(atPath: (variant as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try AtomicFile.write(bytes: try PNGWriter.encode(rgb: image, origin: variant), to: variant)
+            }
+            service.metrics.bytesWritten.increment(by: Int64(FileSize.of(variant)))
+        }
+        return try await FileResponse.serve(variant, contentType: "image/png", etag: "\(id)-depth", request: request, context: context)
     }
 
     private func preview(_ request: Request, _ context: BasicRequestContext) async throws -> Response {

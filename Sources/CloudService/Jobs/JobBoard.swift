@@ -160,3 +160,8 @@ private final class JobProgress: @unchecked Sendable {
         try? board.update(job)
     }
 }
+
+extension JobRecord.State {
+    /// Succeeded or failed: nothing about the job changes any more.
+    var isFinished: Bool { self == .succeeded || self == .failed }
+}
