@@ -27,8 +27,6 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
-        // A streaming multipart/form-data parser: uploads go to disk part by part.
-        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
     ],
     targets: [
         // CloudCore imports no Foundation, so nothing autolinks libm for its rounding and square roots.
@@ -69,8 +67,7 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Prometheus", package: "swift-prometheus"),
-                           .product(name: "Metrics", package: "swift-metrics"),
-                           .product(name: "MultipartKit", package: "multipart-kit")]
+                           .product(name: "Metrics", package: "swift-metrics")]
         ),
         .executableTarget(
             name: "cloudgen",

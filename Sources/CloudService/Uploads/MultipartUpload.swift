@@ -5,7 +5,6 @@ import CloudCore
 import CloudIO
 import Foundation
 import Hummingbird
-import MultipartKit
 
 /// Receives a multipart/form-data body part by part: file parts are written straight to disk as
 /// they arrive (never whole in memory), text fields are kept up to 64 KiB each. The body is counted
@@ -32,25 +31,28 @@ struct MultipartUpload {
         }
         let state = PartWriter(folder: folder, fileParts: fileParts, fieldNames: fieldNames)
         defer { state.closeFile() }
-        let parser = MultipartParser(boundary: boundary)
-        parser.onHeader = { name, value in state.header(name, value) }
-        parser.onBody = { buffer in state.body(&buffer) }
-        parser.onPartComplete = { state.complete() }
+        var parser = MultipartParser(boundary: boundary)
         var received = 0
         for try await buffer in request.body {
             received += buffer.readableBytes
             if received > limit { throw Problem.tooLarge(limit: limit) }
             do {
-                try parser.execute(buffer)
-            } catch {
-                throw Problem.badRequest("the multipart body is malformed (boundary \(boundary))")
+                try parser.feed(buffer.readableBytesView) { event in
+                    switch event {
+                    case .headers(let lines): state.begin(lines)
+                    case .content(let bytes): state.body(bytes)
+                    case .end: state.complete()
+                    }
+                    if let problem = state.problem { throw problem }
+                }
+            } catch MultipartParser.Failure.malformed(let what) {
+                throw Problem.badRequest("the multipart body is malformed: \(what)")
             }
-            if let problem = state.problem { throw problem }
         }
-        if let problem = state.problem { throw problem }
-        guard state.partOpen == false, state.partsSeen > 0 else {
+        guard parser.isComplete else {
             throw Problem.badRequest("the multipart body ends before its closing boundary (truncated upload?)")
         }
+        guard state.partsSeen > 0 else { throw Problem.badRequest("the multipart body has no parts") }
         return state.parts
     }
 
@@ -68,20 +70,21 @@ struct MultipartUpload {
     }
 }
 
-/// The parser's callbacks: one part at a time, into a file or a field.
+/// The parser's events: one part at a time, into a file or a field.
 private final class PartWriter {
     let folder: String
     let fileParts: Set<String>
     let fieldNames: Set<String>
     var parts: UploadedParts
     var problem: Problem?
-    var partOpen = false
     var partsSeen = 0
     private var disposition: String?
     private var name: String?
     private var fd: Int32 = -1
     private var field: [UInt8] = []
     private var bytes = 0
+    private var pending: [UInt8] = []
+    static let flushBytes = 1 << 18
 
     init(folder: String, fileParts: Set<String>, fieldNames: Set<String>) {
         self.folder = folder
@@ -90,32 +93,31 @@ private final class PartWriter {
         parts = UploadedParts(folder: folder)
     }
 
-    func header(_ name: String, _ value: String) {
-        partOpen = true
-        if name.lowercased() == "content-disposition" { disposition = value }
+    func begin(_ lines: [(name: String, value: String)]) {
+        disposition = lines.last { $0.name.lowercased() == "content-disposition" }?.value
+        name = nil
+        _ = start()
     }
 
-    func body(_ buffer: inout ByteBuffer) {
-        guard problem == nil else { return }
-        if name == nil && !start() { return }
-        bytes += buffer.readableBytes
+    func body(_ content: ArraySlice<UInt8>) {
+        guard problem == nil, let name else { return }
+        bytes += content.count
         if fd >= 0 {
-            let failed = buffer.withUnsafeReadableBytes { writeAll(fd, $0) }
-            if let failed {
-                problem = Problem(.internalServerError, "cannot store the upload: \(String(cString: strerror(failed)))")
-            }
-        } else if field.count + buffer.readableBytes > MultipartUpload.fieldLimit {
-            problem = .badRequest("field \(name ?? ""): longer than \(MultipartUpload.fieldLimit >> 10) KiB", field: name)
+            // Gathered, so that the disk sees large writes whatever size the pieces arrive in.
+            pending += content
+            if pending.count >= Self.flushBytes { flush() }
+        } else if field.count + content.count > MultipartUpload.fieldLimit {
+            problem = .badRequest("field \(name): longer than \(MultipartUpload.fieldLimit >> 10) KiB", field: name)
         } else {
-            field += buffer.readableBytesView
+            field += content
         }
     }
 
     func complete() {
         guard problem == nil else { return }
-        if name == nil && !start() { return }
         if let name {
             if fd >= 0 {
+                flush()
                 closeFile()
                 parts.files[name] = .init(name: name, path: "\(folder)/\(name)", filename: Self.parameter("filename", of: disposition ?? ""), bytes: bytes)
             } else {
@@ -127,7 +129,6 @@ private final class PartWriter {
             }
         }
         partsSeen += 1
-        partOpen = false
         disposition = nil
         self.name = nil
         field = []
@@ -160,9 +161,18 @@ private final class PartWriter {
         return true
     }
 
+    private func flush() {
+        guard fd >= 0, !pending.isEmpty else { return }
+        if let failed = pending.withUnsafeBytes({ writeAll(fd, $0) }), problem == nil {
+            problem = Problem(.internalServerError, "cannot store the upload: \(String(cString: strerror(failed)))")
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+
     func closeFile() {
         if fd >= 0 { close(fd) }
         fd = -1
+        pending.removeAll()
     }
 
     /// A parameter of a Content-Disposition value: `form-data; name="depth"; filename="d.png"`.
