@@ -1,4 +1,4 @@
-@testable import CloudService
+import CloudIO
 import Foundation
 import XCTest
 

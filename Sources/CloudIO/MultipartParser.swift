@@ -8,21 +8,21 @@ import Foundation
 /// hand allow, then its end. It holds at most one chunk plus a boundary's length of the body, and
 /// a part's headers only up to `headerLimit`, so no request can make it grow.
 ///
-/// Our own rather than multipart-kit's: that one (4.7.1) traps on a header name byte above 0x7F,
+/// The service reads uploads with it (CloudService's MultipartUpload). Our own rather than multipart-kit's: that one (4.7.1) traps on a header name byte above 0x7F,
 /// which let any client stop the server, and cut part content at every CR byte.
-struct MultipartParser {
-    enum Event {
+public struct MultipartParser {
+    public enum Event {
         /// A part begins; its header lines as name and value (names as sent).
         case headers([(name: String, value: String)])
         case content(ArraySlice<UInt8>)
         case end
     }
 
-    enum Failure: Error, Equatable {
+    public enum Failure: Error, Equatable {
         case malformed(String)
     }
 
-    static let headerLimit = 16 << 10
+    public static let headerLimit = 16 << 10
     private static let headersEnd = Array("\r\n\r\n".utf8)
 
     private enum State {
@@ -35,14 +35,14 @@ struct MultipartParser {
     private var state = State.preamble
     private var pending: [UInt8] = Array("\r\n".utf8)
 
-    init(boundary: String) {
+    public init(boundary: String) {
         delimiter = Array("\r\n--\(boundary)".utf8)
     }
 
     /// Whether the closing delimiter has been seen: a body that ends before it was cut short.
-    var isComplete: Bool { state == .epilogue }
+    public var isComplete: Bool { state == .epilogue }
 
-    mutating func feed(_ bytes: some Sequence<UInt8>, _ handle: (Event) throws -> Void) throws {
+    public mutating func feed(_ bytes: some Sequence<UInt8>, _ handle: (Event) throws -> Void) throws {
         guard state != .epilogue else { return }
         pending += bytes
         var start = 0
