@@ -80,7 +80,8 @@ public struct MemoryBudget: Equatable, Sendable {
     private static func kibibytes(_ name: String, in path: String) -> Int? {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
-            let fields = line.dropFirst(name.count + 1).split(separator: " ")
+            // The value follows a tab and alignment spaces: "VmSize:\t  215652 kB".
+            let fields = line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" })
             return fields.first.flatMap { Int($0) }.map { $0 * 1024 }
         }
         return nil

@@ -105,6 +105,29 @@ final class MemoryBudgetTests: XCTestCase {
         XCTAssertNil(MemoryBudget(addressSpaceLimit: nil, mapped: nil, systemAvailable: nil).available)
     }
 
+    /// The room under `ulimit -v` is what is left above the address space already mapped: a
+    /// process with 2 GiB mapped under a limit of 2.5 GiB has about 0.5 GiB, not 2.5. (VmSize's
+    /// value follows a tab, which the parser once took for the number, so that nothing counted
+    /// as mapped.)
+    func testTheLimitCountsWhatIsAlreadyMapped() throws {
+        var saved = rlimit()
+        XCTAssertEqual(getrlimit(Int32(RLIMIT_AS.rawValue), &saved), 0)
+        defer { _ = setrlimit(Int32(RLIMIT_AS.rawValue), &saved) }
+        // 2 GiB of address space reserved, never touched.
+        let reserved = mmap(nil, 2 << 30, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+        XCTAssertNotEqual(reserved, MAP_FAILED)
+        defer { munmap(reserved, 2 << 30) }
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix("VmSize:") })
+        let mapped = try XCTUnwrap(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Int($0) }) * 1024
+        var tight = saved
+        tight.rlim_cur = rlim_t(mapped + (512 << 20))
+        XCTAssertEqual(setrlimit(Int32(RLIMIT_AS.rawValue), &tight), 0)
+        let available = try XCTUnwrap(MemoryBudget.current().available)
+        XCTAssertLessThanOrEqual(available, 512 << 20)
+        XCTAssertGreaterThan(available, 256 << 20)
+    }
+
     func testRefusalSaysWhatItNeedsAndWhatThereIs() throws {
         let gib = 1 << 30
         let budget = MemoryBudget(addressSpaceLimit: 4 * gib, mapped: gib / 2, systemAvailable: 64 * gib)

@@ -2,6 +2,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import NIOConcurrencyHelpers
 import SharedTestData
 import XCTest
 
@@ -88,5 +89,39 @@ final class ServiceLifecycleTests: XCTestCase {
         }
         release.signal()
         _ = try await (first, second)
+    }
+}
+
+/// Listing and downloads are answered while every capture worker is busy.
+final class ServiceConcurrencyTests: XCTestCase {
+    func testListingAndDownloadsDoNotWaitBehindCaptures() async throws {
+        let harness = try ServiceHarness { $0.workers = 1 }
+        defer { harness.remove() }
+        let upload = try MultipartBody.tumFrame()
+        // AsyncHTTPClient: a connection per request in flight, as separate clients would have.
+        try await harness.test(.ahc(.http)) { client in
+            let created = try await client.execute(uri: "/v1/captures", method: .post, headers: upload.headers, body: upload.body)
+            let id = try XCTUnwrap(try created.json()["id"] as? String)
+            let finished = NIOLockedValueBox(false)
+            let busy = Task {
+                // A fused sequence: seconds of work for the only capture worker.
+                let answer = try await client.execute(uri: "/v1/captures", method: .post, headers: [.contentType: "application/json"],
+                                                      body: ByteBuffer(string: "{\"source\": \"synthetic:seed=2,depth=640x480\", \"frames\": 24, \"fuse\": true, \"filters\": [\"normals\"]}"))
+                finished.withLockedValue { $0 = true }
+                return answer
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            let clock = ContinuousClock()
+            let start = clock.now
+            let list = try await client.execute(uri: "/v1/captures", method: .get)
+            let ply = try await client.execute(uri: "/v1/captures/\(id)/cloud.ply", method: .get)
+            let served = clock.now - start
+            XCTAssertFalse(finished.withLockedValue { $0 }, "the capture ended before the listing and the download were answered")
+            XCTAssertEqual(list.status, .ok)
+            XCTAssertEqual(ply.status, .ok)
+            let answer = try await busy.value
+            XCTAssertEqual(answer.status, .created, String(buffer: answer.body))
+            XCTAssertLessThan(served, .seconds(1))
+        }
     }
 }
