@@ -86,29 +86,28 @@ func sharedData(_ relative: String) throws -> String {
 
 /// What the CLI's capture makes of the same files, through the same pipeline.
 enum CLICapture {
+    /// `capture --source rgbd:TUM_color.png,TUM_depth.png --ply F` as a cloud.
     static func tumFrame() throws -> PointCloud {
-        let folder = try makeScratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("reference.ply").path
-        let spec = "rgbd:\(try sharedData("open3d-rgbd/other_formats/TUM_color.png")),\(try sharedData("open3d-rgbd/other_formats/TUM_depth.png"))"
-        _ = try CapturePipeline(sourceSpec: spec,
-                                sourceOptions: SourceOptions(intrinsicsPath: try sharedData("open3d-rgbd/camera_primesense.json"), depthUnitsPerMetre: 5000),
-                                frameLimit: 1, outputs: [(path, .ply(.binary))], filters: FilterPipeline(steps: [], organized: false),
-                                observer: QuietObserver()).run()
-        return try CloudReader.read(path).cloud
+        try tum({ folder in (cloud: folder + "/reference.ply", depthImage: nil) }, read: { try CloudReader.read($0).cloud })
     }
 
-    /// `capture --depth-image` of the TUM frame.
+    /// `capture ... --depth-image F` of the TUM frame, as the PNG's bytes.
     static func tumDepthImage() throws -> Data {
+        try tum({ folder in (cloud: nil, depthImage: folder + "/depth.png") }, read: { try Data(contentsOf: URL(fileURLWithPath: $0)) })
+    }
+
+    /// Captures the TUM frame into a scratch folder and reads back the one file asked for.
+    private static func tum<T>(_ files: (String) -> (cloud: String?, depthImage: String?), read: (String) throws -> T) throws -> T {
         let folder = try makeScratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("depth.png").path
+        let (cloud, depthImage) = files(folder.path)
         let spec = "rgbd:\(try sharedData("open3d-rgbd/other_formats/TUM_color.png")),\(try sharedData("open3d-rgbd/other_formats/TUM_depth.png"))"
         _ = try CapturePipeline(sourceSpec: spec,
                                 sourceOptions: SourceOptions(intrinsicsPath: try sharedData("open3d-rgbd/camera_primesense.json"), depthUnitsPerMetre: 5000),
-                                frameLimit: 1, outputs: [], filters: FilterPipeline(steps: [], organized: false),
-                                pictures: PreviewOutputs(previewPath: nil, depthImagePath: path, depthBlend: nil), observer: QuietObserver()).run()
-        return try Data(contentsOf: URL(fileURLWithPath: path))
+                                frameLimit: 1, outputs: cloud.map { [($0, .ply(.binary))] } ?? [], filters: FilterPipeline(steps: [], organized: false),
+                                pictures: depthImage.map { PreviewOutputs(previewPath: nil, depthImagePath: $0, depthBlend: nil) },
+                                observer: QuietObserver()).run()
+        return try read(cloud ?? depthImage!)
     }
 
     final class QuietObserver: CaptureObserver {
