@@ -40,7 +40,9 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("jpeg"), .linkedLibrary("dl")]),
         // The signal handler that removes half-written outputs: C, because it must be async-signal-safe.
         .target(name: "CWriteGuard"),
-        .target(name: "CloudIO", dependencies: ["CloudCore", "CImageCodecs", "CWriteGuard"]),
+        // zlib's raw inflate and CRC-32 for the zip reader (inflateInit2 is a macro Swift cannot call).
+        .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
+        .target(name: "CloudIO", dependencies: ["CloudCore", "CImageCodecs", "CWriteGuard", "CZlib"]),
         // PLY and PCD, read and written by our own parsers and encoders (Docs/architecture.md says why).
         .target(name: "CloudFiles", dependencies: ["CloudCore", "CloudIO"]),
         .systemLibrary(name: "CShims", path: "CShims/include"),
@@ -90,7 +92,8 @@ let package = Package(
         .testTarget(name: "CloudCaptureTests", dependencies: ["CloudCapture", "CloudCore", "SharedTestData"]),
         .testTarget(name: "CloudRenderTests", dependencies: ["CloudRender", "CloudIO", "CloudCore"]),
         .testTarget(name: "CloudServiceTests",
-                    dependencies: ["CloudService", "CloudPipeline", "CloudFiles", "CloudCore", "CloudIO", "SharedTestData",
+                    dependencies: ["CloudService", "CloudPipeline", "CloudCapture", "CloudPCL", "CloudFiles", "CloudCore", "CloudIO", "SharedTestData",
+                                   .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(name: "cloudgenTests", dependencies: ["CloudCore", "CloudIO", "CloudFiles", "CloudPCL", "SharedTestData"]),
     ],

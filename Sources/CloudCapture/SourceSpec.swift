@@ -5,7 +5,8 @@ import CloudCore
 /// (rgbd, tum, redwood, pclgrabber) and USB cameras (kinect through libfreenect, openni2).
 public enum SourceSpec: Equatable, Sendable {
     case synthetic(SyntheticSettings)
-    case rgbd(color: String, depth: String)
+    /// An empty COLOR (`rgbd:,DEPTH`): depth alone, an uncolored cloud.
+    case rgbd(color: String?, depth: String)
     case tum(directory: String)
     case redwood(directory: String)
     case pclGrabber(directory: String)
@@ -30,10 +31,10 @@ public enum SourceSpec: Equatable, Sendable {
             self = .synthetic(try argument.map { try SyntheticSettings(parameters: $0, spec: text) } ?? SyntheticSettings())
         case "rgbd":
             let paths = try required("rgbd:COLOR,DEPTH").split(separator: ",", omittingEmptySubsequences: false)
-            guard paths.count == 2, !paths[0].isEmpty, !paths[1].isEmpty else {
-                throw bad("expected rgbd:COLOR,DEPTH (two image paths separated by a comma)")
+            guard paths.count == 2, !paths[1].isEmpty else {
+                throw bad("expected rgbd:COLOR,DEPTH (two image paths separated by a comma; rgbd:,DEPTH for depth alone)")
             }
-            self = .rgbd(color: String(paths[0]), depth: String(paths[1]))
+            self = .rgbd(color: paths[0].isEmpty ? nil : String(paths[0]), depth: String(paths[1]))
         case "tum": self = .tum(directory: try required("tum:DIR"))
         case "redwood": self = .redwood(directory: try required("redwood:DIR"))
         case "pclgrabber": self = .pclGrabber(directory: try required("pclgrabber:DIR"))

@@ -2,19 +2,14 @@ import ArgumentParser
 import CloudCore
 import CloudFiles
 import CloudPCL
+import CloudPipeline
 
-/// `--range MIN,MAX`: depth limits in metres along the optical axis; MAX may be `inf`.
-struct DepthRange: ExpressibleByArgument {
-    var limits: ClosedRange<Float>
-
-    init?(argument: String) {
-        let parts = argument.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 2, let lo = Float(parts[0]), let hi = Float(parts[1]),
-              lo.isFinite, lo >= 0, !hi.isNaN, hi >= lo else { return nil }
-        limits = lo...hi
+extension DepthRange: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(text: argument)
     }
 
-    static var defaultValueDescription: String { "none" }
+    public static var defaultValueDescription: String { "none" }
 }
 
 /// `--frames N|all`.
@@ -38,13 +33,7 @@ enum FrameCount: ExpressibleByArgument {
     }
 }
 
-/// The frame points are written in.
-enum OutputFrame: String, ExpressibleByArgument, CaseIterable, Encodable {
-    /// x right, y down, z forward from the camera that took the frame.
-    case camera
-    /// The source's world frame (rooms: origin at a floor corner, z up).
-    case world
-}
+extension OutputFrame: ExpressibleByArgument {}
 
 extension CloudEncoding: ExpressibleByArgument {}
 

@@ -3,6 +3,7 @@ import CloudCapture
 import CloudCore
 import CloudIO
 import CloudPCL
+import CloudPipeline
 import Foundation
 
 extension DepthFileEncoding: ExpressibleByArgument {}
@@ -69,12 +70,6 @@ struct Capture: ParsableCommand {
 
     func run() throws {
         let pipeline = try filters.pipeline(arguments: Array(CommandLine.arguments.dropFirst()))
-        if fuse, let grid = pipeline.steps.first(where: { $0.filter.needsGrid })?.label ?? (pipeline.organized ? "--organized" : nil) {
-            throw CloudError.badInput("\(grid) works on one frame's depth grid, and --fuse merges frames into a cloud without one; capture without --fuse")
-        }
-        if let duration, !(duration.isFinite && duration > 0) {
-            throw CloudError.badInput("--duration must be a positive number of seconds, not \(duration)")
-        }
         output.warnAboutEncoding()
         let frameLimit = (frames ?? (fuse || duration != nil ? .all : .count(1))).limit
         let files = output.requested.map(\.path) + [pictures.preview, pictures.depthImage].compactMap { $0 }
@@ -90,7 +85,8 @@ struct Capture: ParsableCommand {
                 sourceOptions: SourceOptions(intrinsicsPath: intrinsics, depthUnitsPerMetre: depthScale, depthEncoding: depthEncoding),
                 frame: frame, range: range?.limits,
                 frameLimit: frameLimit, duration: duration, fuse: fuse, outputs: output.requested,
-                rgbdDirectory: rgbd, bundleDirectory: bundle, filters: pipeline, pictures: try pictures.outputs()
+                rgbdDirectory: rgbd, bundleDirectory: bundle, filters: pipeline, pictures: try pictures.outputs(),
+                observer: Progress(quiet: frameLimit == 1)
             ).run()
         }
         // The frames before a camera went away are written; the capture still failed.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CloudCore
 import CloudFiles
+import CloudPipeline
 import Foundation
 
 struct Info: ParsableCommand {

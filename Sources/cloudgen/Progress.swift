@@ -1,21 +1,28 @@
+import CloudCapture
+import CloudPipeline
 import Foundation
 
-/// Progress of a multi-frame capture on stderr: a bar redrawn in place when stderr is a terminal,
-/// otherwise (logs, pipes, CI) one summary line at the end. Single-frame captures stay quiet.
-struct Progress {
-    let expected: Int?
+/// How `capture` watches its pipeline: progress of a multi-frame capture on stderr (a bar redrawn
+/// in place when stderr is a terminal, otherwise — logs, pipes, CI — one summary line at the end;
+/// single-frame captures stay quiet), warnings held by Console, Ctrl-C as the request to stop.
+final class Progress: CaptureObserver {
     let quiet: Bool
     private let interactive = isatty(STDERR_FILENO) == 1
     private let start = DispatchTime.now().uptimeNanoseconds
 
-    init(expected: Int?, quiet: Bool) {
-        self.expected = expected
+    init(quiet: Bool) {
         self.quiet = quiet
     }
 
     private var seconds: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
 
-    func advance(frames: Int, points: Int) {
+    func warning(_ message: String) {
+        Console.warning(message)
+    }
+
+    var stopRequested: Bool { CaptureInterrupt.requested }
+
+    func advanced(frames: Int, expected: Int?, points: Int) {
         guard !quiet, interactive else { return }
         let rate = Double(frames) / max(seconds, 1e-9)
         var line = "\r\u{1B}[K"
@@ -34,7 +41,7 @@ struct Progress {
         FileHandle.standardError.write(Data(line.utf8))
     }
 
-    func finish(frames: Int, points: Int) {
+    func finished(frames: Int, points: Int, seconds: Double) {
         guard !quiet else { return }
         let summary = "captured \(frames) frame\(frames == 1 ? "" : "s"), \(points) points in "
             + String(format: "%.2f s (%.1f frames/s)", seconds, Double(frames) / max(seconds, 1e-9))

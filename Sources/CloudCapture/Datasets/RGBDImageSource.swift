@@ -1,7 +1,7 @@
 import CloudCore
 import CloudIO
 
-/// One color image and one depth image (`--source rgbd:COLOR,DEPTH`), with the calibration from
+/// One color image and one depth image (`--source rgbd:COLOR,DEPTH`; `rgbd:,DEPTH` for depth alone), with the calibration from
 /// `--intrinsics` and the depth scale from `--depth-scale`, else the calibration file, else 1000
 /// (millimetres, with a note saying so). `--depth-encoding nyu|sun` reads NYU Depth v2's raw
 /// Kinect dumps and SUN RGB-D's bit-rotated millimetres.
@@ -10,22 +10,23 @@ import CloudIO
 /// depth image, and each point takes the color pixel over the same spot of the field of view.
 /// Both files are read and decoded when the source opens, so that bad input fails before any output.
 public final class RGBDImageSource: DatasetSource {
-    public let colorPath: String
+    public let colorPath: String?
     public let depthPath: String
     public let warnings: [String]
     public let frameCount = 1
     public let knowsPose = false
-    public var name: String { "rgbd:\(colorPath),\(depthPath)" }
+    public var name: String { "rgbd:\(colorPath ?? ""),\(depthPath)" }
 
     private var frame: CapturedFrame?
 
-    public init(colorPath: String, depthPath: String, options: SourceOptions = SourceOptions()) throws {
+    public init(colorPath: String?, depthPath: String, options: SourceOptions = SourceOptions()) throws {
         self.colorPath = colorPath
         self.depthPath = depthPath
+        let name = "rgbd:\(colorPath ?? ""),\(depthPath)"
         guard let file = try DatasetFiles.intrinsicsFile(options) else {
-            throw CloudError.badInput("rgbd:\(colorPath),\(depthPath): needs --intrinsics FILE (Open3D camera JSON, PCL grabber XML or cloudgen intrinsics JSON)")
+            throw CloudError.badInput("\(name): needs --intrinsics FILE (Open3D camera JSON, PCL grabber XML or cloudgen intrinsics JSON)")
         }
-        try DatasetFiles.requireFile(colorPath, "the rgbd: source's color image")
+        if let colorPath { try DatasetFiles.requireFile(colorPath, "the rgbd: source's color image") }
         try DatasetFiles.requireFile(depthPath, "the rgbd: source's depth image")
         var warnings: [String] = []
         let units: Double
@@ -34,7 +35,7 @@ public final class RGBDImageSource: DatasetSource {
         } else {
             units = 1000
             if options.depthEncoding == .standard {
-                warnings.append("rgbd:\(colorPath),\(depthPath): depth scale assumed to be 1000 units per metre (millimetres); pass --depth-scale S if the depth image uses other units")
+                warnings.append("\(name): depth scale assumed to be 1000 units per metre (millimetres); pass --depth-scale S if the depth image uses other units")
             }
         }
         let frame = try DatasetFrame(depthPath: depthPath, colorPath: colorPath, intrinsics: .file(file),
@@ -43,7 +44,7 @@ public final class RGBDImageSource: DatasetSource {
             let depthAspect = Double(frame.depth.width) / Double(frame.depth.height)
             let colorAspect = Double(color.width) / Double(color.height)
             if abs(depthAspect / colorAspect - 1) > 0.01 {
-                warnings.append("rgbd:\(colorPath),\(depthPath): the color image (\(color.width)x\(color.height)) and the depth image (\(frame.depth.width)x\(frame.depth.height)) differ in aspect ratio; colors are sampled as if both covered the same field of view")
+                warnings.append("\(name): the color image (\(color.width)x\(color.height)) and the depth image (\(frame.depth.width)x\(frame.depth.height)) differ in aspect ratio; colors are sampled as if both covered the same field of view")
             }
         }
         self.frame = frame

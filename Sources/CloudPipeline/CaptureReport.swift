@@ -5,65 +5,83 @@ import Foundation
 /// `capture --json`: everything a script needs to trust the cloud — the camera model as actually
 /// used (intrinsics scaled to each image), the depth format, the limits applied, what each stage
 /// kept, the files written and the time each stage took.
-struct CaptureReport: Encodable {
-    struct Camera: Encodable {
+public struct CaptureReport: Encodable {
+    public struct Camera: Encodable {
         /// As the source gave them, at their reference dimensions.
-        var reference: CameraIntrinsics
+        public var reference: CameraIntrinsics
         /// Scaled to the depth map: what back-projection used.
-        var depth: CameraIntrinsics
+        public var depth: CameraIntrinsics
         /// Scaled to the color image, when there is one.
-        @NullWhenAbsent var color: CameraIntrinsics?
-        var depthFormat: String
+        @NullWhenAbsent public var color: CameraIntrinsics?
+        public var depthFormat: String
         /// "absolute" (metres) or "relative" (dual-camera disparity without a known scale: the
         /// cloud's shape is right but its size is not).
-        var depthAccuracy: String
-        var metric: Bool
+        public var depthAccuracy: String
+        public var metric: Bool
         /// Whether the lens distortion was corrected through its lookup table.
-        var distortionCorrected: Bool
+        public var distortionCorrected: Bool
         /// Raw units per metre for integer depth; absent for floating-point depth and disparity.
-        @NullWhenAbsent var depthUnitsPerMetre: Double?
-        @NullWhenAbsent var colorFormat: String?
+        @NullWhenAbsent public var depthUnitsPerMetre: Double?
+        @NullWhenAbsent public var colorFormat: String?
     }
 
-    struct Range: Encodable {
-        var min: Float
-        var max: Float
+    public struct Range: Encodable {
+        public var min: Float
+        public var max: Float
     }
 
-    struct File: Encodable {
-        var path: String
-        var format: String
-        var bytes: Int
-        var points: Int
+    public struct File: Encodable {
+        public var path: String
+        public var format: String
+        public var bytes: Int
+        public var points: Int
+        /// The written points' axis-aligned box in metres; null when none is finite.
+        @NullWhenAbsent public var bounds: Bounds?
     }
 
-    struct Stage: Encodable {
-        var stage: String
-        var milliseconds: Double
+    public struct Bounds: Encodable {
+        public var min: [Float]
+        public var max: [Float]
+
+        public init?(_ cloud: PointCloud) {
+            guard let b = cloud.bounds else { return nil }
+            min = [b.min.x, b.min.y, b.min.z]
+            max = [b.max.x, b.max.y, b.max.z]
+        }
     }
 
-    var source: String
-    var frame: OutputFrame
+    public struct Stage: Encodable {
+        public var stage: String
+        public var milliseconds: Double
+
+        public init(stage: String, milliseconds: Double) {
+            self.stage = stage
+            self.milliseconds = milliseconds
+        }
+    }
+
+    public var source: String
+    public var frame: OutputFrame
     /// Frames taken from the source.
-    var frames: Int
+    public var frames: Int
     /// Whether they were merged into one world-frame cloud.
-    var fused: Bool
+    public var fused: Bool
     /// The first frame's camera model.
-    var camera: Camera
+    public var camera: Camera
     /// nil: no limits, every valid depth pixel is kept.
-    @NullWhenAbsent var range: Range?
-    var counts: BackProjection.Counts
-    var files: [File]
+    @NullWhenAbsent public var range: Range?
+    public var counts: BackProjection.Counts
+    public var files: [File]
     /// The RGBD image folder written with --rgbd.
-    @NullWhenAbsent var rgbdDirectory: String?
+    @NullWhenAbsent public var rgbdDirectory: String?
     /// The capture bundle written with --bundle.
-    @NullWhenAbsent var bundleDirectory: String?
+    @NullWhenAbsent public var bundleDirectory: String?
     /// The PNGs written with --preview and --depth-image, in the order they were written.
-    var images: [String]
-    var timings: [Stage]
-    var totalMilliseconds: Double
+    public var images: [String]
+    public var timings: [Stage]
+    public var totalMilliseconds: Double
 
-    init(source: String, frame: OutputFrame, frames: Int, fused: Bool, captured: CapturedFrame, rgbd: RGBDFrame, range: ClosedRange<Float>?,
+    public init(source: String, frame: OutputFrame, frames: Int, fused: Bool, captured: CapturedFrame, rgbd: RGBDFrame, range: ClosedRange<Float>?,
          counts: BackProjection.Counts, files: [File], rgbdDirectory: String?, bundleDirectory: String?, images: [String],
          timings: [Stage], totalMilliseconds: Double) {
         let k = rgbd.intrinsics
@@ -91,7 +109,7 @@ struct CaptureReport: Encodable {
         self.totalMilliseconds = totalMilliseconds
     }
 
-    static func describe(_ layout: CapturedFrame.Color.Layout) -> String {
+    public static func describe(_ layout: CapturedFrame.Color.Layout) -> String {
         switch layout {
         case .rgb8: return "rgb8"
         case .bgra8: return "bgra8"
@@ -100,7 +118,7 @@ struct CaptureReport: Encodable {
     }
 
     /// The human form, one line per file after a line about the capture.
-    var summary: String {
+    public var summary: String {
         let taken = frames > 1 && fused ? "\(frames) frames, fused, " : ""
         let scale = camera.depthUnitsPerMetre.map { String(format: " %g/m", $0) } ?? ""
         // An unfused sequence writes one file per frame: each file's line gives its points.

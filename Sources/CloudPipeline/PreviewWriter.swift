@@ -5,29 +5,35 @@ import Foundation
 
 /// Pictures of a cloud written as PNG files: one view, or a turntable of numbered frames plus an
 /// animated PNG. Shared by `render` and `capture --preview`.
-struct PreviewWriter {
-    var renderer: PointRenderer
-    var view: RenderView
-    var style: RenderStyle
+public struct PreviewWriter {
+    public var renderer: PointRenderer
+    public var view: RenderView
+    public var style: RenderStyle
 
-    /// Milliseconds spent per stage, summed over the frames.
-    struct Timings: Encodable {
-        var rasterise = 0.0
-        var shade = 0.0
-        var encode = 0.0
-        var write = 0.0
+    public init(renderer: PointRenderer, view: RenderView, style: RenderStyle) {
+        self.renderer = renderer
+        self.view = view
+        self.style = style
     }
 
-    struct Result {
-        var cameras: [OrbitCamera]
-        var files: [String]
-        var coveredPixels: Int
-        var timings: Timings
+    /// Milliseconds spent per stage, summed over the frames.
+    public struct Timings: Encodable {
+        public var rasterise = 0.0
+        public var shade = 0.0
+        public var encode = 0.0
+        public var write = 0.0
+    }
+
+    public struct Result {
+        public var cameras: [OrbitCamera]
+        public var files: [String]
+        public var coveredPixels: Int
+        public var timings: Timings
     }
 
     /// Renders one view into `path`, or with `turntable` N frames into PATH_000.png ... and an
     /// animated PNG at `path`.
-    func write(to path: String, turntable: Int? = nil) throws -> Result {
+    public func write(to path: String, turntable: Int? = nil) throws -> Result {
         try AtomicFile.checkWritable(path)
         let cameras = try turntable.map { try renderer.turntableCameras(for: view, frames: $0) } ?? [renderer.camera(for: view)]
         var timings = Timings()

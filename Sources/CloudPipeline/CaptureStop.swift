@@ -8,15 +8,17 @@ import Foundation
 struct CaptureStop {
     let source: String
     let duration: Double?
+    let observer: CaptureObserver
     private let start = DispatchTime.now().uptimeNanoseconds
     private(set) var lost: DeviceStreamLost?
 
-    init(source: String, duration: Double?) {
+    init(source: String, duration: Double?, observer: CaptureObserver) {
         self.source = source
         self.duration = duration
+        self.observer = observer
     }
 
-    var interrupted: Bool { CaptureInterrupt.requested }
+    var interrupted: Bool { observer.stopRequested }
 
     /// Whether to take no further frame.
     var due: Bool {
@@ -41,7 +43,7 @@ struct CaptureStop {
     /// Says that Ctrl-C cut the capture short, once the loop has ended.
     func finish(frames: Int) {
         if interrupted && frames > 0 {
-            Console.warning("\(source): interrupted; writing the \(frames) frame\(frames == 1 ? "" : "s") captured")
+            observer.warning("\(source): interrupted; writing the \(frames) frame\(frames == 1 ? "" : "s") captured")
         }
     }
 }

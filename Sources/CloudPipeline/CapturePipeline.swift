@@ -6,36 +6,69 @@ import CloudPCL
 import Foundation
 
 /// source -> captured frame -> RGBD frame in metres -> camera-frame cloud -> (world frame) -> filters -> files,
-/// for one frame or a sequence, timing each stage. The CLI's `capture`; the HTTP service will
-/// drive the same stages.
-struct CapturePipeline {
-    var sourceSpec: String?
-    var sourceOptions: SourceOptions
-    var frame: OutputFrame
-    var range: ClosedRange<Float>?
+/// for one frame or a sequence, timing each stage. The CLI's `capture` and the service's captures
+/// both drive it.
+public struct CapturePipeline {
+    /// nil: the first attached depth camera.
+    public var sourceSpec: String?
+    public var sourceOptions: SourceOptions
+    public var frame: OutputFrame
+    public var range: ClosedRange<Float>?
     /// How many frames to take; nil takes all a finite source has.
-    var frameLimit: Int?
+    public var frameLimit: Int?
     /// Stop taking frames after this many seconds (`--duration`).
-    var duration: Double?
+    public var duration: Double?
     /// Merge the frames, each placed by its pose, into one world-frame cloud.
-    var fuse: Bool
-    var outputs: [(path: String, format: CloudFileFormat)]
+    public var fuse: Bool
+    public var outputs: [(path: String, format: CloudFileFormat)]
     /// Also write each frame as color + 16-bit depth PNGs and Open3D intrinsics JSON.
-    var rgbdDirectory: String?
+    public var rgbdDirectory: String?
     /// Also write the frames as they were captured, as a capture bundle.
-    var bundleDirectory: String?
+    public var bundleDirectory: String?
     /// The filter steps, run on each frame's cloud in the output frame (on the fused cloud with `fuse`).
-    var filters: FilterPipeline
+    public var filters: FilterPipeline
     /// The preview and depth images, when asked for.
-    var pictures: PreviewOutputs?
+    public var pictures: PreviewOutputs?
+    /// Told of warnings and progress, asked whether to stop.
+    public var observer: CaptureObserver
+
+    public init(sourceSpec: String?, sourceOptions: SourceOptions, frame: OutputFrame = .camera, range: ClosedRange<Float>? = nil,
+                frameLimit: Int?, duration: Double? = nil, fuse: Bool = false, outputs: [(path: String, format: CloudFileFormat)],
+                rgbdDirectory: String? = nil, bundleDirectory: String? = nil, filters: FilterPipeline, pictures: PreviewOutputs? = nil,
+                observer: CaptureObserver) {
+        self.sourceSpec = sourceSpec
+        self.sourceOptions = sourceOptions
+        self.frame = frame
+        self.range = range
+        self.frameLimit = frameLimit
+        self.duration = duration
+        self.fuse = fuse
+        self.outputs = outputs
+        self.rgbdDirectory = rgbdDirectory
+        self.bundleDirectory = bundleDirectory
+        self.filters = filters
+        self.pictures = pictures
+        self.observer = observer
+    }
+
+    /// Refuses settings that cannot work together, before any frame is taken.
+    public func check() throws {
+        if fuse, let grid = filters.steps.first(where: { $0.filter.needsGrid })?.label ?? (filters.organized ? "--organized" : nil) {
+            throw CloudError.badInput("\(grid) works on one frame's depth grid, and --fuse merges frames into a cloud without one; capture without --fuse")
+        }
+        if let duration, !(duration.isFinite && duration > 0) {
+            throw CloudError.badInput("--duration must be a positive number of seconds, not \(duration)")
+        }
+    }
 
     /// `lost`: the camera went away after some frames; they are in the report, and the command
     /// fails with it once they are written.
-    func run() throws -> (report: CaptureReport, filters: [FilterStepReport], lost: CloudError?) {
+    public func run() throws -> (report: CaptureReport, filters: [FilterStepReport], lost: CloudError?) {
+        try check()
         var clock = StageClock()
         let sourceSpec = try self.sourceSpec ?? USBDiscovery.defaultSourceSpec()
         let source = try SourceSpec(parsing: sourceSpec).open(options: sourceOptions)
-        source.warnings.forEach(Console.warning)
+        source.warnings.forEach(observer.warning)
         let needsPose = fuse || frame == .world
         if needsPose && !source.knowsPose {
             let what = fuse ? "--fuse needs a posed sequence" : "--frame world needs the camera's pose"
@@ -45,7 +78,7 @@ struct CapturePipeline {
         for output in outputs { try AtomicFile.checkWritable(output.path) }
         // The total the progress bar counts to: what was asked for, or all a recording has.
         let expected = [frameLimit, source.knownFrameCount].compactMap { $0 }.min()
-        let progress = Progress(expected: duration == nil ? expected : nil, quiet: frameLimit == 1)
+        let expectedFrames = duration == nil ? expected : nil
         let exporter = try rgbdDirectory.map { try RGBDExporter(directory: $0) }
         // The bundle writer works in a hidden folder until `finish()`: a failed capture leaves none.
         let bundle = try bundleDirectory.map { try BundleWriter(directory: $0) }
@@ -59,7 +92,7 @@ struct CapturePipeline {
         // The cameras' mean position: what a fused cloud's normals face (see below).
         var cameraSum = SIMD3<Float>.zero
         var index = 0
-        var stop = CaptureStop(source: source.name, duration: duration)
+        var stop = CaptureStop(source: source.name, duration: duration, observer: observer)
         while (frameLimit.map { index < $0 } ?? true) && !stop.due {
             guard let captured = try stop.next(from: source, captured: index) else { break }
             clock.lap("acquire")
@@ -108,14 +141,14 @@ struct CapturePipeline {
                 clock.lap("fuse")
             } else if frameLimit != 1 && Self.isBlank(cloud) && !outputs.isEmpty {
                 // One blank frame (a covered lens, a range that excludes it) should not end a recording.
-                Console.warning("\(source.name): frame \(index) has no points\(Self.why(range, counts, frameReports)); no file written for it")
+                observer.warning("\(source.name): frame \(index) has no points\(Self.why(range, counts, frameReports)); no file written for it")
             } else {
                 let single = frameLimit == 1
                 files += try write(cloud, viewpoint: needsPose ? rgbd.pose : nil, counts: counts, suffix: single ? nil : index, clock: &clock, origin: source.name,
                                    filterReports: frameReports)
             }
             index += 1
-            progress.advance(frames: index, points: totals.points)
+            observer.advanced(frames: index, expected: expectedFrames, points: totals.points)
         }
         stop.finish(frames: index)
         guard let first else {
@@ -137,27 +170,27 @@ struct CapturePipeline {
         }
         // Once each, however many frames said so.
         var warned = Set<String>()
-        for warning in filterWarnings where warned.insert(warning).inserted { Console.warning(warning) }
+        for warning in filterWarnings where warned.insert(warning).inserted { observer.warning(warning) }
         // Last, so that a capture that failed leaves neither folder behind.
         try bundle?.finish()
         if let exporter {
             try exporter.finish()
             if exporter.depthClipped > 0 {
-                Console.warning("\(exporter.directory): \(exporter.depthClipped) depth pixels beyond 65.535 m do not fit 16-bit millimetres and were written as 0")
+                observer.warning("\(exporter.directory): \(exporter.depthClipped) depth pixels beyond 65.535 m do not fit 16-bit millimetres and were written as 0")
             }
         }
         if let range, totals.valid > 0, totals.droppedByRange * 2 > totals.valid {
-            Console.warning(String(format: "--range %g,%g dropped %d of %d valid depth pixels (%.0f%%)",
+            observer.warning(String(format: "--range %g,%g dropped %d of %d valid depth pixels (%.0f%%)",
                                    range.lowerBound, range.upperBound, totals.droppedByRange, totals.valid,
                                    100 * Double(totals.droppedByRange) / Double(totals.valid)))
         }
         if let frameLimit, index < frameLimit, !stop.interrupted, stop.lost == nil, duration == nil {
-            Console.warning("\(source.name): --frames \(frameLimit): the source has only \(index) frame\(index == 1 ? "" : "s")")
+            observer.warning("\(source.name): --frames \(frameLimit): the source has only \(index) frame\(index == 1 ? "" : "s")")
         }
         if outputs.isEmpty && exporter == nil && bundle == nil && pictures == nil {
-            Console.warning("no output file requested (add --ply FILE or --pcd FILE)")
+            observer.warning("no output file requested (add --ply FILE or --pcd FILE)")
         }
-        progress.finish(frames: index, points: totals.points)
+        observer.finished(frames: index, points: totals.points, seconds: clock.total / 1000)
         let lost = stop.lost.map {
             CloudError.io("\($0.message); the \(index) frame\(index == 1 ? "" : "s") captured before were written")
         }
@@ -180,7 +213,7 @@ struct CapturePipeline {
             let path = suffix.map { Self.numbered(output.path, $0) } ?? output.path
             let written = try CloudWriter.write(cloud, to: path, format: output.format, viewpoint: viewpoint)
             clock.lap("write")
-            return .init(path: path, format: output.format.description, bytes: Self.size(of: path), points: written)
+            return .init(path: path, format: output.format.description, bytes: Self.size(of: path), points: written, bounds: .init(cloud))
         }
         if let pictures, pictures.previewPath != nil {
             try pictures.writePreview(cloud, worldFrame: fuse || frame == .world, suffix: suffix)
@@ -196,13 +229,13 @@ struct CapturePipeline {
         var images = [("depth", frame.depth.width, frame.depth.height)]
         if let c = frame.color { images.append(("color", c.width, c.height)) }
         for (what, w, h) in images where k.aspectChange(toWidth: w, height: h) > 0.01 {
-            Console.warning("\(origin): intrinsics given at \(k.referenceWidth)x\(k.referenceHeight) are scaled to the \(what) image's \(w)x\(h), "
+            observer.warning("\(origin): intrinsics given at \(k.referenceWidth)x\(k.referenceHeight) are scaled to the \(what) image's \(w)x\(h), "
                             + "a different aspect ratio (pixels become non-square); is the \(what) image a crop, or the calibration for another mode?")
         }
     }
 
     /// Whether a cloud has no point to write (an organized one may hold only NaN placeholders).
-    static func isBlank(_ cloud: PointCloud) -> Bool {
+    public static func isBlank(_ cloud: PointCloud) -> Bool {
         cloud.organized == nil ? cloud.isEmpty : cloud.finiteCount == 0
     }
 
@@ -216,7 +249,7 @@ struct CapturePipeline {
     }
 
     /// `scan.ply` -> `scan_000.ply`: one file per frame of an unfused sequence.
-    static func numbered(_ path: String, _ index: Int) -> String {
+    public static func numbered(_ path: String, _ index: Int) -> String {
         let url = URL(fileURLWithPath: path)
         let ext = url.pathExtension
         let stem = ext.isEmpty ? path : String(path.dropLast(ext.count + 1))
@@ -230,7 +263,7 @@ struct CapturePipeline {
 }
 
 extension BackProjection.Counts {
-    mutating func add(_ other: Self) {
+    public mutating func add(_ other: Self) {
         pixels += other.pixels
         valid += other.valid
         droppedByRange += other.droppedByRange
@@ -241,7 +274,7 @@ extension BackProjection.Counts {
 extension PointCloud {
     /// Appends another cloud's points. Both must agree on carrying colors; organized grids do not
     /// survive concatenation.
-    mutating func append(_ other: PointCloud, origin: String) throws {
+    public mutating func append(_ other: PointCloud, origin: String) throws {
         if isEmpty {
             self = PointCloud(positions: other.positions, colors: other.colors, normals: other.normals, curvature: other.curvature)
             return
@@ -258,11 +291,13 @@ extension PointCloud {
 
 /// Wall-clock time per stage in milliseconds, summed over the frames of a sequence, in the order
 /// the stages first ran.
-struct StageClock {
+public struct StageClock {
     private var watch = Stopwatch()
-    private(set) var laps: [CaptureReport.Stage] = []
+    public private(set) var laps: [CaptureReport.Stage] = []
 
-    mutating func lap(_ name: String) {
+    public init() {}
+
+    public mutating func lap(_ name: String) {
         let ms = watch.lap()
         if let i = laps.firstIndex(where: { $0.stage == name }) {
             laps[i].milliseconds = ((laps[i].milliseconds + ms) * 1e3).rounded() / 1e3
@@ -271,5 +306,5 @@ struct StageClock {
         }
     }
 
-    var total: Double { watch.total }
+    public var total: Double { watch.total }
 }

@@ -1,14 +1,14 @@
 /// An optional that `--json` writes as `null` when absent, where Swift's synthesized encoding would
 /// leave the key out: scripts may index every documented key without checking that it exists.
 @propertyWrapper
-struct NullWhenAbsent<Value: Encodable>: Encodable {
-    var wrappedValue: Value?
+public struct NullWhenAbsent<Value: Encodable>: Encodable {
+    public var wrappedValue: Value?
 
-    init(wrappedValue: Value?) {
+    public init(wrappedValue: Value?) {
         self.wrappedValue = wrappedValue
     }
 
-    func encode(to encoder: Encoder) throws {
+    public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         if let wrappedValue {
             try container.encode(wrappedValue)

@@ -1,0 +1,63 @@
+import ArgumentParser
+import CloudService
+import Foundation
+
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the HTTP service: upload frames and archives, capture, list and download clouds (Docs/http.md).",
+        discussion: """
+            Prints the URL it listens on, then serves until SIGTERM or Ctrl-C, which finish the requests in flight first.
+            Listening beyond this machine (--host other than 127.0.0.1) needs --token-file.
+            """)
+
+    @Option(help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on (0 picks a free one; the URL printed says which).")
+    var port = 8080
+
+    @Option(help: ArgumentHelp("Where the index and the captures are kept.", valueName: "dir"))
+    var data = "cloudgen-data"
+
+    @Option(help: ArgumentHelp("Largest request body accepted, in MiB (bigger uploads get 413).", valueName: "mb"))
+    var maxUploadMb = 512
+
+    @Option(help: ArgumentHelp("Threads for decoding, back-projection, filters and rendering (default: one per core).", valueName: "n"))
+    var workers: Int?
+
+    @Option(help: ArgumentHelp("File whose first line is the bearer token every request must carry.", valueName: "file"))
+    var tokenFile: String?
+
+    @Option(help: ArgumentHelp("A folder whose datasets JSON capture requests may name (repeatable).", valueName: "dir"))
+    var allowDir: [String] = []
+
+    func run() throws {
+        guard (1...1 << 20).contains(maxUploadMb) else {
+            throw ValidationError("--max-upload-mb \(maxUploadMb): needs 1...1048576")
+        }
+        let configuration = ServiceConfiguration(
+            host: host, port: port, dataDirectory: data, maxUploadBytes: maxUploadMb << 20,
+            workers: workers ?? ProcessInfo.processInfo.activeProcessorCount,
+            token: try tokenFile.map(ServiceConfiguration.readToken), allowedDirectories: allowDir)
+        // The CLI's main is synchronous; the server runs on Swift's concurrency pool meanwhile.
+        let outcome = ServeOutcome()
+        let finished = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                try await CloudServer.run(configuration) { url in
+                    print("cloudgen serve: listening on \(url)")
+                    fflush(stdout)
+                }
+            } catch {
+                outcome.error = error
+            }
+            finished.signal()
+        }
+        finished.wait()
+        if let error = outcome.error { throw error }
+    }
+}
+
+private final class ServeOutcome: @unchecked Sendable {
+    var error: Error?
+}
