@@ -29,7 +29,17 @@ def load(work, name):
     run["other_statuses"] = {code: n for code, n in statuses.items() if not 200 <= code < 300}
     run["socket_error_count"] = sum(run["socket_errors"].values())
     run["rate"] = run["ok"] / (run["duration_us"] / 1e6)
+    run["cpu"] = cpu(os.path.join(work, name + ".cpu"), run["duration_us"] / 1e6)
     return run
+
+
+def cpu(path, seconds):
+    """Cores used during a load by the service, by wrk and by everything else on the machine (the
+    run script's accounting: busy ticks, the service's ticks, wrk's user and system seconds)."""
+    busy, service, wrk_user, wrk_sys, clk_tck, _ = open(path).read().split()
+    service_s, busy_s = int(service) / int(clk_tck), int(busy) / int(clk_tck)
+    wrk_s = float(wrk_user) + float(wrk_sys)
+    return f"{service_s / seconds:.2f} / {wrk_s / seconds:.2f} / {max(busy_s - service_s - wrk_s, 0) / seconds:.2f}"
 
 
 def ms(us):
@@ -73,15 +83,15 @@ def main():
     print(f"{args.date}, {args.machine}; {args.workers} workers on each side; wrk on the same machine; "
           f"{args.seconds} s per load; load average {args.load[0]} before the loads, {args.load[1]} after.\n")
     print(f"Uploads: the TUM frame (640x480 depth + colour PNG, one {body:,}-byte multipart body) to a stored binary PLY:\n")
-    print("| service | connections | frames/s | p50 | p99 | max | non-2xx | socket errors |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| service | connections | frames/s | p50 | p99 | max | non-2xx | socket errors | cores: service / wrk / others |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     runs = {}
     for prefix, connections in (("upload", 8), ("upload-1", 1)):
         for side in sides:
             run = runs[prefix, side] = load(work, f"{prefix}-{side}")
             lat = run["latency_us"]
             print(f"| {names[side]} | {connections} | {run['rate']:.1f} | {ms(lat['p50'])} | {ms(lat['p99'])} "
-                  f"| {ms(lat['max'])} | {errors(run)} |")
+                  f"| {ms(lat['max'])} | {errors(run)} | {run['cpu']} |")
             if run["non_2xx"] or run["socket_error_count"]:
                 failed.append(f"{prefix} {side}: errors")
     if "cloudgen" in sides and "flask" in sides:
@@ -109,11 +119,11 @@ def main():
     reads = [r for r in reads if r[2]]
     if reads:
         print("\nReads of one stored capture, 100 connections (goal: no errors):\n")
-        print("| route | requests/s | p50 | p99 | max | non-2xx | socket errors |")
-        print("| --- | --- | --- | --- | --- | --- | --- |")
+        print("| route | requests/s | p50 | p99 | max | non-2xx | socket errors | cores: service / wrk / others |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- |")
         for name, label, run in reads:
             lat = run["latency_us"]
-            print(f"| {label} | {run['rate']:.0f} | {ms(lat['p50'])} | {ms(lat['p99'])} | {ms(lat['max'])} | {errors(run)} |")
+            print(f"| {label} | {run['rate']:.0f} | {ms(lat['p50'])} | {ms(lat['p99'])} | {ms(lat['max'])} | {errors(run)} | {run['cpu']} |")
             if run["non_2xx"] or run["socket_error_count"]:
                 failed.append(f"{name}: errors")
 
