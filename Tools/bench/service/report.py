@@ -14,7 +14,8 @@ import sys
 
 NAMES = {"cloudgen": "cloudgen serve", "flask": "Flask + Open3D (gunicorn)"}
 READS = [("read-json", "cloudgen: `GET /v1/captures/{id}`"),
-         ("read-preview", "cloudgen: `GET /v1/captures/{id}/preview.png`"),
+         ("read-preview", "cloudgen: `GET /v1/captures/{id}/preview.png`, not yet drawn when the load starts"),
+         ("read-preview-again", "cloudgen: `GET /v1/captures/{id}/preview.png` again, drawn"),
          ("read-flask-ply", "Flask: `GET /v1/captures/{id}/cloud.ply`")]
 
 
