@@ -37,7 +37,7 @@ def load(work, name):
 def cpu(path, seconds):
     """Cores used during a load by the service, by wrk and by everything else on the machine (the
     run script's accounting: busy ticks, the service's ticks, wrk's user and system seconds)."""
-    busy, service, wrk_user, wrk_sys, clk_tck, _ = open(path).read().split()
+    busy, service, wrk_user, wrk_sys, clk_tck = open(path).read().split()
     service_s, busy_s = int(service) / int(clk_tck), int(busy) / int(clk_tck)
     wrk_s = float(wrk_user) + float(wrk_sys)
     return f"{service_s / seconds:.2f} / {wrk_s / seconds:.2f} / {max(busy_s - service_s - wrk_s, 0) / seconds:.2f}"
