@@ -51,9 +51,20 @@ public struct CapturePipeline {
         self.observer = observer
     }
 
+    /// Refuses settings that cannot work together, before any frame is taken.
+    public func check() throws {
+        if fuse, let grid = filters.steps.first(where: { $0.filter.needsGrid })?.label ?? (filters.organized ? "--organized" : nil) {
+            throw CloudError.badInput("\(grid) works on one frame's depth grid, and --fuse merges frames into a cloud without one; capture without --fuse")
+        }
+        if let duration, !(duration.isFinite && duration > 0) {
+            throw CloudError.badInput("--duration must be a positive number of seconds, not \(duration)")
+        }
+    }
+
     /// `lost`: the camera went away after some frames; they are in the report, and the command
     /// fails with it once they are written.
     public func run() throws -> (report: CaptureReport, filters: [FilterStepReport], lost: CloudError?) {
+        try check()
         var clock = StageClock()
         let sourceSpec = try self.sourceSpec ?? USBDiscovery.defaultSourceSpec()
         let source = try SourceSpec(parsing: sourceSpec).open(options: sourceOptions)
@@ -202,7 +213,7 @@ public struct CapturePipeline {
             let path = suffix.map { Self.numbered(output.path, $0) } ?? output.path
             let written = try CloudWriter.write(cloud, to: path, format: output.format, viewpoint: viewpoint)
             clock.lap("write")
-            return .init(path: path, format: output.format.description, bytes: Self.size(of: path), points: written)
+            return .init(path: path, format: output.format.description, bytes: Self.size(of: path), points: written, bounds: .init(cloud))
         }
         if let pictures, pictures.previewPath != nil {
             try pictures.writePreview(cloud, worldFrame: fuse || frame == .world, suffix: suffix)

@@ -35,6 +35,19 @@ public struct CaptureReport: Encodable {
         public var format: String
         public var bytes: Int
         public var points: Int
+        /// The written points' axis-aligned box in metres; null when none is finite.
+        @NullWhenAbsent public var bounds: Bounds?
+    }
+
+    public struct Bounds: Encodable {
+        public var min: [Float]
+        public var max: [Float]
+
+        public init?(_ cloud: PointCloud) {
+            guard let b = cloud.bounds else { return nil }
+            min = [b.min.x, b.min.y, b.min.z]
+            max = [b.max.x, b.max.y, b.max.z]
+        }
     }
 
     public struct Stage: Encodable {

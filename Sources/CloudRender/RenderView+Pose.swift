@@ -24,3 +24,17 @@ extension RenderView {
         self.init(width: width, height: height, azimuth: azimuth, elevation: elevation, up: up)
     }
 }
+
+extension RenderView {
+    /// This view's azimuth and elevation taken as turns from a recorded camera's own view (its
+    /// azimuth 0, elevation 0), upright as that camera was: how `render` and the service's preview
+    /// draw a cloud whose file names its viewpoint.
+    public func turned(fromCamera pose: Pose) -> RenderView {
+        let base = RenderView(cameraPose: pose, width: width, height: height)
+        var view = self
+        view.up = base.up
+        view.azimuth = base.azimuth + azimuth
+        view.elevation = min(90, max(-90, base.elevation + elevation))
+        return view
+    }
+}

@@ -70,12 +70,6 @@ struct Capture: ParsableCommand {
 
     func run() throws {
         let pipeline = try filters.pipeline(arguments: Array(CommandLine.arguments.dropFirst()))
-        if fuse, let grid = pipeline.steps.first(where: { $0.filter.needsGrid })?.label ?? (pipeline.organized ? "--organized" : nil) {
-            throw CloudError.badInput("\(grid) works on one frame's depth grid, and --fuse merges frames into a cloud without one; capture without --fuse")
-        }
-        if let duration, !(duration.isFinite && duration > 0) {
-            throw CloudError.badInput("--duration must be a positive number of seconds, not \(duration)")
-        }
         output.warnAboutEncoding()
         let frameLimit = (frames ?? (fuse || duration != nil ? .all : .count(1))).limit
         let files = output.requested.map(\.path) + [pictures.preview, pictures.depthImage].compactMap { $0 }

@@ -14,14 +14,16 @@ struct Cloudgen: ParsableCommand {
             Units are metres; camera frame x right, y down, z forward (OpenCV, PCL, Open3D).
             """,
         version: "0.1.0",
-        subcommands: [Capture.self, Convert.self, Info.self, Render.self, Devices.self]
+        subcommands: [Capture.self, Convert.self, Info.self, Render.self, Devices.self, Serve.self]
     )
 
     /// Parses and runs a command, mapping every failure onto DESIGN.md's exit statuses with one
     /// line on stderr. ArgumentParser's own usage errors would exit 64; the contract says 2.
     static func main() {
         // First, so that a signal or a full disk during any write leaves no half-written output.
-        AtomicFile.installSignalCleanup()
+        // Not for the service: SIGTERM and SIGINT must reach its graceful shutdown, and its
+        // half-written captures are in staging folders that start-up empties.
+        if CommandLine.arguments.dropFirst().first != "serve" { AtomicFile.installSignalCleanup() }
         do {
             // ArgumentParser has no options with an optional value: `--normals` alone is spelled
             // out with its default first.

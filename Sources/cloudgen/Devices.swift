@@ -15,24 +15,17 @@ struct Devices: ParsableCommand {
     @Flag(help: "Print one JSON object, {\"devices\": [...], \"usbDevices\": N}, on stdout, nothing else.")
     var json = false
 
-    struct Report: Encodable {
-        var devices: [DiscoveredCamera]
-        /// All USB devices seen: 0 usually means no USB access at all (a container without /dev/bus/usb).
-        var usbDevices: Int
-    }
-
     func run() throws {
-        let all = try USBDiscovery.devices()
-        let cameras = USBDiscovery.cameras(in: all, installed: USBDiscovery.isInstalled)
+        let report = try DeviceReport.discover()
         if json {
-            try Console.printJSON(Report(devices: cameras, usbDevices: all.count))
+            try Console.printJSON(report)
             return
         }
-        guard !cameras.isEmpty else {
-            print("no depth camera found (\(all.count) USB device\(all.count == 1 ? "" : "s") checked)")
+        guard !report.devices.isEmpty else {
+            print("no depth camera found (\(report.usbDevices) USB device\(report.usbDevices == 1 ? "" : "s") checked)")
             return
         }
-        for camera in cameras {
+        for camera in report.devices {
             var line = "\(camera.model)  \(camera.vendorID):\(camera.productID)  USB \(camera.port)"
             if let serial = camera.serial { line += "  serial \(serial)" }
             if let source = camera.source { line += "  --source \(source)" }

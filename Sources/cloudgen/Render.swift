@@ -111,11 +111,7 @@ struct Render: ParsableCommand {
         let cloud = loaded.cloud
         let readMilliseconds = watch.lap()
         if up == nil, let camera = loaded.header.viewpoint {
-            // The recorded camera's view is azimuth 0, elevation 0; the flags turn from there.
-            let base = RenderView(cameraPose: camera, width: width, height: height)
-            view.up = base.up
-            view.azimuth = base.azimuth + azimuth
-            view.elevation = min(90, max(-90, base.elevation + elevation))
+            view = view.turned(fromCamera: camera)
         }
         let renderer = PointRenderer(cloud: cloud, origin: file)
         if renderer.bounds == nil && !allowEmpty {

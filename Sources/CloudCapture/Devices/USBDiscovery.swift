@@ -152,3 +152,15 @@ public enum USBDiscovery {
         return denied.map { "permission denied opening the camera; " + KnownDepthCameras.udevRule(vendor: $0.vendorID) }
     }
 }
+
+/// `cloudgen devices --json` and GET /v1/devices: the cameras, and how many USB devices were seen.
+public struct DeviceReport: Encodable, Sendable {
+    public var devices: [DiscoveredCamera]
+    /// All USB devices seen: 0 usually means no USB access at all (a container without /dev/bus/usb).
+    public var usbDevices: Int
+
+    public static func discover() throws -> DeviceReport {
+        let all = try USBDiscovery.devices()
+        return DeviceReport(devices: USBDiscovery.cameras(in: all, installed: USBDiscovery.isInstalled), usbDevices: all.count)
+    }
+}

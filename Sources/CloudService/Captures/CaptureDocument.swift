@@ -1,0 +1,54 @@
+import CloudPCL
+import CloudPipeline
+import Foundation
+
+/// A stored capture's JSON, as POST answers it and GET returns it: `capture --json`'s report
+/// (camera, counts, range, filters, timings), less the server's file paths, plus the id, the
+/// creation time, the cloud's bounds and the links to its files.
+struct CaptureDocument {
+    var created: Date
+    var source: String
+    var points: Int
+    var bounds: CaptureRecord.Bounds?
+    var cloudBytes: Int
+    var json: String
+
+    init(id: String, created: Date, report: CaptureReport, filters: [FilterStepReport], warnings: [String],
+         describe: (String) -> String) throws {
+        let encoder = JSONEncoder()
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        let reportData = try encoder.encode(FilteredCaptureReport(report: report, filters: filters))
+        guard var object = try JSONSerialization.jsonObject(with: reportData) as? [String: Any] else {
+            throw CocoaError(.coderInvalidValue)
+        }
+        let file = report.files.first
+        for key in ["files", "images", "rgbdDirectory", "bundleDirectory"] { object.removeValue(forKey: key) }
+        self.created = created
+        source = describe(report.source)
+        points = file?.points ?? 0
+        cloudBytes = file?.bytes ?? 0
+        bounds = file?.bounds.map { b in
+            CaptureRecord.Bounds(min: SIMD3(b.min.map(Double.init)), max: SIMD3(b.max.map(Double.init)))
+        }
+        object["source"] = source
+        object["id"] = id
+        object["created"] = Self.timestamp(created)
+        object["points"] = points
+        object["bytes"] = cloudBytes
+        object["bounds"] = file?.bounds.map { ["min": $0.min, "max": $0.max] } ?? NSNull()
+        object["warnings"] = warnings
+        let base = "/v1/captures/\(id)"
+        object["links"] = [
+            "self": base, "cloud_ply": base + "/cloud.ply", "cloud_pcd": base + "/cloud.pcd",
+            "preview": base + "/preview.png", "depth": base + "/depth.png",
+        ]
+        json = String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
+    }
+
+    /// RFC 3339 in UTC with milliseconds: 2026-11-25T12:00:00.123Z.
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+}

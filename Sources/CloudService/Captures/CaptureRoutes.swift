@@ -1,0 +1,143 @@
+import CloudCapture
+import CloudCore
+import Foundation
+import Hummingbird
+
+/// POST /v1/captures (an uploaded frame, a server-side source, or an uploaded archive as a job),
+/// GET /v1/captures (paged), GET and DELETE /v1/captures/{id}.
+struct CaptureRoutes {
+    let service: ServiceState
+
+    func register(on router: Router<BasicRequestContext>) {
+        let routes = service.routes
+        routes.add(.post, "/v1/captures", to: router) { request, _ in try await create(request) }
+        routes.add(.get, "/v1/captures", to: router) { request, _ in try await list(request) }
+        routes.add(.get, "/v1/captures/{id}", to: router) { request, context in
+            let record = try await service.record(context.parameters.get("id"))
+            return Response.json(Data(record.report.utf8), status: .ok, headers: [.eTag: "\"\(record.id)\""])
+        }
+        routes.add(.delete, "/v1/captures/{id}", to: router) { _, context in
+            let id = try service.captureID(context.parameters.get("id"))
+            guard try await service.store.remove(id) else { throw Problem.notFound("no capture \(id)") }
+            service.metrics.capturesStored.decrement()
+            return Response(status: .noContent)
+        }
+    }
+
+    private func create(_ request: Request) async throws -> Response {
+        let type = request.headers[.contentType]?.lowercased() ?? ""
+        if type.hasPrefix("application/json") { return try await createFromJSON(request) }
+        guard type.hasPrefix("multipart/form-data") else {
+            throw Problem.unsupportedMediaType("POST /v1/captures takes multipart/form-data (uploaded images or an archive) or application/json (a server-side source)")
+        }
+        let folder = try service.store.makeUploadFolder()
+        var handedOver = false
+        defer { if !handedOver { try? FileManager.default.removeItem(at: folder) } }
+        let upload = MultipartUpload(fileParts: ["depth", "color", "intrinsics", "bundle"],
+                                     fieldNames: CaptureOrder.commonFields.union(["depth_scale", "depth_encoding", "source"]),
+                                     limit: service.configuration.maxUploadBytes)
+        let parts = try await upload.receive(request, into: folder.path)
+        service.metrics.bytesWritten.increment(by: Int64(parts.files.values.reduce(0) { $0 + $1.bytes }))
+        if let archive = parts.files["bundle"] {
+            let job = try await service.jobs.submit(archive: archive, parts: parts, folder: folder)
+            handedOver = true
+            return Response.json(try job.json(), status: .accepted, headers: [.location: "/v1/jobs/\(job.id)"])
+        }
+        let order = try Self.uploadOrder(parts)
+        return try await store(order, describe: { parts.clientFacing($0) }, parts: parts)
+    }
+
+    /// An uploaded frame: depth (required), color, intrinsics (required), and the fields.
+    static func uploadOrder(_ parts: UploadedParts) throws -> CaptureOrder {
+        guard let depth = parts.files["depth"] else {
+            throw Problem.badRequest("part depth is required: the depth image (16-bit PNG, TIFF or PGM, float TIFF, PCLZF)", field: "depth")
+        }
+        guard let intrinsics = parts.files["intrinsics"] else {
+            throw Problem.badRequest("part intrinsics is required: the camera's calibration (Open3D JSON, PCL grabber XML or cloudgen JSON)", field: "intrinsics")
+        }
+        if let source = parts.field("source") {
+            throw Problem.badRequest("field source \(MessageTextShort.of(source)) names a server-side source; send it as a JSON body, not beside uploaded images", field: "source")
+        }
+        var order = CaptureOrder(sourceSpec: "rgbd:\(parts.files["color"]?.path ?? ""),\(depth.path)")
+        order.options.intrinsicsPath = intrinsics.path
+        try order.applyImageFields(parts.fields)
+        try order.check()
+        return order
+    }
+
+    /// A JSON body: a source on the server's side (the simulated camera, a device, an allowed folder).
+    private func createFromJSON(_ request: Request) async throws -> Response {
+        let body = try await request.body.collect(upTo: 64 << 10)
+        let order = try CaptureRequestJSON.order(Data(buffer: body), allowed: service.configuration.allowedDirectories)
+        return try await store(order, describe: { $0 }, parts: nil)
+    }
+
+    private func store(_ order: CaptureOrder, describe: @escaping @Sendable (String) -> String, parts: UploadedParts?) async throws -> Response {
+        let runner = service.runner
+        do {
+            let staged = try await service.capturePool.run { try runner.capture(order, observer: CollectingObserver(), describe: describe) }
+            let record = try await runner.store(staged)
+            return Response.json(Data(record.report.utf8), status: .created, headers: [.location: "/v1/captures/\(record.id)"])
+        } catch let error as CloudError where error.kind == .badInput {
+            throw Problem.unprocessable(error.message, field: parts?.part(in: error.message))
+        }
+    }
+
+    private func list(_ request: Request) async throws -> Response {
+        let query = request.uri.queryParameters
+        var limit = 20
+        if let text = query["limit"] {
+            guard let n = Int(text), (1...100).contains(n) else {
+                throw Problem.badRequest("limit \(MessageTextShort.of(String(text))): needs 1...100", field: "limit")
+            }
+            limit = n
+        }
+        let after = try query["after"].map { text -> CaptureID in
+            guard let id = CaptureID(validating: String(text)) else {
+                throw Problem.badRequest("after \(MessageTextShort.of(String(text))): not a capture id (take it from the previous page's next link)", field: "after")
+            }
+            return id
+        }
+        let records = try await service.store.index.list(limit: limit, after: after)
+        var body = Data("{\"captures\":[".utf8)
+        for (i, record) in records.enumerated() {
+            if i > 0 { body.append(UInt8(ascii: ",")) }
+            body.append(Data(record.report.utf8))
+        }
+        let next = records.count == limit ? records.last.map { "\"/v1/captures?limit=\(limit)&after=\($0.id)\"" } ?? "null" : "null"
+        body.append(Data("],\"next\":\(next)}".utf8))
+        return Response.json(body, status: .ok)
+    }
+}
+
+extension CaptureOrder {
+    /// The form fields beside uploaded images (or an archive), in the order they came.
+    mutating func applyImageFields(_ fields: [(name: String, value: String)]) throws {
+        for (name, value) in fields {
+            switch name {
+            case "depth_scale":
+                guard let scale = Double(value), scale.isFinite, scale > 0 else {
+                    throw Problem.unprocessable("depth_scale \(MessageTextShort.of(value)): needs the raw depth units per metre, a positive number (1000 for millimetres, 5000 for TUM)", field: name)
+                }
+                options.depthUnitsPerMetre = scale
+            case "depth_encoding":
+                guard let encoding = DepthFileEncoding(rawValue: value) else {
+                    throw Problem.unprocessable("depth_encoding \(MessageTextShort.of(value)): needs \(DepthFileEncoding.allCases.map(\.rawValue).joined(separator: ", "))", field: name)
+                }
+                options.depthEncoding = encoding
+            case "source":
+                continue
+            default:
+                try apply(field: name, value: value)
+            }
+        }
+    }
+}
+
+extension Response {
+    static func json(_ body: Data, status: HTTPResponse.Status, headers: HTTPFields = [:]) -> Response {
+        var headers = headers
+        headers[.contentType] = "application/json"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}

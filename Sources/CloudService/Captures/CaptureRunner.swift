@@ -1,0 +1,97 @@
+import CloudCapture
+import CloudCore
+import CloudFiles
+import CloudIO
+import CloudPCL
+import CloudPipeline
+import Foundation
+
+/// Runs a capture order into the store: the pipeline writes the cloud (binary PLY) and the depth
+/// picture into a staging folder (`capture`, blocking: call it on a worker pool), which the store
+/// then renames into place and indexes (`store`).
+struct CaptureRunner: Sendable {
+    let store: CaptureStore
+    let metrics: ServiceMetrics
+
+    /// A capture written to its staging folder, not yet in place.
+    struct Staged: Sendable {
+        var folder: URL
+        var record: CaptureRecord
+    }
+
+    /// `describe` turns server paths in messages and in the source's name into what the client
+    /// knows (an upload's part names).
+    func capture(_ order: CaptureOrder, observer: CollectingObserver, describe: @Sendable (String) -> String = { $0 }) throws -> Staged {
+        let staging = try store.makeStaging()
+        do {
+            let cloudPath = staging.appendingPathComponent(CaptureFiles.cloud).path
+            let pictures = PreviewOutputs(previewPath: nil, depthImagePath: staging.appendingPathComponent(CaptureFiles.depthImage).path, depthBlend: nil)
+            let (report, filters, lost) = try order.pipeline(outputs: [(cloudPath, .ply(.binary))], pictures: pictures, observer: observer).run()
+            if let lost { throw lost }
+            let id = CaptureID()
+            let document = try CaptureDocument(id: id.description, created: Date(), report: report, filters: filters,
+                                               warnings: observer.warnings.map(describe), describe: describe)
+            let record = CaptureRecord(id: id, created: document.created, source: document.source, points: document.points,
+                                       bounds: document.bounds, bytes: document.cloudBytes, frames: report.frames, report: document.json)
+            return Staged(folder: staging, record: record)
+        } catch {
+            try? FileManager.default.removeItem(at: staging)
+            if let error = error as? CloudError {
+                throw CloudError(error.kind, describe(CaptureOrder.httpWording(error.message)))
+            }
+            throw error
+        }
+    }
+
+    /// Puts a staged capture in place and indexes it: from here on it is listed and kept.
+    func store(_ staged: Staged) async throws -> CaptureRecord {
+        do {
+            try await store.commit(staging: staged.folder, record: staged.record)
+        } catch {
+            try? FileManager.default.removeItem(at: staged.folder)
+            throw error
+        }
+        metrics.bytesWritten.increment(by: Int64(staged.record.bytes))
+        metrics.capturesStored.increment()
+        return staged.record
+    }
+}
+
+/// The files of one stored capture, by name inside its folder.
+enum CaptureFiles {
+    static let cloud = CaptureStore.cloudFileName
+    static let depthImage = "depth.png"
+    /// Derived files (other encodings, filtered exports, previews), made on first request.
+    static let derived = "derived"
+}
+
+/// A capture's warnings, kept for its document, and its progress, passed on (a job's events).
+final class CollectingObserver: CaptureObserver, @unchecked Sendable {
+    private let lock = NSLock()
+    private var collected: [String] = []
+    private let progress: (@Sendable (Int, Int?) -> Void)?
+
+    init(progress: (@Sendable (Int, Int?) -> Void)? = nil) {
+        self.progress = progress
+    }
+
+    var warnings: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return collected
+    }
+
+    func warning(_ message: String) {
+        lock.lock()
+        if !collected.contains(message) { collected.append(message) }
+        lock.unlock()
+    }
+
+    func advanced(frames: Int, expected: Int?, points: Int) {
+        progress?(frames, expected)
+    }
+
+    func finished(frames: Int, points: Int, seconds: Double) {}
+
+    var stopRequested: Bool { false }
+}

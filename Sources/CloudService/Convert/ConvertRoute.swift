@@ -1,0 +1,90 @@
+import CloudCore
+import CloudFiles
+import CloudPCL
+import Foundation
+import Hummingbird
+
+/// POST /v1/convert: `convert` over HTTP. A PLY or PCD (`cloud` part) comes back as PLY or PCD
+/// (`format`, `encoding`), through the filters given as fields, in their order; nothing is kept.
+struct ConvertRoute {
+    let service: ServiceState
+
+    static let formats: [String: [String: CloudFileFormat]] = [
+        "ply": ["binary": .ply(.binary), "ascii": .ply(.ascii)],
+        "pcd": ["binary": .pcd(.binary), "ascii": .pcd(.ascii), "binary_compressed": .pcd(.compressed)],
+    ]
+
+    func register(on router: Router<BasicRequestContext>) {
+        service.routes.add(.post, "/v1/convert", to: router) { request, _ in try await convert(request) }
+    }
+
+    private func convert(_ request: Request) async throws -> Response {
+        let folder = try service.store.makeUploadFolder()
+        var handedOver = false
+        defer { if !handedOver { try? FileManager.default.removeItem(at: folder) } }
+        let upload = MultipartUpload(fileParts: ["cloud"], fieldNames: CaptureOrder.filterFields.union(["format", "encoding", "range"]),
+                                     limit: service.configuration.maxUploadBytes)
+        let parts = try await upload.receive(request, into: folder.path)
+        guard let input = parts.files["cloud"] else {
+            throw Problem.badRequest("part cloud is required: the PLY or PCD file to convert", field: "cloud")
+        }
+        let container = parts.field("format") ?? "ply"
+        guard let encodings = Self.formats[container] else {
+            throw Problem.badRequest("format \(MessageTextShort.of(container)): needs ply or pcd", field: "format")
+        }
+        let encodingName = parts.field("encoding") ?? "binary"
+        guard let format = encodings[encodingName] else {
+            throw Problem.badRequest("encoding \(MessageTextShort.of(encodingName)): \(container.uppercased()) is written as \(encodings.keys.sorted().joined(separator: ", "))", field: "encoding")
+        }
+        let steps = try parts.fields.filter { !["format", "encoding"].contains($0.name) }.map { field -> FilterStep? in
+            if field.name == "foreground" {
+                guard try CaptureOrder.boolean(field.value, field: field.name) else { return nil }
+                return try CaptureOrder.step(field.name, nil)
+            }
+            return try CaptureOrder.step(field.name, field.value.isEmpty ? nil : field.value)
+        }.compactMap { $0 }
+        let output = folder.appendingPathComponent("converted.\(container)").path
+        do {
+            try await service.capturePool.run {
+                let loaded = try CloudReader.read(input.path)
+                let viewpoint = loaded.header.viewpoint.map { Viewpoint(pose: $0) } ?? .camera
+                var warnings: [String] = []
+                let (cloud, reports) = try FilterPipeline(steps: steps, organized: false).run(loaded.cloud, viewpoint: viewpoint, warnings: &warnings)
+                if let empty = reports.first(where: { $0.pointsOut == 0 }) {
+                    throw CloudError.badInput("cloud: no points to write: \(CaptureOrder.httpWording(empty.argument)) kept none of its \(empty.pointsIn) points")
+                }
+                _ = try CloudWriter.write(cloud, to: output, format: format, viewpoint: loaded.header.viewpoint)
+            }
+        } catch let error as CloudError where error.kind == .badInput {
+            throw Problem.unprocessable(parts.clientFacing(error.message), field: "cloud")
+        }
+        // The folder goes once the file has been sent.
+        handedOver = true
+        let name = (input.filename.map { ($0 as NSString).deletingPathExtension } ?? "cloud").filter { $0.isLetter || $0.isNumber || "-_.".contains($0) }
+        return try TemporaryFileResponse.stream(output, removing: folder, contentType: container == "ply" ? "application/x-ply" : "application/x-pcd",
+                                                filename: "\(name.isEmpty ? "cloud" : name).\(container)")
+    }
+}
+
+/// A file sent once and then removed with its folder, however the sending ends.
+enum TemporaryFileResponse {
+    static func stream(_ path: String, removing folder: URL, contentType: String, filename: String) throws -> Response {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            try? FileManager.default.removeItem(at: folder)
+            throw CloudError.io("\(path): the converted file is gone")
+        }
+        let size = FileSize.of(path)
+        let body = ResponseBody(contentLength: size) { writer in
+            defer {
+                try? handle.close()
+                try? FileManager.default.removeItem(at: folder)
+            }
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                try await writer.write(ByteBuffer(bytes: chunk))
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: [.contentType: contentType, .contentLength: String(size),
+                                               .contentDisposition: "attachment; filename=\"\(filename)\""], body: body)
+    }
+}

@@ -1,0 +1,153 @@
+import CloudCore
+import CloudFiles
+import CloudIO
+import CloudPCL
+import CloudPipeline
+import CloudRender
+import Foundation
+import Hummingbird
+
+/// A capture's files: the cloud as PLY or PCD in any encoding, optionally filtered on the way
+/// out; a rendered preview from any angle; the depth map as a colormap. The stored binary PLY and
+/// depth picture are served as they are; every other variant is made once, on the export pool,
+/// into the capture's `derived/` folder and served from there (captures never change, so a
+/// variant never goes stale, and repeated downloads cost a file read).
+struct ExportRoutes {
+    let service: ServiceState
+
+    func register(on router: Router<BasicRequestContext>) {
+        let routes = service.routes
+        routes.add(.get, "/v1/captures/{id}/cloud.ply", to: router) { request, context in
+            try await cloud(request, context, container: "ply")
+        }
+        routes.add(.get, "/v1/captures/{id}/cloud.pcd", to: router) { request, context in
+            try await cloud(request, context, container: "pcd")
+        }
+        routes.add(.get, "/v1/captures/{id}/preview.png", to: router) { request, context in
+            try await preview(request, context)
+        }
+        routes.add(.get, "/v1/captures/{id}/depth.png", to: router) { request, context in
+            let (id, folder) = try await service.captureFolder(context.parameters.get("id"))
+            try ExportQuery(request, allowed: []).finish()
+            return try await FileResponse.serve(folder.appendingPathComponent(CaptureFiles.depthImage).path, contentType: "image/png",
+                                                etag: "\(id)-depth", request: request, context: context)
+        }
+    }
+
+    private func cloud(_ request: Request, _ context: BasicRequestContext, container: String) async throws -> Response {
+        let (id, folder) = try await service.captureFolder(context.parameters.get("id"))
+        var query = ExportQuery(request, allowed: CaptureOrder.filterFields.subtracting(["foreground"]).union(["format"]))
+        let encodings: [String: CloudFileFormat] = container == "ply"
+            ? ["binary": .ply(.binary), "ascii": .ply(.ascii)]
+            : ["binary": .pcd(.binary), "ascii": .pcd(.ascii), "binary_compressed": .pcd(.compressed)]
+        let formatName = query.take("format") ?? "binary"
+        guard let format = encodings[formatName] else {
+            throw Problem.badRequest("format \(MessageTextShort.of(formatName)): \(container.uppercased()) is written as \(encodings.keys.sorted().joined(separator: ", "))", field: "format")
+        }
+        try query.finish()
+        let steps = try query.remaining.map { try CaptureOrder.step($0.name, $0.value.isEmpty ? nil : $0.value) }
+        let stored = folder.appendingPathComponent(CaptureFiles.cloud).path
+        let contentType = container == "ply" ? "application/x-ply" : "application/x-pcd"
+        if container == "ply" && formatName == "binary" && steps.isEmpty {
+            return try await FileResponse.serve(stored, contentType: contentType, etag: "\(id)-cloud", request: request, context: context)
+        }
+        let key = ([container, formatName] + steps.map(\.label)).joined(separator: " ")
+        let variant = folder.appendingPathComponent(CaptureFiles.derived).appendingPathComponent("\(DerivedName.of(key)).\(container)").path
+        if !FileManager.default.fileExists(atPath: variant) {
+            try await service.exportPool.run {
+                let loaded = try CloudReader.read(stored)
+                var warnings: [String] = []
+                let viewpoint = loaded.header.viewpoint.map { Viewpoint(pose: $0) } ?? .camera
+                let (cloud, reports) = try FilterPipeline(steps: steps, organized: false).run(loaded.cloud, viewpoint: viewpoint, warnings: &warnings)
+                if let empty = reports.first(where: { $0.pointsOut == 0 }) {
+                    throw Problem.unprocessable("\(CaptureOrder.httpWording(empty.argument)) kept none of the capture's \(empty.pointsIn) points",
+                                                field: empty.argument.split(separator: " ").first.map { String($0.dropFirst(2)) })
+                }
+                try FileManager.default.createDirectory(atPath: (variant as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                _ = try CloudWriter.write(cloud, to: variant, format: format, viewpoint: loaded.header.viewpoint)
+            }
+            service.metrics.bytesWritten.increment(by: Int64(FileSize.of(variant)))
+        }
+        return try await FileResponse.serve(variant, contentType: contentType, etag: "\(id)-\(DerivedName.of(key))", request: request, context: context)
+    }
+
+    private func preview(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let (id, folder) = try await service.captureFolder(context.parameters.get("id"))
+        var query = ExportQuery(request, allowed: ["azimuth", "elevation", "width", "height"])
+        let azimuth = try query.number("azimuth", default: 0, within: -360...360)
+        let elevation = try query.number("elevation", default: 0, within: -90...90)
+        let width = Int(try query.number("width", default: 640, within: 16...4096, whole: true))
+        let height = Int(try query.number("height", default: 480, within: 16...4096, whole: true))
+        try query.finish()
+        let key = "preview \(azimuth) \(elevation) \(width) \(height)"
+        let variant = folder.appendingPathComponent(CaptureFiles.derived).appendingPathComponent("\(DerivedName.of(key)).png").path
+        if !FileManager.default.fileExists(atPath: variant) {
+            let stored = folder.appendingPathComponent(CaptureFiles.cloud).path
+            try await service.exportPool.run {
+                let loaded = try CloudReader.read(stored)
+                var view = RenderView(width: width, height: height, azimuth: Float(azimuth), elevation: Float(elevation))
+                if let camera = loaded.header.viewpoint { view = view.turned(fromCamera: camera) }
+                let renderer = PointRenderer(cloud: loaded.cloud, origin: "capture \(id)")
+                let style = RenderStyle(color: renderer.defaultColorMode,
+                                        pointSize: RenderStyle.automaticPointSize(points: loaded.cloud.finiteCount, width: width, height: height))
+                try FileManager.default.createDirectory(atPath: (variant as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                _ = try PreviewWriter(renderer: renderer, view: view, style: style).write(to: variant)
+            }
+            service.metrics.bytesWritten.increment(by: Int64(FileSize.of(variant)))
+        }
+        return try await FileResponse.serve(variant, contentType: "image/png", etag: "\(id)-\(DerivedName.of(key))", request: request, context: context)
+    }
+}
+
+/// A variant's file name: a 64-bit FNV-1a of its description, so that any query maps to a short,
+/// safe name (nothing of the client's text reaches the file system).
+enum DerivedName {
+    static func of(_ key: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+}
+
+enum FileSize {
+    static func of(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+}
+
+/// A route's query parameters, in order, taken one by one; what is left over is refused by name.
+struct ExportQuery {
+    private(set) var remaining: [(name: String, value: String)]
+    private let allowed: Set<String>
+
+    init(_ request: Request, allowed: Set<String>) {
+        self.allowed = allowed
+        remaining = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+    }
+
+    mutating func take(_ name: String) -> String? {
+        guard let i = remaining.lastIndex(where: { $0.name == name }) else { return nil }
+        let value = remaining[i].value
+        remaining.removeAll { $0.name == name }
+        return value
+    }
+
+    mutating func number(_ name: String, default value: Double, within range: ClosedRange<Double>, whole: Bool = false) throws -> Double {
+        guard let text = take(name) else { return value }
+        guard let number = Double(text), range.contains(number), !whole || number.rounded() == number else {
+            let limits = String(format: "%g...%g", range.lowerBound, range.upperBound)
+            throw Problem.badRequest("\(name) \(MessageTextShort.of(text)): needs a \(whole ? "whole number" : "number") within \(limits)", field: name)
+        }
+        return number
+    }
+
+    /// Refuses parameters the route does not take (a typo must not be silently ignored).
+    func finish() throws {
+        if let unknown = remaining.first(where: { !allowed.contains($0.name) }) {
+            throw Problem.badRequest("unknown query parameter \(MessageTextShort.of(unknown.name)); this route takes \(allowed.isEmpty ? "none" : allowed.sorted().joined(separator: ", "))", field: unknown.name)
+        }
+    }
+}

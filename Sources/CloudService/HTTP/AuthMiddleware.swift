@@ -1,0 +1,29 @@
+import Hummingbird
+
+/// `Authorization: Bearer TOKEN` on every request but /healthz, when the server has a token.
+/// The comparison takes the same time whatever the bytes, so timing tells nothing of the token.
+struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
+    let token: [UInt8]
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if request.uri.path == "/healthz" { return try await next(request, context) }
+        let given = request.headers[.authorization].flatMap { value -> [UInt8]? in
+            guard value.hasPrefix("Bearer ") else { return nil }
+            return Array(value.dropFirst("Bearer ".count).utf8)
+        }
+        guard let given, Self.equal(given, token) else {
+            throw Problem(.unauthorized, "this server needs Authorization: Bearer TOKEN (the token of its --token-file)",
+                          headers: [.wwwAuthenticate: "Bearer"])
+        }
+        return try await next(request, context)
+    }
+
+    /// Constant time in the bytes compared (the length of the server's token is not a secret).
+    static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
+        for i in 0..<b.count {
+            difference |= (i < a.count ? a[i] : 0) ^ b[i]
+        }
+        return difference == 0
+    }
+}

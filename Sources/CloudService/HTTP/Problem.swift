@@ -1,0 +1,57 @@
+import CloudCore
+import Foundation
+import Hummingbird
+
+/// An RFC 9457 problem (`application/problem+json`): every error the service answers with. `field`
+/// names the form part, JSON key or query parameter at fault, so a client can point at it.
+public struct Problem: HTTPResponseError, Sendable {
+    public var status: HTTPResponse.Status
+    public var detail: String
+    public var field: String?
+    /// Allow (405), Retry-After (503).
+    public var headers: HTTPFields
+
+    public init(_ status: HTTPResponse.Status, _ detail: String, field: String? = nil, headers: HTTPFields = [:]) {
+        self.status = status
+        self.detail = MessageText.fitted(detail, limit: 1000)
+        self.field = field
+        self.headers = headers
+    }
+
+    static func badRequest(_ detail: String, field: String? = nil) -> Problem { Problem(.badRequest, detail, field: field) }
+    static func notFound(_ detail: String) -> Problem { Problem(.notFound, detail) }
+    static func unprocessable(_ detail: String, field: String? = nil) -> Problem { Problem(.unprocessableContent, detail, field: field) }
+    static func unsupportedMediaType(_ detail: String) -> Problem { Problem(.unsupportedMediaType, detail) }
+    static func tooLarge(limit: Int) -> Problem {
+        Problem(.contentTooLarge, "the request body is larger than the \(limit >> 20) MiB this server accepts (--max-upload-mb)")
+    }
+
+    /// A problem for any error a handler throws. The pipeline's refusals are the client's input
+    /// (422); its I/O failures are the server's (500, with the cause, since it is ours to fix).
+    static func from(_ error: Error) -> Problem {
+        switch error {
+        case let problem as Problem:
+            return problem
+        case let error as CloudError:
+            return error.kind == .badInput ? .unprocessable(error.message) : Problem(.internalServerError, error.message)
+        case let error as HTTPError:
+            return Problem(error.status, error.body ?? error.status.reasonPhrase)
+        case let error as HTTPResponseError:
+            return Problem(error.status, error.status.reasonPhrase)
+        default:
+            return Problem(.internalServerError, "internal error: \(error)")
+        }
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var object: [String: Any] = [
+            "type": "about:blank", "title": status.reasonPhrase, "status": status.code, "detail": detail,
+            "instance": request.uri.path,
+        ]
+        if let field { object["field"] = field }
+        let body = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        var headers = self.headers
+        headers[.contentType] = "application/problem+json"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}

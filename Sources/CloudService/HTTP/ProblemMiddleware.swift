@@ -1,0 +1,33 @@
+import Hummingbird
+import Logging
+
+/// Turns whatever a handler throws into a problem+json answer, and a miss of the router into 404,
+/// or 405 with `Allow` when the path exists for other methods. Nothing a request does reaches the
+/// server as an error: a bug becomes a logged 500, never a closed connection.
+struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    let routes: RouteTable
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            var problem = Problem.from(error)
+            // A 404 for a path no route has, or that routes have for other methods only, is the
+            // router's miss; a handler's own 404 (no such capture) stands.
+            if problem.status == .notFound {
+                let methods = routes.methods(matching: request.uri.path)
+                if methods.isEmpty {
+                    problem = .notFound("no resource at \(request.uri.path)")
+                } else if !methods.contains(request.method) {
+                    let allow = Array(Set(methods.map(\.rawValue))).sorted().joined(separator: ", ")
+                    problem = Problem(.methodNotAllowed, "\(request.method.rawValue) is not allowed on \(request.uri.path); use \(allow)",
+                                      headers: [.allow: allow])
+                }
+            }
+            if problem.status.code >= 500 {
+                context.logger.error("\(request.method.rawValue) \(request.uri.path): \(problem.detail)")
+            }
+            return try problem.response(from: request, context: context)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Hummingbird
+import NIOConcurrencyHelpers
+
+/// Every route the service answers, registered on the router through here so that the service
+/// also knows them: to answer 405 with `Allow` for a known path asked with another method
+/// (Hummingbird's router says 404), and for the tests that hold /openapi.json to the routes.
+public final class RouteTable: Sendable {
+    public struct Route: Sendable, Hashable {
+        public var method: HTTPRequest.Method
+        /// OpenAPI's form: /v1/captures/{id}.
+        public var path: String
+    }
+
+    private let entries = NIOLockedValueBox<[Route]>([])
+
+    public var routes: [Route] { entries.withLockedValue { $0 } }
+
+    func add<Context: RequestContext>(_ method: HTTPRequest.Method, _ path: String, to router: Router<Context>,
+                                      _ handler: @escaping @Sendable (Request, Context) async throws -> Response) {
+        entries.withLockedValue { $0.append(Route(method: method, path: path)) }
+        router.on(RouterPath(path), method: method, use: handler)
+    }
+
+    /// The methods some route takes at `path` (a request path, percent-encoded as received).
+    func methods(matching path: String) -> [HTTPRequest.Method] {
+        let segments = Self.segments(path)
+        return routes.filter { route in
+            let pattern = Self.segments(route.path)
+            return pattern.count == segments.count && zip(pattern, segments).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
+        }.map(\.method)
+    }
+
+    private static func segments(_ path: String) -> [Substring] {
+        path.split(separator: "/", omittingEmptySubsequences: true)
+    }
+}

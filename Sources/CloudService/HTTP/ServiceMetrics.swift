@@ -1,0 +1,52 @@
+import Foundation
+import Hummingbird
+import Prometheus
+
+/// What GET /metrics reports (Prometheus text format): requests by route and status, their
+/// latency, captures stored, jobs queued and running, bytes written.
+public final class ServiceMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+    let capturesStored: Gauge
+    let jobsQueued: Gauge
+    let jobsRunning: Gauge
+    let bytesWritten: Counter
+    private static let latencyBuckets: [Duration] = [
+        .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+        .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10), .seconds(30),
+    ]
+
+    init() {
+        capturesStored = registry.makeGauge(name: "cloudgen_captures_stored", help: "Captures in the index")
+        jobsQueued = registry.makeGauge(name: "cloudgen_jobs_queued", help: "Upload jobs waiting for a worker")
+        jobsRunning = registry.makeGauge(name: "cloudgen_jobs_running", help: "Upload jobs being captured")
+        bytesWritten = registry.makeCounter(name: "cloudgen_bytes_written_total", help: "Bytes of clouds, previews and uploads written to disk")
+    }
+
+    func recordRequest(route: String, method: String, status: Int, seconds: Double) {
+        registry.makeCounter(name: "cloudgen_http_requests_total",
+                             labels: [("route", route), ("method", method), ("status", String(status))],
+                             help: "HTTP requests answered").increment()
+        registry.makeDurationHistogram(name: "cloudgen_http_request_duration_seconds", labels: [("route", route)],
+                                       buckets: Self.latencyBuckets, help: "Time from request head to response head")
+            .recordNanoseconds(Int64(seconds * 1e9))
+    }
+
+    var text: String { registry.emitToString() }
+}
+
+/// Counts every answer, errors included: it sits outside ProblemMiddleware, so it sees the final
+/// status. Routes are labelled by their pattern (/v1/captures/{id}), never by the raw path, so a
+/// scan of random URLs cannot grow the label set.
+struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
+    let metrics: ServiceMetrics
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        let response = try await next(request, context)
+        let elapsed = ContinuousClock.now - start
+        let route = context.coreContext.endpointPath.value ?? "unmatched"
+        metrics.recordRequest(route: route, method: request.method.rawValue, status: response.status.code,
+                              seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        return response
+    }
+}

@@ -1,0 +1,25 @@
+import CloudCore
+import Foundation
+
+/// Which source reads an unpacked archive: the `source` field when the client says
+/// (bundle, tum, redwood, pclgrabber), otherwise what the folder holds.
+enum ArchiveSource {
+    static let kinds = ["bundle", "tum", "redwood", "pclgrabber"]
+
+    static func spec(kind: String?, folder: String) throws -> String {
+        if let kind {
+            guard kinds.contains(kind) else {
+                throw Problem.unprocessable("source \(MessageTextShort.of(kind)): an archive holds one of \(kinds.joined(separator: ", "))", field: "source")
+            }
+            return "\(kind):\(folder)"
+        }
+        let names = Set((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+        if names.contains("manifest.json") { return "bundle:\(folder)" }
+        if names.contains("rgb.txt") && names.contains("depth.txt") { return "tum:\(folder)" }
+        if names.contains("color") && names.contains("depth") { return "redwood:\(folder)" }
+        if names.contains(where: { $0.hasSuffix(".xml") }) && names.contains(where: { $0.contains("_depth.") }) { return "pclgrabber:\(folder)" }
+        throw Problem.unprocessable("bundle: the archive holds neither a capture bundle (manifest.json), a TUM sequence (rgb.txt, depth.txt), "
+                                    + "a Redwood folder (color/, depth/) nor PCL grabber frames (*.xml, *_depth.*); say which with the source field",
+                                    field: "bundle")
+    }
+}

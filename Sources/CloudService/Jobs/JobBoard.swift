@@ -1,0 +1,161 @@
+import CloudCore
+import CloudIO
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+
+/// Uploaded archives become jobs: the request is answered 202 at once, and a worker unpacks the
+/// archive, captures from it and stores the capture. A job's row says where it is (queued,
+/// running with frames done of total, succeeded with its capture, failed with its problem), and
+/// its subscribers hear each change as it happens (GET /v1/jobs/{id}/events).
+final class JobBoard: Sendable {
+    private let service: JobServices
+    private let listeners = NIOLockedValueBox<[String: [UUID: AsyncStream<JobRecord>.Continuation]]>([:])
+    private let active = NIOLockedValueBox<(queued: Int, running: Int)>((0, 0))
+
+    init(service: JobServices) {
+        self.service = service
+    }
+
+    /// Checks the fields, records the job and starts it; `folder` (the request's upload folder,
+    /// holding the archive) now belongs to the job, which removes it when done.
+    func submit(archive: UploadedParts.File, parts: UploadedParts, folder: URL) async throws -> JobRecord {
+        let kind = parts.field("source")
+        if let kind { _ = try ArchiveSource.spec(kind: kind, folder: folder.path) }
+        if let extra = parts.files.keys.sorted().first(where: { $0 != "bundle" && $0 != "intrinsics" }) {
+            throw Problem.badRequest("part \(extra) cannot come with an archive: the archive holds the frames", field: extra)
+        }
+        // Checked now, so that a bad field is a 4xx answer rather than a failed job.
+        var order = CaptureOrder(sourceSpec: "bundle:\(folder.path)")
+        order.fuse = true
+        order.frameLimit = nil
+        order.options.intrinsicsPath = parts.files["intrinsics"]?.path
+        try order.applyImageFields(parts.fields)
+        try order.check()
+        let load = service.capturePool.load
+        if load.queued >= service.capturePool.queueLimit {
+            throw Problem(.serviceUnavailable, "the server is busy (\(load.queued) captures waiting); retry shortly", headers: [.retryAfter: "5"])
+        }
+        let job = JobRecord(id: JobID(), state: .queued, created: Date(), updated: Date())
+        try await service.store.index.insertJob(job)
+        changeCounts(queued: 1)
+        Task { await run(job, archive: archive.path, kind: kind, order: order, folder: folder) }
+        return job
+    }
+
+    private func run(_ submitted: JobRecord, archive: String, kind: String?, order: CaptureOrder, folder: URL) async {
+        var job = submitted
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            let staged = try await service.capturePool.run { [self] () throws -> CaptureRunner.Staged in
+                changeCounts(queued: -1, running: 1)
+                defer { changeCounts(running: -1) }
+                var running = submitted
+                running.state = .running
+                try update(running)
+                let unpacked = folder.appendingPathComponent("unpacked")
+                try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: false)
+                let summary = try ArchiveExtractor.extract(archive: archive, into: unpacked.path, limits: service.archiveLimits, origin: "bundle")
+                var order = order
+                let root = summary.root
+                order.sourceSpec = try ArchiveSource.spec(kind: kind, folder: root)
+                let progress = JobProgress(board: self, job: running)
+                let describe: @Sendable (String) -> String = { $0.replacingOccurrences(of: root, with: "bundle").replacingOccurrences(of: folder.path + "/", with: "") }
+                return try service.runner.capture(order, observer: CollectingObserver { done, total in progress.advance(done, total) }, describe: describe)
+            }
+            let record = try await service.runner.store(staged)
+            job = (try? await service.store.index.job(job.id)) ?? job
+            job.state = .succeeded
+            job.captureID = record.id
+        } catch {
+            if (try? await service.store.index.job(job.id))?.state == .queued { changeCounts(queued: -1) }
+            let problem = Problem.from(error)
+            job.state = .failed
+            job.problem = (try? JSONSerialization.data(withJSONObject: ["status": problem.status.code, "detail": problem.detail, "title": problem.status.reasonPhrase],
+                                                       options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
+        }
+        try? await record(job)
+    }
+
+    /// `record`, from a worker-pool thread (a capture's progress, the job starting).
+    func update(_ job: JobRecord) throws {
+        try Blocking.wait { [self] in try await record(job) }
+    }
+
+    /// Saves the job's new state and tells its listeners; a terminal state ends their streams.
+    func record(_ job: JobRecord) async throws {
+        var snapshot = job
+        snapshot.updated = Date()
+        _ = try await service.store.index.updateJob(snapshot)
+        let finished = snapshot.state.isFinished
+        let streams = listeners.withLockedValue { all -> [AsyncStream<JobRecord>.Continuation] in
+            let streams = Array((all[snapshot.id.description] ?? [:]).values)
+            if finished { all[snapshot.id.description] = nil }
+            return streams
+        }
+        for stream in streams {
+            stream.yield(snapshot)
+            if finished { stream.finish() }
+        }
+    }
+
+    /// The job's states from now on, starting with the current one; ends with the terminal state.
+    func events(_ id: JobID) async throws -> AsyncStream<JobRecord>? {
+        guard let current = try await service.store.index.job(id) else { return nil }
+        let key = UUID()
+        return AsyncStream { continuation in
+            continuation.yield(current)
+            if current.state.isFinished {
+                continuation.finish()
+                return
+            }
+            listeners.withLockedValue { $0[id.description, default: [:]][key] = continuation }
+            continuation.onTermination = { [weak self] _ in
+                self?.listeners.withLockedValue { _ = $0[id.description]?.removeValue(forKey: key) }
+            }
+        }
+    }
+
+    private func changeCounts(queued: Int = 0, running: Int = 0) {
+        let now = active.withLockedValue { counts -> (Int, Int) in
+            counts.queued += queued
+            counts.running += running
+            return (counts.queued, counts.running)
+        }
+        service.metrics.jobsQueued.set(Double(now.0))
+        service.metrics.jobsRunning.set(Double(now.1))
+    }
+}
+
+/// What jobs use of the service.
+struct JobServices: Sendable {
+    let store: CaptureStore
+    let runner: CaptureRunner
+    let capturePool: WorkerPool
+    let metrics: ServiceMetrics
+    let archiveLimits: ArchiveLimits
+}
+
+/// Frames done, written to the job's row at most a few times a second.
+private final class JobProgress: @unchecked Sendable {
+    private let board: JobBoard
+    private var job: JobRecord
+    private var last = ContinuousClock.now - .seconds(1)
+    private let lock = NSLock()
+
+    init(board: JobBoard, job: JobRecord) {
+        self.board = board
+        self.job = job
+    }
+
+    func advance(_ done: Int, _ total: Int?) {
+        lock.lock()
+        defer { lock.unlock() }
+        job.framesDone = done
+        job.framesTotal = total
+        let now = ContinuousClock.now
+        guard now - last >= .milliseconds(200) || done == total else { return }
+        last = now
+        try? board.update(job)
+    }
+}

@@ -1,0 +1,49 @@
+import CloudCore
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// `cloudgen serve`: opens the store (reconciling what a crash left), builds the routes and runs
+/// until SIGTERM or SIGINT, which finish the requests in flight first.
+public enum CloudServer {
+    /// The application for `configuration`, its store opened and reconciled. Tests drive it in
+    /// process (HummingbirdTesting) or live; `announce` is told the address once it listens.
+    public static func application(_ configuration: ServiceConfiguration, logger: Logger,
+                                   announce: @escaping @Sendable (String) -> Void = { _ in }) async throws -> some ApplicationProtocol {
+        try configuration.validate()
+        let store = try CaptureStore(root: URL(fileURLWithPath: configuration.dataDirectory, isDirectory: true))
+        let reconciled = try await store.reconcile()
+        logger.info("store \(configuration.dataDirectory): \(reconciled)")
+        let service = ServiceState(configuration: configuration, store: store)
+        service.metrics.capturesStored.set(Double(try await store.index.count()))
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: MetricsMiddleware(metrics: service.metrics))
+        router.add(middleware: ProblemMiddleware(routes: service.routes))
+        if let token = configuration.token { router.add(middleware: AuthMiddleware(token: Array(token.utf8))) }
+        ServiceRoutes(service: service).register(on: router)
+        CaptureRoutes(service: service).register(on: router)
+        ExportRoutes(service: service).register(on: router)
+        JobRoutes(service: service).register(on: router)
+        ConvertRoute(service: service).register(on: router)
+        let host = configuration.host
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: configuration.port), serverName: "cloudgen"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                let shown = host.contains(":") ? "[\(host)]" : host
+                announce("http://\(shown):\(port)")
+            },
+            logger: logger)
+    }
+
+    /// Serves until a signal; `announce` prints the URL.
+    public static func run(_ configuration: ServiceConfiguration, announce: @escaping @Sendable (String) -> Void) async throws {
+        var logger = Logger(label: "cloudgen")
+        logger.logLevel = .info
+        let app = try await application(configuration, logger: logger, announce: announce)
+        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+}

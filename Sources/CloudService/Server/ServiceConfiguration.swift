@@ -1,0 +1,55 @@
+import CloudCore
+import CloudIO
+import Foundation
+
+/// `cloudgen serve`'s settings, checked before anything listens.
+public struct ServiceConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    /// The index, the captures and the work folders (Docs/http.md, "Storage").
+    public var dataDirectory: String
+    /// A request body larger than this is refused with 413 and nothing of it kept.
+    public var maxUploadBytes: Int
+    /// Threads for decoding, back-projection, filters and rendering.
+    public var workers: Int
+    /// Bearer token every request but /healthz must carry; required off loopback.
+    public var token: String?
+    /// Folders whose datasets a JSON capture request may name (`--allow-dir`).
+    public var allowedDirectories: [String]
+
+    public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String = "cloudgen-data",
+                maxUploadBytes: Int = 512 << 20, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+                token: String? = nil, allowedDirectories: [String] = []) {
+        self.host = host
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.maxUploadBytes = maxUploadBytes
+        self.workers = workers
+        self.token = token
+        self.allowedDirectories = allowedDirectories
+    }
+
+    /// Refuses what would expose the service or cannot work, each with the flag to change.
+    public func validate() throws {
+        guard (0...65535).contains(port) else { throw CloudError.badInput("--port \(port): needs 0...65535 (0 picks a free port)") }
+        guard workers >= 1 && workers <= 256 else { throw CloudError.badInput("--workers \(workers): needs 1...256") }
+        guard maxUploadBytes >= 1 << 20 else { throw CloudError.badInput("--max-upload-mb: needs at least 1") }
+        if !Self.isLoopback(host) && token == nil {
+            throw CloudError.badInput("--host \(host): listening beyond this machine needs --token-file FILE (a bearer token every request must carry)")
+        }
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    /// The token in `path`: its first line, trimmed; an empty or short one is refused.
+    public static func readToken(_ path: String) throws -> String {
+        let bytes = try InputFile.readAll(path, role: "the token file", limit: 4096)
+        let token = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        guard token.count >= 16 else {
+            throw CloudError.badInput("\(path): the token must be at least 16 characters on the first line (e.g. from `openssl rand -hex 32`)")
+        }
+        return token
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// The rows that say which captures exist and where jobs stand. Small on purpose, so that an index
+/// shared by several service processes (PostgreSQL) can stand in for the SQLite one; async, since
+/// such a client is. A capture's row is the commit point of its files (`CaptureStore`).
+public protocol CaptureIndex: Sendable {
+    /// Adds a capture's row; an id already present is an error.
+    func insert(_ capture: CaptureRecord) async throws
+    func capture(_ id: CaptureID) async throws -> CaptureRecord?
+    /// At most `limit` captures, newest first (id descending), starting after `after`: the last
+    /// id of the previous page, nil for the first page.
+    func list(limit: Int, after: CaptureID?) async throws -> [CaptureRecord]
+    /// Whether there was such a row.
+    func delete(_ id: CaptureID) async throws -> Bool
+    func count() async throws -> Int
+    /// Every capture's id, for `CaptureStore.reconcile()`.
+    func allIDs() async throws -> [CaptureID]
+
+    /// Adds a job's row; an id already present is an error.
+    func insertJob(_ job: JobRecord) async throws
+    /// Replaces the job's state, frames, capture, problem and updated time (id and created stay);
+    /// whether there was such a row.
+    func updateJob(_ job: JobRecord) async throws -> Bool
+    func job(_ id: JobID) async throws -> JobRecord?
+    /// On start-up: every queued or running job becomes failed with `JobRecord.interruptedProblem`
+    /// (the server stopped before it finished); how many.
+    func markUnfinishedJobsInterrupted(at date: Date) async throws -> Int
+}

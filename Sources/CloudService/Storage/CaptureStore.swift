@@ -1,0 +1,109 @@
+import CloudCore
+import Foundation
+
+/// The service's data folder (`--data DIR`):
+///
+///     DIR/index.sqlite     the capture index (rows of captures and jobs)
+///     DIR/captures/ID/     the files of one capture, `cloud.ply` among them
+///     DIR/staging/         captures being written, and removed ones on their way out
+///     DIR/uploads/         request bodies being received
+///
+/// A capture is written into a fresh staging folder, flushed, renamed into captures/ in one step,
+/// and only then given its row: the row is the commit point. So a `kill -9` at any moment leaves
+/// either a complete capture with its row, or files without a row, which `reconcile()` removes at
+/// the next start. Every folder is on one file system, so each rename is atomic. Requests on
+/// different ids can run at once: each works in its own folder, and the index serialises the rows.
+public final class CaptureStore: Sendable {
+    /// The stored cloud of every capture, inside its folder: a capture without it is incomplete.
+    public static let cloudFileName = "cloud.ply"
+
+    public let root: URL
+    public let index: any CaptureIndex
+    public let captures: URL
+    public let staging: URL
+    public let uploads: URL
+
+    /// Opens the data folder `root`, creating it and its subfolders if needed, with `index` or
+    /// else the SQLite index in root/index.sqlite. Call `reconcile()` before serving from it.
+    public init(root: URL, index: (any CaptureIndex)? = nil) throws {
+        self.root = root
+        captures = root.appendingPathComponent("captures", isDirectory: true)
+        staging = root.appendingPathComponent("staging", isDirectory: true)
+        uploads = root.appendingPathComponent("uploads", isDirectory: true)
+        for folder in [root, captures, staging, uploads] {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
+                guard isDirectory.boolValue else { throw CloudError.badInput("\(folder.path): not a folder; the data folder needs one here") }
+                continue
+            }
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw CloudError.io("\(folder.path): cannot create the folder: \(error.localizedDescription)")
+            }
+        }
+        self.index = try index ?? SQLiteCaptureIndex(path: root.appendingPathComponent("index.sqlite").path)
+    }
+
+    /// A new empty folder under staging/ to write a capture's files into, then hand to `commit`.
+    public func makeStaging() throws -> URL {
+        let folder = staging.appendingPathComponent(CaptureID().rawValue, isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        } catch {
+            throw CloudError.io("\(folder.path): cannot create the staging folder: \(error.localizedDescription)")
+        }
+        return folder
+    }
+
+    /// Makes the files in `folder` (from `makeStaging`) the capture `record`: flushes them, renames
+    /// the folder to captures/ID, flushes captures/, then inserts the row. If the row cannot be
+    /// inserted, the folder is removed again and the error thrown.
+    public func commit(staging folder: URL, record: CaptureRecord) async throws {
+        guard folder.deletingLastPathComponent().standardizedFileURL.path == staging.standardizedFileURL.path else {
+            throw CloudError.io("\(folder.path): not a staging folder of \(root.path)")
+        }
+        let cloud = folder.appendingPathComponent(Self.cloudFileName)
+        guard FileManager.default.fileExists(atPath: cloud.path) else {
+            throw CloudError.io("\(cloud.path): missing; a capture is not committed without its cloud")
+        }
+        let destination = captures.appendingPathComponent(record.id.rawValue, isDirectory: true)
+        guard !FileManager.default.fileExists(atPath: destination.path) else {
+            throw CloudError.io("\(destination.path): already exists; capture ids are never reused")
+        }
+        try DurableFiles.syncTree(folder)
+        try DurableFiles.move(folder, to: destination)
+        try DurableFiles.sync(captures)
+        do {
+            try await index.insert(record)
+        } catch {
+            discard(destination)
+            throw error
+        }
+    }
+
+    /// Removes the capture: its row first (it is gone for readers from then on), then its folder,
+    /// moved out of captures/ in one rename and deleted under staging/. Whether there was a row;
+    /// a folder without one is left to `reconcile()` (it may be a commit in flight).
+    public func remove(_ id: CaptureID) async throws -> Bool {
+        guard try await index.delete(id) else { return false }
+        discard(captures.appendingPathComponent(id.rawValue, isDirectory: true))
+        return true
+    }
+
+    /// The capture's folder, if it exists. Only a capture with a row exists for clients: ask the
+    /// index first.
+    public func folder(_ id: CaptureID) -> URL? {
+        let folder = captures.appendingPathComponent(id.rawValue, isDirectory: true)
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && isDirectory.boolValue ? folder : nil
+    }
+
+    /// Moves `folder` into staging/ under a fresh name, then deletes it there: captures/ never
+    /// shows a half-deleted capture. A failure leaves it for `reconcile()`, which empties staging/.
+    func discard(_ folder: URL) {
+        let trash = staging.appendingPathComponent("removed-" + CaptureID().rawValue, isDirectory: true)
+        guard (try? DurableFiles.move(folder, to: trash)) != nil else { return }
+        try? FileManager.default.removeItem(at: trash)
+    }
+}

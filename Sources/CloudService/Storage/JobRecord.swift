@@ -1,0 +1,39 @@
+import Foundation
+
+/// A background job (an uploaded bundle being captured) as the index keeps it, so that its
+/// state outlives the request that started it, and a restart shows it failed, not running.
+public struct JobRecord: Equatable, Sendable {
+    public enum State: String, Sendable, CaseIterable {
+        case queued, running, succeeded, failed
+
+        public var isFinished: Bool { self == .succeeded || self == .failed }
+    }
+
+    public var id: JobID
+    public var state: State
+    public var created: Date
+    public var updated: Date
+    public var framesDone: Int
+    /// Nil until the job knows how many frames its source has.
+    public var framesTotal: Int?
+    /// The capture a succeeded job made.
+    public var captureID: CaptureID?
+    /// Why a failed job failed: a JSON object, stored and returned verbatim.
+    public var problem: String?
+
+    public init(id: JobID, state: State, created: Date, updated: Date, framesDone: Int = 0, framesTotal: Int? = nil,
+                captureID: CaptureID? = nil, problem: String? = nil) {
+        self.id = id
+        self.state = state
+        self.created = created
+        self.updated = updated
+        self.framesDone = framesDone
+        self.framesTotal = framesTotal
+        self.captureID = captureID
+        self.problem = problem
+    }
+
+    /// The problem of a job that was queued or running when the server stopped.
+    public static let interruptedProblem =
+        #"{"title":"interrupted","detail":"the server restarted before the job finished"}"#
+}

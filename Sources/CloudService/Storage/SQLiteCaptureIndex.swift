@@ -1,0 +1,97 @@
+import CloudCore
+import Foundation
+import GRDB
+
+/// The capture index in one SQLite file (DIR/index.sqlite), through a GRDB `DatabasePool`: WAL
+/// mode, so that listing and downloads read while an upload's row is written, and a `kill -9`
+/// loses no committed transaction. The SQL is plain so that a PostgreSQL index can follow it.
+public final class SQLiteCaptureIndex: CaptureIndex {
+    public let path: String
+    let pool: DatabasePool
+
+    /// Opens (or creates) the index at `path` and brings its tables up to date. A file that is not
+    /// an SQLite database, or a damaged one, is an error naming it: the server refuses to start
+    /// rather than treat every stored capture as an orphan.
+    public init(path: String) throws {
+        self.path = path
+        var configuration = Configuration()
+        // Another process (a second server on the same folder, the sqlite3 shell) waits, not fails.
+        configuration.busyMode = .timeout(5)
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            let problems = try pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+            guard problems == ["ok"] else {
+                throw CloudError.badInput("\(path): the capture index is damaged (\(problems.prefix(3).joined(separator: "; ")))")
+            }
+            try Self.migrator.migrate(pool)
+        } catch let error as DatabaseError {
+            throw Self.openFailure(path, error)
+        }
+    }
+
+    /// Closes the database's connections; the index must not be used afterwards.
+    public func close() throws {
+        try pool.close()
+    }
+
+    private static func openFailure(_ path: String, _ error: DatabaseError) -> CloudError {
+        switch error.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            return .badInput("\(path): not an SQLite database, or a damaged one (\(error.message ?? "\(error.resultCode)")); the capture index cannot be opened")
+        default:
+            return .io("\(path): cannot open the capture index: \(error.message ?? "\(error.resultCode)")")
+        }
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            // Times are seconds since 1970 (REAL). WITHOUT ROWID keeps each table ordered by its
+            // id, which is time-ordered: the list query (id < ? ORDER BY id DESC LIMIT ?) walks
+            // the primary key and needs no other index.
+            try db.execute(sql: """
+                CREATE TABLE capture (
+                    id TEXT NOT NULL PRIMARY KEY,
+                    created REAL NOT NULL,
+                    source TEXT NOT NULL,
+                    points INTEGER NOT NULL,
+                    minX REAL, minY REAL, minZ REAL, maxX REAL, maxY REAL, maxZ REAL,
+                    bytes INTEGER NOT NULL,
+                    frames INTEGER NOT NULL,
+                    report TEXT NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE job (
+                    id TEXT NOT NULL PRIMARY KEY,
+                    state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'succeeded', 'failed')),
+                    created REAL NOT NULL,
+                    updated REAL NOT NULL,
+                    framesDone INTEGER NOT NULL,
+                    framesTotal INTEGER,
+                    captureID TEXT,
+                    problem TEXT
+                ) WITHOUT ROWID;
+                -- Start-up looks for the unfinished jobs only.
+                CREATE INDEX job_unfinished ON job (state) WHERE state IN ('queued', 'running');
+                """)
+        }
+        return migrator
+    }
+
+    /// Runs `body` on a reader, with SQLite's errors as `CloudError`s naming the file.
+    func reading<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await pool.read(body)
+        } catch let error as DatabaseError {
+            throw CloudError.io("\(path): \(error.message ?? "\(error.resultCode)")")
+        }
+    }
+
+    /// Runs `body` in a write transaction, with SQLite's errors as `CloudError`s naming the file.
+    func writing<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await pool.write(body)
+        } catch let error as DatabaseError {
+            throw CloudError.io("\(path): \(error.message ?? "\(error.resultCode)")")
+        }
+    }
+}

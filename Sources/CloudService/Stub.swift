@@ -1,5 +1,0 @@
-import Hummingbird
-import GRDB
-import Prometheus
-import MultipartKit
-enum ServiceStub {}

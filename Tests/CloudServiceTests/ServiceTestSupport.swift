@@ -1,0 +1,115 @@
+import CloudCapture
+import CloudCore
+import CloudFiles
+import CloudPCL
+import CloudPipeline
+import CloudService
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import SharedTestData
+import XCTest
+
+/// A service on a fresh data folder, driven in process (HummingbirdTesting's router framework)
+/// or live on an ephemeral port of 127.0.0.1.
+struct ServiceHarness {
+    let data: URL
+    var configuration: ServiceConfiguration
+
+    init(configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
+        data = FileManager.default.temporaryDirectory.appendingPathComponent("cloudgen-service-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        configuration = ServiceConfiguration(port: 0, dataDirectory: data.path, maxUploadBytes: 64 << 20, workers: 2)
+        configure(&configuration)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: data)
+    }
+
+    static let logger: Logger = {
+        var logger = Logger(label: "cloudgen-test")
+        logger.logLevel = .warning
+        return logger
+    }()
+
+    func test<Value>(_ setup: TestingSetup = .router, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+        let app = try await CloudServer.application(configuration, logger: Self.logger)
+        return try await app.test(setup, body)
+    }
+}
+
+/// multipart/form-data bodies, built the way browsers and curl send them.
+struct MultipartBody {
+    let boundary = "cloudgen-test-\(UUID().uuidString)"
+    private(set) var bytes = Data()
+
+    mutating func file(_ name: String, _ contents: Data, filename: String? = nil, type: String = "application/octet-stream") {
+        bytes += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename ?? name)\"\r\nContent-Type: \(type)\r\n\r\n".utf8)
+        bytes += contents
+        bytes += Data("\r\n".utf8)
+    }
+
+    mutating func file(_ name: String, path: String) throws {
+        file(name, try Data(contentsOf: URL(fileURLWithPath: path)), filename: (path as NSString).lastPathComponent)
+    }
+
+    mutating func field(_ name: String, _ value: String) {
+        bytes += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+    }
+
+    var body: ByteBuffer {
+        ByteBuffer(bytes: bytes + Data("--\(boundary)--\r\n".utf8))
+    }
+
+    var headers: HTTPFields {
+        [.contentType: "multipart/form-data; boundary=\(boundary)"]
+    }
+
+    /// The TUM frame of ../shared/data (640x480, depth 5000 units per metre) with Open3D's
+    /// PrimeSense intrinsics: what a capture rig would push.
+    static func tumFrame() throws -> MultipartBody {
+        var body = MultipartBody()
+        try body.file("depth", path: sharedData("open3d-rgbd/other_formats/TUM_depth.png"))
+        try body.file("color", path: sharedData("open3d-rgbd/other_formats/TUM_color.png"))
+        try body.file("intrinsics", path: sharedData("open3d-rgbd/camera_primesense.json"))
+        body.field("depth_scale", "5000")
+        return body
+    }
+}
+
+/// A file of ../shared/data.
+func sharedData(_ relative: String) throws -> String {
+    try sharedDataDirectory().appendingPathComponent(relative).path
+}
+
+/// What the CLI's capture makes of the same files, through the same pipeline.
+enum CLICapture {
+    static func tumFrame() throws -> PointCloud {
+        let folder = try makeScratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("reference.ply").path
+        let spec = "rgbd:\(try sharedData("open3d-rgbd/other_formats/TUM_color.png")),\(try sharedData("open3d-rgbd/other_formats/TUM_depth.png"))"
+        _ = try CapturePipeline(sourceSpec: spec,
+                                sourceOptions: SourceOptions(intrinsicsPath: try sharedData("open3d-rgbd/camera_primesense.json"), depthUnitsPerMetre: 5000),
+                                frameLimit: 1, outputs: [(path, .ply(.binary))], filters: FilterPipeline(steps: [], organized: false),
+                                observer: QuietObserver()).run()
+        return try CloudReader.read(path).cloud
+    }
+
+    private final class QuietObserver: CaptureObserver {
+        func warning(_ message: String) {}
+        func advanced(frames: Int, expected: Int?, points: Int) {}
+        func finished(frames: Int, points: Int, seconds: Double) {}
+        var stopRequested: Bool { false }
+    }
+}
+
+extension TestResponse {
+    /// The body as a JSON object.
+    func json(file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(buffer: body))
+        return try XCTUnwrap(object as? [String: Any], "not a JSON object: \(String(buffer: body))", file: file, line: line)
+    }
+}

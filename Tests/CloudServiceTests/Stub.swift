@@ -1,3 +1,0 @@
-import XCTest
-import HummingbirdTesting
-final class StubTests: XCTestCase {}
