@@ -40,7 +40,9 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("jpeg"), .linkedLibrary("dl")]),
         // The signal handler that removes half-written outputs: C, because it must be async-signal-safe.
         .target(name: "CWriteGuard"),
-        .target(name: "CloudIO", dependencies: ["CloudCore", "CImageCodecs", "CWriteGuard"]),
+        // zlib's raw inflate and CRC-32 for the zip reader (inflateInit2 is a macro Swift cannot call).
+        .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
+        .target(name: "CloudIO", dependencies: ["CloudCore", "CImageCodecs", "CWriteGuard", "CZlib"]),
         // PLY and PCD, read and written by our own parsers and encoders (Docs/architecture.md says why).
         .target(name: "CloudFiles", dependencies: ["CloudCore", "CloudIO"]),
         .systemLibrary(name: "CShims", path: "CShims/include"),

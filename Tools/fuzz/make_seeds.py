@@ -7,9 +7,12 @@ is deterministic.
 
 Usage: Tools/fuzz/make_seeds.py
 """
+import io
 import os
 import shutil
 import struct
+import tarfile
+import zipfile
 import zlib
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -342,6 +345,35 @@ def main():
     soa = b"".join(struct.pack("<%df" % n, *[p[k] for p in points]) for k in range(3)) + struct.pack("<%dI" % n, *packed_rgb)
     packed = lzf(soa)
     out("cloud", "binary_compressed.pcd", pcd % (n, n, b"binary_compressed") + struct.pack("<II", len(packed), len(soa)) + packed)
+
+    # archive: a small Redwood-style folder (the real camera JSON and match file, a real depth window
+    # as PNG) in each tar format and zip method the extractor reads.
+    members = [("scan/camera_primesense.json", open(os.path.join(DATA, "open3d-rgbd/camera_primesense.json"), "rb").read()),
+               ("scan/rgbd.match", open(os.path.join(DATA, "open3d-rgbd/rgbd.match"), "rb").read()),
+               ("scan/depth/00000.png", png(40, 30, 0, 16, rows_of(d, 40, 1, pack16)))]
+    for name, fmt in (("gnu.tar", tarfile.GNU_FORMAT), ("pax.tar", tarfile.PAX_FORMAT), ("ustar.tar", tarfile.USTAR_FORMAT)):
+        buffer = io.BytesIO()
+        with tarfile.open(fileobj=buffer, mode="w", format=fmt) as tar:
+            for folder in ("scan", "scan/depth"):
+                info = tarfile.TarInfo(folder)
+                info.type, info.mode, info.mtime = tarfile.DIRTYPE, 0o755, 1700000000
+                tar.addfile(info)
+            # A path past ustar's 100-byte name field: GNU writes an 'L' member, pax an 'x' header,
+            # ustar splits it into its prefix field.
+            long_name = "scan/calibration_of_the_primesense_camera_as_open3d_writes_it/for_the_redwood_sequences_of_rooms/camera.json"
+            for member, data in members + [(long_name, members[0][1])]:
+                info = tarfile.TarInfo(member)
+                info.size, info.mode, info.mtime = len(data), 0o644, 1700000000
+                tar.addfile(info, io.BytesIO(data))
+        # The end blocks are kept, the record padding after them is not (it adds nothing to mutate).
+        out("archive", name, buffer.getvalue()[:tar.offset + 1024])
+    for name, method in (("stored.zip", zipfile.ZIP_STORED), ("deflate.zip", zipfile.ZIP_DEFLATED)):
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", method) as z:
+            z.writestr(zipfile.ZipInfo("scan/", (2023, 11, 14, 22, 13, 20)), b"")
+            for member, data in members:
+                z.writestr(zipfile.ZipInfo(member, (2023, 11, 14, 22, 13, 20)), data, compress_type=method)
+        out("archive", name, buffer.getvalue())
 
     total = sum(os.path.getsize(os.path.join(dp, f)) for dp, _, fs in os.walk(SEEDS) for f in fs)
     print("seeds: %d bytes in %s" % (total, SEEDS))
