@@ -1,16 +1,22 @@
 import Foundation
 import Hummingbird
+import NIOConcurrencyHelpers
 
 /// What the service registers, for the tests that hold /openapi.json to the routes
 /// (OpenAPIDocumentTests). The routes are registered on a router of their own, over a store in
-/// `configuration`'s data folder, exactly as `CloudServer.application` registers them.
+/// `configuration`'s data folder, by the same `registerRoutes` as the server's.
 public enum ServiceIntrospection {
     public static func routes(_ configuration: ServiceConfiguration) throws -> [RouteTable.Route] {
         let store = try CaptureStore(root: URL(fileURLWithPath: configuration.dataDirectory, isDirectory: true))
         let service = ServiceState(configuration: configuration, store: store)
+        // The worker pools' threads reach their pool unowned, so a pool must outlive their start:
+        // this state is kept, as a server keeps its own.
+        kept.withLockedValue { $0.append(service) }
         service.registerRoutes(on: Router(context: BasicRequestContext.self))
         return service.routes.routes
     }
+
+    private static let kept = NIOLockedValueBox<[ServiceState]>([])
 }
 
 extension ServiceState {

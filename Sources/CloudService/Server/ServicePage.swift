@@ -183,7 +183,7 @@ enum ServicePage {
       next = page.next;
       moreEl.hidden = !next;
       if (!listEl.children.length) say("No captures yet: upload a frame above.");
-      else say(listEl.children.length + " captures");
+      else say(listEl.children.length + (listEl.children.length === 1 ? " capture" : " captures") + (next ? " (more below)" : ""));
     }
 
     function reload() {
