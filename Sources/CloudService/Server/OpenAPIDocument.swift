@@ -269,7 +269,17 @@ enum OpenAPIDocument {
             "operationId": "jobEvents",
             "summary": "Server-sent events: `event: state` with the job's JSON as `data`, the current state first, one per change; the stream ends after `succeeded` or `failed`.",
             "responses": {
-              "200": {"description": "An event stream.", "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+              "200": {
+                "description": "An event stream; the schema is one event's.",
+                "content": {"text/event-stream": {"schema": {
+                  "type": "object",
+                  "required": ["event", "data"],
+                  "properties": {
+                    "event": {"const": "state"},
+                    "data": {"type": "string", "contentMediaType": "application/json", "contentSchema": {"$ref": "#/components/schemas/Job"}}
+                  }
+                }}}
+              },
               "401": {"$ref": "#/components/responses/Unauthorized"},
               "404": {"$ref": "#/components/responses/NotFound"}
             }
