@@ -9,10 +9,11 @@ import XCTest
 /// kind of error) have a documented status, a documented media type and a body that satisfies
 /// the documented schema.
 final class OpenAPIDocumentTests: XCTestCase {
-    func testTheDocumentIsOpenAPI31AndEveryReferenceResolves() async throws {
-        let harness = try ServiceHarness()
-        defer { harness.remove() }
-        let document = try await harness.test { client in try await OpenAPI.fetch(client) }
+    // The document comes from ServiceIntrospection here, not from an app: an app that lives only
+    // milliseconds can be released before its worker threads start, which crashes them (they
+    // reach their pool unowned). testRealAnswers... checks that the app serves this document.
+    func testTheDocumentIsOpenAPI31AndEveryReferenceResolves() throws {
+        let document = try OpenAPI(text: ServiceIntrospection.openAPIDocument)
         XCTAssertEqual(document.root["openapi"] as? String, "3.1.0")
         let info = try XCTUnwrap(document.root["info"] as? [String: Any])
         XCTAssertNotNil(info["title"] as? String)
@@ -44,10 +45,10 @@ final class OpenAPIDocumentTests: XCTestCase {
         XCTAssertEqual(operationIDs.count, Set(operationIDs).count, "operationIds repeat: \(operationIDs.sorted())")
     }
 
-    func testEveryRegisteredRouteIsDocumentedAndEveryDocumentedRouteIsRegistered() async throws {
+    func testEveryRegisteredRouteIsDocumentedAndEveryDocumentedRouteIsRegistered() throws {
         let harness = try ServiceHarness()
         defer { harness.remove() }
-        let document = try await harness.test { client in try await OpenAPI.fetch(client) }
+        let document = try OpenAPI(text: ServiceIntrospection.openAPIDocument)
         let routes = try ServiceIntrospection.routes(harness.configuration)
         let registered = routes.map { "\($0.method.rawValue) \($0.path)" }
         XCTAssertEqual(registered.count, Set(registered).count, "a route is registered twice: \(registered.sorted())")
@@ -65,6 +66,7 @@ final class OpenAPIDocumentTests: XCTestCase {
         defer { harness.remove() }
         try await harness.test { client in
             let document = try await OpenAPI.fetch(client)
+            XCTAssertEqual(NSDictionary(dictionary: document.root), NSDictionary(dictionary: try OpenAPI(text: ServiceIntrospection.openAPIDocument).root))
             let upload = try MultipartBody.tumFrame()
             let created = try await client.execute(uri: "/v1/captures", method: .post, headers: upload.headers, body: upload.body)
             XCTAssertEqual(created.status, .created, String(buffer: created.body))
@@ -177,8 +179,12 @@ private struct OpenAPI {
         let answer = try await client.execute(uri: "/openapi.json", method: .get)
         XCTAssertEqual(answer.status, .ok)
         XCTAssertEqual(answer.headers[.contentType], "application/json")
-        let object = try JSONSerialization.jsonObject(with: Data(buffer: answer.body))
-        return OpenAPI(root: try XCTUnwrap(object as? [String: Any], "/openapi.json is not a JSON object"))
+        return try OpenAPI(text: String(buffer: answer.body))
+    }
+
+    init(text: String) throws {
+        let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
+        root = try XCTUnwrap(object as? [String: Any], "/openapi.json is not a JSON object")
     }
 
     static let methodNames = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]

@@ -64,8 +64,9 @@ final class ServicePageBrowserTests: XCTestCase {
         guard let card = dom.range(of: "id=\"capture-\(id)\""),
               let tag = dom.range(of: "<img[^>]*>", options: .regularExpression, range: card.upperBound..<dom.endIndex) else { return nil }
         let text = String(dom[tag])
-        guard let src = text.range(of: "src=\"/v1/captures/\(id)/preview\\.png\\?[^\"]*\"", options: .regularExpression) else { return nil }
-        let source = text[src].dropFirst("src=\"".count).dropLast().replacingOccurrences(of: "&amp;", with: "&")
+        // " src=", not the data-src the page also sets.
+        guard let src = text.range(of: " src=\"/v1/captures/\(id)/preview\\.png\\?[^\"]*\"", options: .regularExpression) else { return nil }
+        let source = text[src].dropFirst(" src=\"".count).dropLast().replacingOccurrences(of: "&amp;", with: "&")
         return (text, source)
     }
 }
@@ -89,8 +90,9 @@ private struct Chromium {
         let profile = scratch.appendingPathComponent("profile-\(UUID().uuidString)")
         let output = scratch.appendingPathComponent("stdout-\(UUID().uuidString)")
         let errors = scratch.appendingPathComponent("stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        for file in [output, errors] {
+            guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = ["--headless", "--disable-gpu", "--no-sandbox", "--disable-dev-shm-usage", "--no-first-run",
