@@ -22,11 +22,7 @@ public enum CloudServer {
         router.add(middleware: MetricsMiddleware(metrics: service.metrics))
         router.add(middleware: ProblemMiddleware(routes: service.routes))
         if let token = configuration.token { router.add(middleware: AuthMiddleware(token: Array(token.utf8))) }
-        ServiceRoutes(service: service).register(on: router)
-        CaptureRoutes(service: service).register(on: router)
-        ExportRoutes(service: service).register(on: router)
-        JobRoutes(service: service).register(on: router)
-        ConvertRoute(service: service).register(on: router)
+        service.registerRoutes(on: router)
         let host = configuration.host
         return Application(
             router: router,
