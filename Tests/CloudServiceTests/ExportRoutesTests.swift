@@ -72,6 +72,16 @@ final class ExportRoutesTests: XCTestCase {
             XCTAssertEqual(depth.headers[.contentType], "image/png")
             XCTAssertEqual(Data(buffer: depth.body), try CLICapture.tumDepthImage())
 
+            // Ten requests at once for a preview not yet drawn: one drawing, ten identical pictures.
+            let cold = "/v1/captures/\(id)/preview.png?azimuth=-40&width=320&height=240"
+            let pictures = try await withThrowingTaskGroup(of: Data.self) { group in
+                for _ in 0..<10 { group.addTask { Data(buffer: try await client.execute(uri: cold, method: .get).body) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            XCTAssertEqual(Set(pictures).count, 1)
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("derived").path)
+                .filter { $0.hasSuffix(".png") && !$0.hasPrefix(".") }.count, 3, "preview, cold preview, depth")
+
             // Newest first, paged by `after`.
             let first = try await client.execute(uri: "/v1/captures?limit=2", method: .get).json()
             let page1 = try XCTUnwrap(first["captures"] as? [[String: Any]]).compactMap { $0["id"] as? String }

@@ -95,7 +95,7 @@ final class ServiceErrorTests: XCTestCase {
             try self.assertProblem(try await client.execute(uri: "/v2/captures", method: .get), .notFound)
             let put = try await client.execute(uri: "/v1/captures", method: .put)
             try self.assertProblem(put, .methodNotAllowed)
-            XCTAssertEqual(put.headers[.allow], "GET, POST")
+            XCTAssertEqual(put.headers[.allow], "GET, HEAD, POST")
             try self.assertProblem(try await client.execute(uri: "/v1/captures/01m898v1k1713dg6pzeegt8k1j/cloud.ply", method: .post), .methodNotAllowed)
             for path in ["/v1/captures/..%2F..%2Findex.sqlite", "/v1/captures/%2e%2e", "/v1/captures/../index.sqlite",
                          "/v1/captures/%2Fetc%2Fpasswd/cloud.ply", "/v1/captures/01M898V1K1713DG6PZEEGT8K1J", "/v1/jobs/..%2f..%2fx",
@@ -104,7 +104,11 @@ final class ServiceErrorTests: XCTestCase {
                 XCTAssertTrue([400, 404].contains(response.status.code), "\(path): \(response.status)")
                 XCTAssertEqual(response.headers[.contentType], "application/problem+json", path)
             }
-            for query in ["limit=0", "limit=101", "limit=x", "after=..%2F", "after=zz"] {
+            // HEAD is GET without the body.
+            let head = try await client.execute(uri: "/healthz", method: .head)
+            XCTAssertEqual(head.status, .ok)
+            XCTAssertEqual(head.body.readableBytes, 0)
+            for query in ["limit=0", "limit=101", "limit=x", "after=..%2F", "after=zz", "limt=3"] {
                 try self.assertProblem(try await client.execute(uri: "/v1/captures?\(query)", method: .get), .badRequest)
             }
         }
@@ -129,6 +133,8 @@ final class ServiceErrorTests: XCTestCase {
             try self.assertProblem(try await post("{\"source\": \"synthetic\", \"filters\": [\"explode\"]}"), .unprocessableContent, field: "filters")
             try self.assertProblem(try await post("{\"source\": \"synthetic\", \"fuse\": true, \"frames\": 2, \"filters\": [\"foreground\"]}"),
                                    .unprocessableContent, field: "fuse")
+            // No camera is attached here: the request's source, not the server, is at fault.
+            try self.assertProblem(try await post("{\"source\": \"kinect\"}"), .unprocessableContent, field: "source")
         }
     }
 }

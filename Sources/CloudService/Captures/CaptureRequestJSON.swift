@@ -74,6 +74,15 @@ enum CaptureRequestJSON {
         }
     }
 
+    /// Whether `spec` names a USB camera (kinect, openni2): its failures are the camera's.
+    static func namesDevice(_ spec: String) -> Bool {
+        guard let parsed = try? SourceSpec(parsing: spec) else { return false }
+        switch parsed {
+        case .kinect, .openNI2: return true
+        default: return false
+        }
+    }
+
     /// Dataset folders and recordings must lie inside an `--allow-dir` (symbolic links resolved).
     static func checkAllowed(_ spec: SourceSpec, source: String, allowed: [String]) throws {
         let path: String?

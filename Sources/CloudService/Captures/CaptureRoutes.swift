@@ -69,7 +69,12 @@ struct CaptureRoutes {
     private func createFromJSON(_ request: Request) async throws -> Response {
         let body = try await request.body.collect(upTo: 64 << 10)
         let order = try CaptureRequestJSON.order(Data(buffer: body), allowed: service.configuration.allowedDirectories)
-        return try await store(order, describe: { $0 }, parts: nil)
+        do {
+            return try await store(order, describe: { $0 }, parts: nil)
+        } catch let error as CloudError where error.kind == .deviceOrIO && CaptureRequestJSON.namesDevice(order.sourceSpec) {
+            // A camera that is not attached, busy or gone is the request's to fix, not the server's.
+            throw Problem.unprocessable(error.message, field: "source")
+        }
     }
 
     private func store(_ order: CaptureOrder, describe: @escaping @Sendable (String) -> String, parts: UploadedParts?) async throws -> Response {
@@ -84,6 +89,7 @@ struct CaptureRoutes {
     }
 
     private func list(_ request: Request) async throws -> Response {
+        try ExportQuery(request, allowed: ["limit", "after"]).finish()
         let query = request.uri.queryParameters
         var limit = 20
         if let text = query["limit"] {

@@ -49,21 +49,17 @@ struct ExportRoutes {
             return try await FileResponse.serve(stored, contentType: contentType, etag: "\(id)-cloud", request: request, context: context)
         }
         let key = ([container, formatName] + steps.map(\.label)).joined(separator: " ")
-        let variant = folder.appendingPathComponent(CaptureFiles.derived).appendingPathComponent("\(DerivedName.of(key)).\(container)").path
-        if !FileManager.default.fileExists(atPath: variant) {
-            try await service.exportPool.run {
-                let loaded = try CloudReader.read(stored)
-                var warnings: [String] = []
-                let viewpoint = loaded.header.viewpoint.map { Viewpoint(pose: $0) } ?? .camera
-                let (cloud, reports) = try FilterPipeline(steps: steps, organized: false).run(loaded.cloud, viewpoint: viewpoint, warnings: &warnings)
-                if let empty = reports.first(where: { $0.pointsOut == 0 }) {
-                    throw Problem.unprocessable("\(CaptureOrder.httpWording(empty.argument)) kept none of the capture's \(empty.pointsIn) points",
-                                                field: empty.argument.split(separator: " ").first.map { String($0.dropFirst(2)) })
-                }
-                try FileManager.default.createDirectory(atPath: (variant as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                _ = try CloudWriter.write(cloud, to: variant, format: format, viewpoint: loaded.header.viewpoint)
+        let variant = try await service.derived.file("\(DerivedName.of(key)).\(container)", in: folder, capture: id) { path in
+            let loaded = try CloudReader.read(stored)
+            var warnings: [String] = []
+            let viewpoint = loaded.header.viewpoint.map { Viewpoint(pose: $0) } ?? .camera
+            let (cloud, reports) = try FilterPipeline(steps: steps, organized: false).run(loaded.cloud, viewpoint: viewpoint, warnings: &warnings)
+            if let empty = reports.first(where: { $0.pointsOut == 0 }) {
+                throw Problem.unprocessable("\(CaptureOrder.httpWording(empty.argument)) kept none of the capture's \(empty.pointsIn) points",
+                                            field: empty.argument.split(separator: " ").first.map { String($0.dropFirst(2)) })
             }
-            service.metrics.bytesWritten.increment(by: Int64(FileSize.of(variant)))
+            _ = try CloudWriter.write(cloud, to: path, format: format, viewpoint: loaded.header.viewpoint)
+            service.metrics.bytesWritten.increment(by: Int64(FileSize.of(path)))
         }
         return try await FileResponse.serve(variant, contentType: contentType, etag: "\(id)-\(DerivedName.of(key))", request: request, context: context)
     }
@@ -72,15 +68,11 @@ struct ExportRoutes {
     private func depthImage(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let (id, folder) = try await service.captureFolder(context.parameters.get("id"))
         try ExportQuery(request, allowed: []).finish()
-        let variant = folder.appendingPathComponent(CaptureFiles.derived).appendingPathComponent("depth.png").path
-        if !FileManager.default.fileExists(atPath: variant) {
-            let depthMap = folder.appendingPathComponent(CaptureFiles.depthMap).path
-            try await service.exportPool.run {
-                let image = try DepthImage.render(depth: try DepthMapFile.read(depthMap), origin: "capture \(id)")
-                try FileManager.default.createDirectory(atPath: (variant as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                try AtomicFile.write(bytes: try PNGWriter.encode(rgb: image, origin: variant), to: variant)
-            }
-            service.metrics.bytesWritten.increment(by: Int64(FileSize.of(variant)))
+        let depthMap = folder.appendingPathComponent(CaptureFiles.depthMap).path
+        let variant = try await service.derived.file("depth.png", in: folder, capture: id) { path in
+            let image = try DepthImage.render(depth: try DepthMapFile.read(depthMap), origin: "capture \(id)")
+            try AtomicFile.write(bytes: try PNGWriter.encode(rgb: image, origin: path), to: path)
+            service.metrics.bytesWritten.increment(by: Int64(FileSize.of(path)))
         }
         return try await FileResponse.serve(variant, contentType: "image/png", etag: "\(id)-depth", request: request, context: context)
     }
@@ -94,20 +86,16 @@ struct ExportRoutes {
         let height = Int(try query.number("height", default: 480, within: 16...4096, whole: true))
         try query.finish()
         let key = "preview \(azimuth) \(elevation) \(width) \(height)"
-        let variant = folder.appendingPathComponent(CaptureFiles.derived).appendingPathComponent("\(DerivedName.of(key)).png").path
-        if !FileManager.default.fileExists(atPath: variant) {
-            let stored = folder.appendingPathComponent(CaptureFiles.cloud).path
-            try await service.exportPool.run {
-                let loaded = try CloudReader.read(stored)
-                var view = RenderView(width: width, height: height, azimuth: Float(azimuth), elevation: Float(elevation))
-                if let camera = loaded.header.viewpoint { view = view.turned(fromCamera: camera) }
-                let renderer = PointRenderer(cloud: loaded.cloud, origin: "capture \(id)")
-                let style = RenderStyle(color: renderer.defaultColorMode,
-                                        pointSize: RenderStyle.automaticPointSize(points: loaded.cloud.finiteCount, width: width, height: height))
-                try FileManager.default.createDirectory(atPath: (variant as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                _ = try PreviewWriter(renderer: renderer, view: view, style: style).write(to: variant)
-            }
-            service.metrics.bytesWritten.increment(by: Int64(FileSize.of(variant)))
+        let stored = folder.appendingPathComponent(CaptureFiles.cloud).path
+        let variant = try await service.derived.file("\(DerivedName.of(key)).png", in: folder, capture: id) { path in
+            let loaded = try CloudReader.read(stored)
+            var view = RenderView(width: width, height: height, azimuth: Float(azimuth), elevation: Float(elevation))
+            if let camera = loaded.header.viewpoint { view = view.turned(fromCamera: camera) }
+            let renderer = PointRenderer(cloud: loaded.cloud, origin: "capture \(id)")
+            let style = RenderStyle(color: renderer.defaultColorMode,
+                                    pointSize: RenderStyle.automaticPointSize(points: loaded.cloud.finiteCount, width: width, height: height))
+            _ = try PreviewWriter(renderer: renderer, view: view, style: style).write(to: path)
+            service.metrics.bytesWritten.increment(by: Int64(FileSize.of(path)))
         }
         return try await FileResponse.serve(variant, contentType: "image/png", etag: "\(id)-\(DerivedName.of(key))", request: request, context: context)
     }

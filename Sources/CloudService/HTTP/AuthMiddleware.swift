@@ -1,12 +1,16 @@
 import Hummingbird
 
-/// `Authorization: Bearer TOKEN` on every request but /healthz, when the server has a token.
+/// `Authorization: Bearer TOKEN` on every request when the server has a token, but for the ones
+/// that show nothing stored: /healthz, and the page and API document a browser must load before it
+/// can send the token (the page asks for it and sends it with every request of its own).
 /// The comparison takes the same time whatever the bytes, so timing tells nothing of the token.
 struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
     let token: [UInt8]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if request.uri.path == "/healthz" { return try await next(request, context) }
+        if Self.open.contains(request.uri.path) && (request.method == .get || request.method == .head) {
+            return try await next(request, context)
+        }
         let given = request.headers[.authorization].flatMap { value -> [UInt8]? in
             guard value.hasPrefix("Bearer ") else { return nil }
             return Array(value.dropFirst("Bearer ".count).utf8)
@@ -17,6 +21,8 @@ struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         return try await next(request, context)
     }
+
+    static var open: Set<String> { ["/healthz", "/", "/openapi.json"] }
 
     /// Constant time in the bytes compared (the length of the server's token is not a secret).
     static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {

@@ -21,13 +21,15 @@ public final class RouteTable: Sendable {
         router.on(RouterPath(path), method: method, use: handler)
     }
 
-    /// The methods some route takes at `path` (a request path, percent-encoded as received).
+    /// The methods some route takes at `path` (a request path, percent-encoded as received);
+    /// HEAD wherever GET is (the router answers it).
     func methods(matching path: String) -> [HTTPRequest.Method] {
         let segments = Self.segments(path)
-        return routes.filter { route in
+        let methods = routes.filter { route in
             let pattern = Self.segments(route.path)
             return pattern.count == segments.count && zip(pattern, segments).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
         }.map(\.method)
+        return methods.contains(.get) ? methods + [.head] : methods
     }
 
     private static func segments(_ path: String) -> [Substring] {

@@ -18,7 +18,8 @@ public enum CloudServer {
         logger.info("store \(configuration.dataDirectory): \(reconciled)")
         let service = ServiceState(configuration: configuration, store: store)
         service.metrics.capturesStored.set(Double(try await store.index.count()))
-        let router = Router(context: BasicRequestContext.self)
+        // HEAD answers as GET would, without the body (RFC 9110).
+        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: MetricsMiddleware(metrics: service.metrics))
         router.add(middleware: ProblemMiddleware(routes: service.routes))
         if let token = configuration.token { router.add(middleware: AuthMiddleware(token: Array(token.utf8))) }

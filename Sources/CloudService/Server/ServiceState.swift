@@ -15,6 +15,7 @@ final class ServiceState: Sendable {
     let exportPool: WorkerPool
     let runner: CaptureRunner
     let jobs: JobBoard
+    let derived: DerivedFiles
 
     init(configuration: ServiceConfiguration, store: CaptureStore) {
         self.configuration = configuration
@@ -22,6 +23,7 @@ final class ServiceState: Sendable {
         capturePool = WorkerPool(name: "capture", threads: configuration.workers, queueLimit: configuration.workers * 8)
         exportPool = WorkerPool(name: "export", threads: max(1, configuration.workers / 2), queueLimit: 256)
         runner = CaptureRunner(store: store, metrics: metrics)
+        derived = DerivedFiles(pool: exportPool)
         // An archive may unpack to several times its size (PNG depth compresses well), not more.
         let limits = ArchiveLimits(maxTotalBytes: configuration.maxUploadBytes * 8, maxMembers: 100_000)
         jobs = JobBoard(service: JobServices(store: store, runner: runner, capturePool: capturePool, metrics: metrics, archiveLimits: limits))
