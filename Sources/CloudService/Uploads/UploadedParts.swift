@@ -28,6 +28,6 @@ struct UploadedParts: Sendable {
 
     /// The part a message is about, when it starts with one's name.
     func part(in message: String) -> String? {
-        files.keys.first { message.hasPrefix($0 + ":") || message.contains(",\($0):") || message.contains(":\($0),") }
+        files.keys.first { message.hasPrefix($0 + ":") }
     }
 }
