@@ -6,9 +6,9 @@ import CloudPCL
 import CloudPipeline
 import Foundation
 
-/// Runs a capture order into the store: the pipeline writes the cloud (binary PLY) and the depth
-/// picture into a staging folder (`capture`, blocking: call it on a worker pool), which the store
-/// then renames into place and indexes (`store`).
+/// Runs a capture order into the store: the pipeline writes the cloud (binary PLY) and the first
+/// frame's depth map into a staging folder (`capture`, blocking: call it on a worker pool), which
+/// the store then renames into place and indexes (`store`).
 struct CaptureRunner: Sendable {
     let store: CaptureStore
     let metrics: ServiceMetrics
@@ -37,7 +37,7 @@ struct CaptureRunner: Sendable {
                                        bounds: document.bounds, bytes: document.cloudBytes, frames: report.frames, report: document.json)
             return Staged(folder: staging, record: record)
         } catch {
-            try? FileManager.default.removeItem(at: staging)
+            store.abandon(staging: staging)
             if let error = error as? CloudError {
                 throw CloudError(error.kind, describe(CaptureOrder.httpWording(error.message)))
             }
@@ -45,14 +45,10 @@ struct CaptureRunner: Sendable {
         }
     }
 
-    /// Puts a staged capture in place and indexes it: from here on it is listed and kept.
+    /// Puts a staged capture in place and indexes it: from here on it is listed and kept. (A
+    /// commit that fails removes the files itself.)
     func store(_ staged: Staged) async throws -> CaptureRecord {
-        do {
-            try await store.commit(staging: staged.folder, record: staged.record)
-        } catch {
-            try? FileManager.default.removeItem(at: staged.folder)
-            throw error
-        }
+        try await store.commit(staging: staged.folder, record: staged.record)
         metrics.bytesWritten.increment(by: Int64(staged.record.bytes))
         metrics.capturesStored.increment()
         return staged.record
