@@ -3,6 +3,7 @@ import CloudCore
 import CloudFiles
 import CloudIO
 import CloudPCL
+import CloudPipeline
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -45,10 +46,7 @@ struct Convert: ParsableCommand {
             Console.warning("\(input): --organized has no grid to keep: the file is not organized (its height is 1)")
         }
         var warnings: [String] = []
-        // The file's viewpoint (a world-frame capture's camera) is what normals face and what
-        // --foreground measures depth from; a file without one was seen from the origin.
-        let viewpoint = loaded.header.viewpoint.map { Viewpoint(pose: $0) } ?? .camera
-        let (cloud, reports) = try pipeline.run(loaded.cloud, viewpoint: viewpoint, warnings: &warnings)
+        let (cloud, reports) = try pipeline.run(loaded, warnings: &warnings)
         warnings.forEach(Console.warning)
         if let empty = reports.first(where: { $0.pointsOut == 0 }) {
             throw CloudError.badInput("\(input): no points to write: \(empty.argument) kept none of its \(empty.pointsIn) points")

@@ -1,6 +1,7 @@
 import CloudCore
 import CloudFiles
 import CloudPCL
+import CloudPipeline
 import Foundation
 import Hummingbird
 
@@ -47,9 +48,8 @@ struct ConvertRoute {
         do {
             try await service.capturePool.run {
                 let loaded = try CloudReader.read(input.path)
-                let viewpoint = loaded.header.viewpoint.map { Viewpoint(pose: $0) } ?? .camera
                 var warnings: [String] = []
-                let (cloud, reports) = try FilterPipeline(steps: steps, organized: false).run(loaded.cloud, viewpoint: viewpoint, warnings: &warnings)
+                let (cloud, reports) = try FilterPipeline(steps: steps, organized: false).run(loaded, warnings: &warnings)
                 if let empty = reports.first(where: { $0.pointsOut == 0 }) {
                     throw CloudError.badInput("cloud: no points to write: \(CaptureOrder.httpWording(empty.argument)) kept none of its \(empty.pointsIn) points")
                 }

@@ -6,10 +6,12 @@ import NIOConcurrencyHelpers
 /// work, the others wait for it rather than drawing the same picture again each.
 final class DerivedFiles: Sendable {
     private let pool: WorkerPool
+    private let metrics: ServiceMetrics
     private let inFlight = NIOLockedValueBox<[String: Task<Void, Error>]>([:])
 
-    init(pool: WorkerPool) {
+    init(pool: WorkerPool, metrics: ServiceMetrics) {
         self.pool = pool
+        self.metrics = metrics
     }
 
     /// Ensures `name` exists in the capture `folder`'s derived/ folder, made by `make(path)`, and
@@ -21,10 +23,11 @@ final class DerivedFiles: Sendable {
         if FileManager.default.fileExists(atPath: path) { return path }
         let work = inFlight.withLockedValue { tasks -> Task<Void, Error> in
             if let running = tasks[path] { return running }
-            let task = Task { [pool] in
+            let task = Task { [pool, metrics] in
                 try await pool.run {
                     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
                     try make(path)
+                    metrics.bytesWritten.increment(by: Int64(FileSize.of(path)))
                 }
             }
             tasks[path] = task

@@ -52,14 +52,12 @@ struct ExportRoutes {
         let variant = try await service.derived.file("\(DerivedName.of(key)).\(container)", in: folder, capture: id) { path in
             let loaded = try CloudReader.read(stored)
             var warnings: [String] = []
-            let viewpoint = loaded.header.viewpoint.map { Viewpoint(pose: $0) } ?? .camera
-            let (cloud, reports) = try FilterPipeline(steps: steps, organized: false).run(loaded.cloud, viewpoint: viewpoint, warnings: &warnings)
+            let (cloud, reports) = try FilterPipeline(steps: steps, organized: false).run(loaded, warnings: &warnings)
             if let empty = reports.first(where: { $0.pointsOut == 0 }) {
                 throw Problem.unprocessable("\(CaptureOrder.httpWording(empty.argument)) kept none of the capture's \(empty.pointsIn) points",
                                             field: empty.argument.split(separator: " ").first.map { String($0.dropFirst(2)) })
             }
             _ = try CloudWriter.write(cloud, to: path, format: format, viewpoint: loaded.header.viewpoint)
-            service.metrics.bytesWritten.increment(by: Int64(FileSize.of(path)))
         }
         return try await FileResponse.serve(variant, contentType: contentType, etag: "\(id)-\(DerivedName.of(key))", request: request, context: context)
     }
@@ -72,7 +70,6 @@ struct ExportRoutes {
         let variant = try await service.derived.file("depth.png", in: folder, capture: id) { path in
             let image = try DepthImage.render(depth: try DepthMapFile.read(depthMap), origin: "capture \(id)")
             try AtomicFile.write(bytes: try PNGWriter.encode(rgb: image, origin: path), to: path)
-            service.metrics.bytesWritten.increment(by: Int64(FileSize.of(path)))
         }
         return try await FileResponse.serve(variant, contentType: "image/png", etag: "\(id)-depth", request: request, context: context)
     }
@@ -95,7 +92,6 @@ struct ExportRoutes {
             let style = RenderStyle(color: renderer.defaultColorMode,
                                     pointSize: RenderStyle.automaticPointSize(points: loaded.cloud.finiteCount, width: width, height: height))
             _ = try PreviewWriter(renderer: renderer, view: view, style: style).write(to: path)
-            service.metrics.bytesWritten.increment(by: Int64(FileSize.of(path)))
         }
         return try await FileResponse.serve(variant, contentType: "image/png", etag: "\(id)-\(DerivedName.of(key))", request: request, context: context)
     }

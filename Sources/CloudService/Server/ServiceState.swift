@@ -23,7 +23,7 @@ final class ServiceState: Sendable {
         capturePool = WorkerPool(name: "capture", threads: configuration.workers, queueLimit: configuration.workers * 8)
         exportPool = WorkerPool(name: "export", threads: max(1, configuration.workers / 2), queueLimit: 256)
         runner = CaptureRunner(store: store, metrics: metrics)
-        derived = DerivedFiles(pool: exportPool)
+        derived = DerivedFiles(pool: exportPool, metrics: metrics)
         // An archive may unpack to several times its size (PNG depth compresses well), not more.
         let limits = ArchiveLimits(maxTotalBytes: configuration.maxUploadBytes * 8, maxMembers: 100_000)
         jobs = JobBoard(service: JobServices(store: store, runner: runner, capturePool: capturePool, metrics: metrics, archiveLimits: limits))
