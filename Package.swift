@@ -57,11 +57,12 @@ let package = Package(
         .target(name: "CloudRender", dependencies: ["CloudCore", "CloudIO"]),
         // The capture stages (source -> frames -> cloud -> filters -> files and pictures) that the
         // CLI's `capture` and the service's uploads both drive.
+        .target(name: "CloudMeasure", dependencies: ["CloudCore", "CloudPCL"]),
         .target(name: "CloudPipeline", dependencies: ["CloudCore", "CloudIO", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender"]),
         // `cloudgen serve`: the HTTP API over CloudPipeline, with its SQLite capture index.
         .target(
             name: "CloudService",
-            dependencies: ["CloudCore", "CloudIO", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender", "CloudPipeline",
+            dependencies: ["CloudCore", "CloudIO", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender", "CloudPipeline", "CloudMeasure",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log"),
@@ -71,7 +72,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "cloudgen",
-            dependencies: ["CloudCore", "CloudIO", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender", "CloudPipeline", "CloudService",
+            dependencies: ["CloudCore", "CloudIO", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender", "CloudPipeline", "CloudMeasure", "CloudService",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
@@ -88,8 +89,10 @@ let package = Package(
         .testTarget(name: "CloudPCLTests", dependencies: ["CloudPCL", "CloudFiles", "CloudCore", "CloudCapture", "SharedTestData"]),
         .testTarget(name: "CloudCaptureTests", dependencies: ["CloudCapture", "CloudCore", "SharedTestData"]),
         .testTarget(name: "CloudRenderTests", dependencies: ["CloudRender", "CloudIO", "CloudCore"]),
+        .testTarget(name: "CloudMeasureTests",
+                    dependencies: ["CloudMeasure", "CloudPipeline", "CloudCapture", "CloudPCL", "CloudCore", "SharedTestData"]),
         .testTarget(name: "CloudServiceTests",
-                    dependencies: ["CloudService", "CloudPipeline", "CloudCapture", "CloudPCL", "CloudFiles", "CloudCore", "CloudIO", "SharedTestData",
+                    dependencies: ["CloudService", "CloudMeasure", "CloudPipeline", "CloudCapture", "CloudPCL", "CloudFiles", "CloudCore", "CloudIO", "SharedTestData",
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(name: "cloudgenTests", dependencies: ["CloudCore", "CloudIO", "CloudFiles", "CloudPCL", "SharedTestData"]),

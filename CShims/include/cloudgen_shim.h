@@ -149,6 +149,68 @@ void cg_filtered_cloud_free(cg_filtered_cloud *cloud);
 int32_t cg_estimate_normals(const cg_cloud_view *cloud, float radius, uint32_t max_neighbours,
                             const float viewpoint[3], float *normals, float *curvature, cg_status *status);
 
+/* ---- Planes and outlines (cloudgen measure) ----------------------------------------------------
+ *
+ * A room is measured on one working set of points (the voxel-downsampled cloud) that many calls
+ * read: it is copied once into PCL's container, a cg_plane_cloud, and the calls name the points
+ * they look at by index into it (uint32_t, in the view's order).
+ */
+typedef struct cg_plane_cloud cg_plane_cloud;
+
+/* Copies the view's positions (non-finite points included: give only finite indices to the calls). */
+int32_t cg_plane_cloud_create(const cg_cloud_view *cloud, cg_plane_cloud **out, cg_status *status);
+void cg_plane_cloud_free(cg_plane_cloud *cloud);
+
+enum {
+    /* Any plane (SACMODEL_PLANE). */
+    CG_PLANE_ANY = 0,
+    /* A plane whose normal lies within max_angle of `axis` (SACMODEL_PERPENDICULAR_PLANE: floors). */
+    CG_PLANE_ACROSS_AXIS = 1,
+    /* A plane that contains `axis` within max_angle (SACMODEL_PARALLEL_PLANE: walls). */
+    CG_PLANE_ALONG_AXIS = 2
+};
+
+typedef struct cg_plane_search {
+    int32_t orientation;     /* CG_PLANE_ANY, _ACROSS_AXIS or _ALONG_AXIS */
+    float axis[3];           /* unit vector; unused for CG_PLANE_ANY */
+    double max_angle;        /* radians */
+    double distance;         /* inlier threshold, metres */
+    int32_t max_iterations;
+    double probability;      /* RANSAC's stopping confidence, e.g. 0.99 */
+} cg_plane_search;
+
+/*
+ * PCL's SACSegmentation with RANSAC over the `count` points `indices` names, then its least-squares
+ * refit on the inliers (setOptimizeCoefficients). PCL's random generator has a fixed seed, so the
+ * same call gives the same plane. On success, coefficients holds a, b, c, d (unit normal, a x + b y
+ * + c z + d = 0) and inliers (a caller buffer of `count` values) the first *inlier_count indices
+ * of the points within `distance` of the plane RANSAC chose. *inlier_count is 0 when no plane was
+ * found (fewer than 3 points, or none of the orientation asked).
+ * Refused: distance or max_angle not finite and positive, max_iterations < 1, an index out of range.
+ */
+int32_t cg_segment_plane(const cg_plane_cloud *cloud, const uint32_t *indices, uint64_t count,
+                         const cg_plane_search *search, double coefficients[4], uint32_t *inliers,
+                         uint64_t *inlier_count, cg_status *status);
+
+/*
+ * The least-squares plane through the points `indices` names (repeats count again: a bootstrap
+ * resample), as PCL's SampleConsensusModelPlane::optimizeModelCoefficients fits it (the smallest
+ * eigenvector of their covariance), turned to point the same way as `reference` (a, b, c, d).
+ * Refused: fewer than 4 points, an index out of range.
+ */
+int32_t cg_fit_plane(const cg_plane_cloud *cloud, const uint32_t *indices, uint64_t count, const double reference[4],
+                     double coefficients[4], cg_status *status);
+
+/*
+ * PCL's ConcaveHull (alpha shape, through qhull) of points that lie in one plane, given as x y
+ * pairs (`count` of them): the outline of the largest polygon, its vertices written as x y pairs
+ * into `outline` (a caller buffer of 2 * capacity values) and their number into *vertex_count.
+ * *vertex_count is 0 when there is no polygon (fewer than 3 points, all on a line); CG_BAD_INPUT
+ * when the polygon has more than `capacity` vertices. Refused: alpha not finite and positive.
+ */
+int32_t cg_concave_hull_2d(const float *points, uint64_t count, double alpha, float *outline, uint64_t capacity,
+                           uint64_t *vertex_count, cg_status *status);
+
 #ifdef __cplusplus
 }
 #endif

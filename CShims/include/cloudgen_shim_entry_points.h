@@ -16,7 +16,8 @@
 #define CG_SHIM_ENTRY_POINTS(X) \
     X(filter_pass_through_z) X(filter_crop_box) X(filter_statistical_outliers) X(filter_radius_outliers) \
     X(filter_voxel_grid) X(filtered_cloud_copy) X(filtered_cloud_free) \
-    X(estimate_normals)
+    X(estimate_normals) \
+    X(plane_cloud_create) X(plane_cloud_free) X(segment_plane) X(fit_plane) X(concave_hull_2d)
 
 /* Swift imports a _Nonnull function pointer as a plain function value, called without unwrapping. */
 #ifdef __clang__

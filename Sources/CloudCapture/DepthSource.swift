@@ -23,11 +23,17 @@ public protocol DepthSource: AnyObject {
     /// How many frames the source has in all, when it knows (a recording, the simulated camera);
     /// nil for a live camera. Progress shows a total and the time left from it.
     var knownFrameCount: Int? { get }
+
+    /// The world frame's up direction (against gravity), when the source knows it: the simulated
+    /// rooms stand on z = 0 with z up. nil when the poses' world frame is only the first camera's
+    /// (datasets, odometry), where up must be found in the data.
+    var worldUp: SIMD3<Double>? { get }
 }
 
 extension DepthSource {
     public var warnings: [String] { [] }
     public var knownFrameCount: Int? { nil }
+    public var worldUp: SIMD3<Double>? { nil }
 }
 
 extension DatasetSource {
@@ -36,4 +42,5 @@ extension DatasetSource {
 
 extension SyntheticCamera {
     public var knownFrameCount: Int? { poses.count }
+    public var worldUp: SIMD3<Double>? { SIMD3(0, 0, 1) }
 }

@@ -70,10 +70,16 @@ public struct Pose: Equatable, Sendable {
     }
 }
 
-@inlinable func cross(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD3<Double> {
+// Vector helpers for the geometry of poses and rooms (measure's planes use them too).
+
+@inlinable public func cross(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD3<Double> {
     SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
 }
 
-@inlinable func normalize(_ a: SIMD3<Double>) -> SIMD3<Double> {
+@inlinable public func normalize(_ a: SIMD3<Double>) -> SIMD3<Double> {
     a / (a * a).sum().squareRoot()
+}
+
+@inlinable public func dot(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
+    (a * b).sum()
 }

@@ -11,3 +11,13 @@ public protocol CaptureObserver: AnyObject {
     /// Polled between frames: true ends the capture after the frame in hand (Ctrl-C, a job cancelled).
     var stopRequested: Bool { get }
 }
+
+/// An observer that hears nothing and never asks to stop: for a capture whose progress nobody
+/// watches (validation, tests).
+public final class SilentObserver: CaptureObserver {
+    public init() {}
+    public func warning(_ message: String) {}
+    public func advanced(frames: Int, expected: Int?, points: Int) {}
+    public func finished(frames: Int, points: Int, seconds: Double) {}
+    public var stopRequested: Bool { false }
+}

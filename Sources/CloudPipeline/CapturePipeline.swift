@@ -31,6 +31,9 @@ public struct CapturePipeline {
     public var pictures: PreviewOutputs?
     /// Told of warnings and progress, asked whether to stop.
     public var observer: CaptureObserver
+    /// Keeps the cloud (the last frame's, or the fused one) and where its cameras stood, for a
+    /// command that goes on with it in memory (`measure`).
+    public var collector: CloudCollector?
 
     public init(sourceSpec: String?, sourceOptions: SourceOptions, frame: OutputFrame = .camera, range: ClosedRange<Float>? = nil,
                 frameLimit: Int?, duration: Double? = nil, fuse: Bool = false, outputs: [(path: String, format: CloudFileFormat)],
@@ -92,6 +95,7 @@ public struct CapturePipeline {
         // The cameras' mean position: what a fused cloud's normals face (see below).
         var cameraSum = SIMD3<Float>.zero
         var index = 0
+        collector?.begin(worldUp: source.worldUp, worldFrame: needsPose)
         var stop = CaptureStop(source: source.name, duration: duration, observer: observer)
         while (frameLimit.map { index < $0 } ?? true) && !stop.due {
             guard let captured = try stop.next(from: source, captured: index) else { break }
@@ -132,6 +136,7 @@ public struct CapturePipeline {
                 clock.lap("filter")
             }
             totals.add(counts)
+            collector?.camera(needsPose ? rgbd.pose : nil, firstPose: first?.rgbd.pose ?? rgbd.pose)
             if first == nil {
                 first = (captured, rgbd)
                 warnIfStretched(captured, origin: source.name)
@@ -162,6 +167,7 @@ public struct CapturePipeline {
                 (fused, filterReports) = try filters.run(fused, viewpoint: viewpoint, warnings: &filterWarnings)
                 clock.lap("filter")
             }
+            collector?.cloud = fused
             // The fused cloud is seen from the first camera, as its preview is drawn.
             files += try write(fused, viewpoint: first.rgbd.pose, counts: totals, suffix: nil, clock: &clock, origin: source.name,
                                filterReports: filterReports)
@@ -187,7 +193,7 @@ public struct CapturePipeline {
         if let frameLimit, index < frameLimit, !stop.interrupted, stop.lost == nil, duration == nil {
             observer.warning("\(source.name): --frames \(frameLimit): the source has only \(index) frame\(index == 1 ? "" : "s")")
         }
-        if outputs.isEmpty && exporter == nil && bundle == nil && pictures == nil {
+        if outputs.isEmpty && exporter == nil && bundle == nil && pictures == nil && collector == nil {
             observer.warning("no output file requested (add --ply FILE or --pcd FILE)")
         }
         observer.finished(frames: index, points: totals.points, seconds: clock.total / 1000)
@@ -209,6 +215,7 @@ public struct CapturePipeline {
         if Self.isBlank(cloud) && !outputs.isEmpty {
             throw CloudError.badInput("\(origin): no points to write\(Self.why(range, counts, filterReports))")
         }
+        collector?.cloud = cloud
         let files = try outputs.map { output -> CaptureReport.File in
             let path = suffix.map { Self.numbered(output.path, $0) } ?? output.path
             let written = try CloudWriter.write(cloud, to: path, format: output.format, viewpoint: viewpoint)

@@ -1,5 +1,6 @@
-/// A 3x5 pixel font for the scale bar's numbers: digits, point, minus and "m". Drawn by hand for
-/// this renderer, so that labels need no font library.
+/// A 3x5 pixel font for the renderer's labels: digits, lowercase letters (capitals are drawn as
+/// them) and the punctuation of measurements ("4.02 x 3.01 m, 12.1 m²"). Drawn by hand for this
+/// renderer, so that labels need no font library; a character it lacks is drawn blank.
 enum PixelFont {
     static let glyphWidth = 3
     static let glyphHeight = 5
@@ -18,8 +19,47 @@ enum PixelFont {
         "9": [0b111, 0b101, 0b111, 0b001, 0b111],
         ".": [0b000, 0b000, 0b000, 0b000, 0b010],
         "-": [0b000, 0b000, 0b111, 0b000, 0b000],
-        "m": [0b000, 0b110, 0b111, 0b101, 0b101],
         " ": [0, 0, 0, 0, 0],
+        // Lowercase: x-height is the lower four rows, ascenders reach the top row; there is no
+        // room for descenders, so g, p, q and y sit on the line.
+        "a": [0b000, 0b110, 0b011, 0b101, 0b111],
+        "b": [0b100, 0b100, 0b111, 0b101, 0b111],
+        "c": [0b000, 0b000, 0b111, 0b100, 0b111],
+        "d": [0b001, 0b001, 0b111, 0b101, 0b111],
+        "e": [0b000, 0b011, 0b111, 0b100, 0b011],
+        "f": [0b011, 0b010, 0b111, 0b010, 0b010],
+        "g": [0b000, 0b011, 0b101, 0b011, 0b110],
+        "h": [0b100, 0b100, 0b111, 0b101, 0b101],
+        "i": [0b010, 0b000, 0b010, 0b010, 0b010],
+        "j": [0b001, 0b000, 0b001, 0b101, 0b010],
+        "k": [0b100, 0b101, 0b110, 0b110, 0b101],
+        "l": [0b110, 0b010, 0b010, 0b010, 0b011],
+        "m": [0b000, 0b110, 0b111, 0b101, 0b101],
+        "n": [0b000, 0b000, 0b110, 0b101, 0b101],
+        "o": [0b000, 0b000, 0b111, 0b101, 0b111],
+        "p": [0b000, 0b111, 0b101, 0b111, 0b100],
+        "q": [0b000, 0b111, 0b101, 0b111, 0b001],
+        "r": [0b000, 0b000, 0b011, 0b100, 0b100],
+        "s": [0b000, 0b011, 0b110, 0b011, 0b110],
+        "t": [0b010, 0b111, 0b010, 0b010, 0b011],
+        "u": [0b000, 0b000, 0b101, 0b101, 0b111],
+        "v": [0b000, 0b000, 0b101, 0b101, 0b010],
+        "w": [0b000, 0b000, 0b101, 0b111, 0b111],
+        "x": [0b000, 0b000, 0b101, 0b010, 0b101],
+        "y": [0b000, 0b101, 0b111, 0b001, 0b110],
+        "z": [0b000, 0b111, 0b011, 0b100, 0b111],
+        ",": [0b000, 0b000, 0b000, 0b010, 0b100],
+        ":": [0b000, 0b010, 0b000, 0b010, 0b000],
+        "(": [0b010, 0b100, 0b100, 0b100, 0b010],
+        ")": [0b010, 0b001, 0b001, 0b001, 0b010],
+        "/": [0b001, 0b001, 0b010, 0b100, 0b100],
+        "%": [0b101, 0b001, 0b010, 0b100, 0b101],
+        "+": [0b000, 0b010, 0b111, 0b010, 0b000],
+        "=": [0b000, 0b111, 0b000, 0b111, 0b000],
+        "±": [0b010, 0b111, 0b010, 0b000, 0b111],
+        "×": [0b000, 0b000, 0b101, 0b010, 0b101],
+        "²": [0b110, 0b010, 0b100, 0b110, 0b000],
+        "°": [0b010, 0b101, 0b010, 0b000, 0b000],
     ]
 
     /// Width in pixels of `text` at `scale`, one blank column between glyphs.
@@ -31,7 +71,7 @@ enum PixelFont {
     static func draw(_ text: String, x: Int, y: Int, scale: Int, color: SIMD3<UInt8>, into image: inout Canvas) {
         var left = x
         for character in text {
-            let rows = glyphs[character] ?? glyphs[" "]!
+            let rows = glyphs[character] ?? character.lowercased().first.flatMap { glyphs[$0] } ?? glyphs[" "]!
             for (row, bits) in rows.enumerated() {
                 for column in 0..<glyphWidth where bits & (1 << (glyphWidth - 1 - column)) != 0 {
                     image.fill(x: left + column * scale, y: y + row * scale, width: scale, height: scale, color: color)

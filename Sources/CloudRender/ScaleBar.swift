@@ -58,7 +58,8 @@ struct ScaleBar {
         PixelFont.draw(unit, x: right, y: labelTop, scale: scale, color: white, into: &canvas)
     }
 
-    private func format(_ value: Float, decimals: Int) -> String {
+    /// `value` with `decimals` places, as the tick labels show it (the floor plan's scale bar too).
+    func format(_ value: Float, decimals: Int) -> String {
         var text = String(Double(value).rounded(toPlaces: decimals))
         if decimals == 0, text.hasSuffix(".0") { text.removeLast(2) }
         return text

@@ -14,7 +14,8 @@ struct Capture: ParsableCommand {
         discussion: """
             Sources (Docs/cli.md has every key):
               synthetic[:room=WxDxH,seed=N,noise=0|1,depth=WxH,color=WxH,format=...,distortion=0|1,
-                        reference=WxH,path=orbit|walk,frames=N]   the built-in simulated camera
+                        reference=WxH,path=orbit|walk|scan,frames=N,sensor=kinect|lidar,yaw=DEG,
+                        roll=DEG,shape=box|L,door=0|1,furniture=0|1|2]   the built-in simulated camera
               rgbd:COLOR,DEPTH   one image pair (with --intrinsics, --depth-scale, --depth-encoding)
               tum:DIR  redwood:DIR  pclgrabber:DIR   dataset folders
               bundle:DIR   a capture bundle (phone capture format, or written with --bundle)
@@ -26,32 +27,7 @@ struct Capture: ParsableCommand {
             format and how many pixels each stage kept.
             """)
 
-    @Option(help: ArgumentHelp("Where frames come from (see above).", valueName: "spec"))
-    var source: String?
-
-    @Option(help: ArgumentHelp("Calibration for rgbd: and dataset sources: Open3D PinholeCameraIntrinsic JSON, PCL grabber XML or cloudgen JSON (Docs/formats.md).", valueName: "file"))
-    var intrinsics: String?
-
-    @Option(help: ArgumentHelp("Raw depth units per metre for integer depth images (1000 for millimetres, 5000 for TUM).", valueName: "s"))
-    var depthScale: Double?
-
-    @Option(help: "How rgbd: depth images are encoded: standard, nyu (raw Kinect disparity, NYU Depth v2) or sun (SUN RGB-D's bit-rotated millimetres).")
-    var depthEncoding: DepthFileEncoding = .standard
-
-    @Option(help: "camera (x right, y down, z forward) or world (the source's own frame; rooms: floor corner, z up).")
-    var frame: OutputFrame = .camera
-
-    @Option(help: ArgumentHelp("Keep depth within MIN,MAX metres along the optical axis (MAX may be inf). Applied at back-projection, before the filters, wherever it stands.", valueName: "min,max"))
-    var range: DepthRange?
-
-    @Option(help: ArgumentHelp("Frames to take: a number, or 'all' that the source has (default: 1, or all with --fuse). A sequence without --fuse writes one file per frame, NAME_000.ply ...", valueName: "n|all"))
-    var frames: FrameCount?
-
-    @Option(help: ArgumentHelp("Stop taking frames after this many seconds (with no --frames: as many frames as arrive).", valueName: "s"))
-    var duration: Double?
-
-    @Flag(help: "Merge a posed sequence into one world-frame cloud.")
-    var fuse = false
+    @OptionGroup var input: SourceArguments
 
     @OptionGroup var output: CloudOutputOptions
 
@@ -71,9 +47,9 @@ struct Capture: ParsableCommand {
     func run() throws {
         let pipeline = try filters.pipeline(arguments: Array(CommandLine.arguments.dropFirst()))
         output.warnAboutEncoding()
-        let frameLimit = (frames ?? (fuse || duration != nil ? .all : .count(1))).limit
+        let frameLimit = input.frameLimit
         let files = output.requested.map(\.path) + [pictures.preview, pictures.depthImage].compactMap { $0 }
-        if frameLimit != 1 && !fuse, let device = files.first(where: AtomicFile.isWrittenInPlace) {
+        if frameLimit != 1 && !input.fuse, let device = files.first(where: AtomicFile.isWrittenInPlace) {
             throw CloudError.badInput("\(device): a sequence writes numbered files (NAME_000 ...) beside each output, which a device or pipe cannot hold; add --fuse or --frames 1")
         }
         try Console.claimStdout(for: files, json: json)
@@ -81,10 +57,8 @@ struct Capture: ParsableCommand {
         // Every file and folder of the capture lands together once it has succeeded, or none does.
         let (report, filterReports, lost) = try OutputSet.all(subject: (files + [rgbd, bundle].compactMap { $0 }).joined(separator: ", ")) {
             try CapturePipeline(
-                sourceSpec: source,
-                sourceOptions: SourceOptions(intrinsicsPath: intrinsics, depthUnitsPerMetre: depthScale, depthEncoding: depthEncoding),
-                frame: frame, range: range?.limits,
-                frameLimit: frameLimit, duration: duration, fuse: fuse, outputs: output.requested,
+                sourceSpec: input.source, sourceOptions: input.sourceOptions, frame: input.frame, range: input.range?.limits,
+                frameLimit: frameLimit, duration: input.duration, fuse: input.fuse, outputs: output.requested,
                 rgbdDirectory: rgbd, bundleDirectory: bundle, filters: pipeline, pictures: try pictures.outputs(),
                 observer: Progress(quiet: frameLimit == 1)
             ).run()

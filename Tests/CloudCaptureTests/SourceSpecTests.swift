@@ -75,7 +75,7 @@ final class SourceSpecTests: XCTestCase {
         assertRejected("synthetic:seed=1,", "empty parameter")
         assertRejected("synthetic:room", "'room' is not key=value")
         assertRejected("synthetic:=4", "'=4' is not key=value")
-        assertRejected("synthetic:size=3", "unknown key 'size' (keys: room, seed, noise, depth, color, format, distortion, reference, path, frames)")
+        assertRejected("synthetic:size=3", "unknown key 'size' (keys: room, seed, noise, depth, color, format, distortion, reference, path, frames, sensor, yaw, roll, shape, door, furniture)")
         assertRejected("synthetic:seed=1,noise=0,seed=2", "key 'seed' is given more than once")
         assertRejected("synthetic:room=4x3", "room=4x3 is not WxDxH")
         assertRejected("synthetic:room=4x3x2.5x1", "is not WxDxH")

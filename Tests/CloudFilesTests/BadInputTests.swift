@@ -191,7 +191,7 @@ final class BadInputTests: XCTestCase {
     }
 
     func testGarbageFiles() throws {
-        var random = SplitMix64(state: 3)
+        var random = SplitMix64(seed: 3)
         let garbage = (0..<5000).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         let cases: [(String, [UInt8])] = [
             ("garbage.pcd", garbage),

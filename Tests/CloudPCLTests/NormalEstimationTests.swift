@@ -48,7 +48,7 @@ func estimatedNormal(_ cloud: PointCloud, _ i: Int) -> SIMD3<Float> {
 /// A cloud of `count` points scattered over a 0.5 m square at z = 1, `thickness` thick: the plane
 /// fit depends on exactly which neighbours are taken.
 func scatteredSlab(count: Int, thickness: Float = 0.004, seed: UInt64) -> PointCloud {
-    var random = SplitMix64(state: seed)
+    var random = SplitMix64(seed: seed)
     var positions = [Float]()
     positions.reserveCapacity(3 * count)
     for _ in 0..<count {

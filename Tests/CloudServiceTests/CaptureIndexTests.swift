@@ -182,7 +182,7 @@ final class CaptureIndexTests: XCTestCase {
         let path = index.path
         var bytes = try XCTUnwrap(FileManager.default.contents(atPath: path))
         guard bytes.count > 8 * 4096 else { return XCTFail("the closed index holds only \(bytes.count) bytes") }
-        var random = SplitMix64(state: 11)
+        var random = SplitMix64(seed: 11)
         for i in 4096..<(bytes.count - 4096) where i % 4096 < 512 { bytes[i] = UInt8(truncatingIfNeeded: random.next()) }
         try bytes.write(to: URL(fileURLWithPath: path))
         assertCloudError(.badInput, naming: path) { try SQLiteCaptureIndex(path: path) }

@@ -69,7 +69,7 @@ final class JobTests: XCTestCase {
             _ = try CapturePipeline(sourceSpec: "redwood:\(try sharedData("open3d-rgbd"))", sourceOptions: SourceOptions(), frame: .world,
                                     frameLimit: nil, fuse: true, outputs: [(reference, .ply(.binary))],
                                     filters: FilterPipeline(steps: [try FilterArguments.step(flag: "--voxel", value: "0.02")], organized: false),
-                                    observer: CLICapture.QuietObserver()).run()
+                                    observer: SilentObserver()).run()
             let expected = try CloudReader.read(reference).cloud
             XCTAssertEqual(cloud.count, expected.count)
             XCTAssertEqual(cloud.positions, expected.positions)

@@ -106,15 +106,8 @@ enum CLICapture {
                                 sourceOptions: SourceOptions(intrinsicsPath: try sharedData("open3d-rgbd/camera_primesense.json"), depthUnitsPerMetre: 5000),
                                 frameLimit: 1, outputs: cloud.map { [($0, .ply(.binary))] } ?? [], filters: FilterPipeline(steps: [], organized: false),
                                 pictures: depthImage.map { PreviewOutputs(previewPath: nil, depthImagePath: $0, depthBlend: nil) },
-                                observer: QuietObserver()).run()
+                                observer: SilentObserver()).run()
         return try read(cloud ?? depthImage!)
-    }
-
-    final class QuietObserver: CaptureObserver {
-        func warning(_ message: String) {}
-        func advanced(frames: Int, expected: Int?, points: Int) {}
-        func finished(frames: Int, points: Int, seconds: Double) {}
-        var stopRequested: Bool { false }
     }
 }
 

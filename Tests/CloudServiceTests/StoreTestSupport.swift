@@ -14,7 +14,7 @@ enum StoreFixture {
     static func content(of file: String, in id: CaptureID) -> [UInt8] {
         var seed: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a over "id/file"
         for byte in "\(id.rawValue)/\(file)".utf8 { seed = (seed ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        var random = SplitMix64(state: seed)
+        var random = SplitMix64(seed: seed)
         let count = 1024 + Int(random.next() % (47 * 1024))
         // Eight bytes per draw: a debug build is slow enough per element to matter over 400 captures.
         var words = [UInt64](repeating: 0, count: count / 8 + 1)

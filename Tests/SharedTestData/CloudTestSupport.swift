@@ -15,18 +15,8 @@ public func makeScratchFolder() throws -> URL {
     return folder
 }
 
-/// A deterministic generator (SplitMix64), so failures reproduce.
-public struct SplitMix64 {
-    public var state: UInt64
-    public init(state: UInt64) { self.state = state }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// Tests draw from CloudCore's deterministic generator, so failures reproduce.
+extension SplitMix64 {
     /// A float in [-range, range) using all 24 bits of the significand, never subnormal.
     public mutating func float(_ range: Float) -> Float {
         Float(Int64(bitPattern: next()) >> 40) / Float(1 << 23) * range
@@ -35,7 +25,7 @@ public struct SplitMix64 {
 
 /// A cloud with every float bit in use, optional channels, and NaN pixels when organized.
 public func syntheticCloud(colors: Bool, normals: Bool, organized: Bool, curvature withCurvature: Bool = false, seed: UInt64 = 7) -> PointCloud {
-    var random = SplitMix64(state: seed)
+    var random = SplitMix64(seed: seed)
     let grid = organized ? PointCloud.Grid(width: 7, height: 5) : nil
     let count = grid.map { $0.width * $0.height } ?? 50
     var positions = [Float]()

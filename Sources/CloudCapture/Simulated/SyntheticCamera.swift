@@ -10,6 +10,11 @@ import Dispatch
 ///
 /// One `open()` delivers `frames` frames (1 by default), then nil. A sequence moves the camera
 /// along `path` (or keeps it still) and draws each frame's noise from its own stream.
+///
+/// `yaw=` turns the room about the vertical through the camera's eye: the first camera keeps its
+/// world pose and sees the room from another angle (every camera turns by -yaw relative to the
+/// room), and the world frame's walls are no longer axis-aligned. `roll=` rolls every camera
+/// about its optical axis. `sensor=` swaps the generic noise for a real sensor's.
 public final class SyntheticCamera: DepthSource {
     public let settings: SyntheticSettings
     public let scene: SyntheticScene
@@ -17,10 +22,12 @@ public final class SyntheticCamera: DepthSource {
     public let intrinsics: CameraIntrinsics
     /// The lens tables delivered with every frame when `distortion=1`.
     public var distortion: LensDistortion? { lens?.distortion }
-    /// Camera to room (world) frame of the first frame.
+    /// Camera to world frame of the first frame.
     public var pose: Pose { poses[0] }
-    /// Camera to room frame of every frame of the sequence.
+    /// Camera to world frame of every frame of the sequence, as delivered.
     public let poses: [Pose]
+    /// Camera to room frame of every frame: what is rendered (the same as `poses` without yaw).
+    public let roomPoses: [Pose]
 
     /// Depth noise standard deviation at depth z, growing with distance as structured-light and
     /// time-of-flight sensors' does.
@@ -42,11 +49,20 @@ public final class SyntheticCamera: DepthSource {
                                 colorBytes: settings.colorSize.width * settings.colorSize.height * 3 / 2,
                                 color: settings.colorSize, origin: settings.spec)
         self.settings = settings
-        scene = SyntheticScene(size: settings.room)
+        let scene = SyntheticScene(size: settings.room, shape: settings.shape, door: settings.door,
+                                   furniture: settings.furniture, yaw: settings.yaw)
+        self.scene = scene
         intrinsics = Self.intrinsics(color: settings.reference)
         lens = settings.distortion ? SyntheticLens(reference: settings.reference) : nil
-        poses = settings.path?.poses(count: settings.frames, scene: scene)
+        let upright = settings.path?.poses(count: settings.frames, scene: scene)
             ?? Array(repeating: Pose.lookAt(eye: scene.eye, target: scene.target), count: settings.frames)
+        if settings.yaw == 0 && settings.roll == 0 {
+            (roomPoses, poses) = (upright, upright)
+        } else {
+            let (roll, turn) = (Pose.zRotation(degrees: settings.roll), Pose.zRotation(degrees: -settings.yaw))
+            roomPoses = upright.map { $0.rotatedInCameraFrame(roll).turnedInPlace(turn) }
+            poses = roomPoses.map { scene.roomToWorld.composed(after: $0) }
+        }
     }
 
     /// Frames 1/30 s apart, like a 30 fps camera.
@@ -71,12 +87,13 @@ public final class SyntheticCamera: DepthSource {
 
     /// Renders frame `index` of the sequence, without advancing the source.
     public func renderFrame(_ index: Int = 0) -> CapturedFrame {
-        let pose = poses[index]
+        let pose = roomPoses[index]
         return CapturedFrame(depth: renderDepth(pose: pose, frame: index), color: renderColor(pose: pose),
-                             intrinsics: intrinsics, pose: pose, timestamp: Double(index) * Self.frameInterval,
+                             intrinsics: intrinsics, pose: poses[index], timestamp: Double(index) * Self.frameInterval,
                              distortion: distortion)
     }
 
+    /// The depth plane of the camera at room-frame `pose`, with the noise of `frame`'s streams.
     private func renderDepth(pose: Pose, frame: Int) -> CapturedFrame.Depth {
         let (w, h) = (settings.depthSize.width, settings.depthSize.height)
         let rays = SyntheticView(scene: scene, pose: pose, intrinsics: intrinsics, lens: lens, width: w, height: h)
@@ -84,6 +101,10 @@ public final class SyntheticCamera: DepthSource {
         let rowBytes = w * format.encoding.bytesPerSample
         // Frame 0 keeps the single-frame noise streams; later frames take their own.
         let (scene, eye, noise, seed) = (scene, Vec3(pose.translation), settings.noise, settings.seed &+ UInt64(frame) &* 0x9E37_79B9)
+        if settings.sensor == .lidar {
+            return renderLiDARDepth(rays: rays, eye: eye, seed: seed)
+        }
+        let kinect = settings.sensor == .kinect
         var data = [UInt8](repeating: 0, count: rowBytes * h)
         data.withUnsafeMutableBytes { plane in
             DispatchQueue.concurrentPerform(iterations: h) { v in
@@ -99,9 +120,42 @@ public final class SyntheticCamera: DepthSource {
                         let dropped = random.unit() < Self.dropoutRate
                         let g = random.gaussian()
                         let cosine = abs(hit.normal.dot(d)) / d.length
-                        z = dropped || cosine < Self.grazingCosine ? 0 : z + Self.noiseSigma(depth: z) * g
+                        z = dropped || cosine < Self.grazingCosine ? 0
+                            : kinect ? KinectNoise.measure(depth: z, gaussian: g) : z + Self.noiseSigma(depth: z) * g
                     }
                     format.store(z, into: row, at: u)
+                }
+            }
+        }
+        return CapturedFrame.Depth(width: w, height: h, encoding: format.encoding, data: data, bytesPerRow: rowBytes)
+    }
+
+    /// `sensor=lidar`'s depth plane (`LiDARNoise`): every pixel's exact depth with raw noise, then
+    /// smoothed over its neighbours, so a second pass over the whole plane.
+    private func renderLiDARDepth(rays: SyntheticView, eye: Vec3, seed: UInt64) -> CapturedFrame.Depth {
+        let (w, h) = (settings.depthSize.width, settings.depthSize.height)
+        let (scene, format) = (scene, settings.format)
+        let rowBytes = w * format.encoding.bytesPerSample
+        var raw = [Double](repeating: 0, count: w * h)
+        raw.withUnsafeMutableBufferPointer { raw in
+            DispatchQueue.concurrentPerform(iterations: h) { v in
+                var random = SplitMix64(seed: seed, stream: UInt64(v))
+                let rowCandidates = rays.candidates(row: v)
+                for u in 0..<w {
+                    let (d, candidates) = rays.ray(u: u, v: v, row: rowCandidates)
+                    let z = scene.cast(origin: eye, direction: d, inverse: d.reciprocal, candidates: candidates).t
+                    raw[v * w + u] = z + LiDARNoise.sigma(depth: z) / LiDARNoise.smoothingGain * random.gaussian()
+                }
+            }
+        }
+        var data = [UInt8](repeating: 0, count: rowBytes * h)
+        raw.withUnsafeBufferPointer { raw in
+            data.withUnsafeMutableBytes { plane in
+                DispatchQueue.concurrentPerform(iterations: h) { v in
+                    let row = UnsafeMutableRawBufferPointer(rebasing: plane[(v * rowBytes)..<((v + 1) * rowBytes)])
+                    for u in 0..<w {
+                        format.store(LiDARNoise.smoothed(raw, width: w, height: h, u: u, v: v), into: row, at: u)
+                    }
                 }
             }
         }

@@ -67,7 +67,7 @@ struct CaptureOrder: Sendable {
             throw Problem.unprocessable("frames \(frameLimit.map(String.init) ?? "all"): a capture stores one cloud; add fuse=true to merge the frames", field: "fuse")
         }
         do {
-            try pipeline(outputs: [], pictures: nil, observer: NoObserver()).check()
+            try pipeline(outputs: [], pictures: nil, observer: SilentObserver()).check()
         } catch let error as CloudError {
             throw Problem.unprocessable(Self.httpWording(error.message), field: "fuse")
         }
@@ -103,12 +103,4 @@ struct CaptureOrder: Sendable {
         }
         return text
     }
-}
-
-/// For `check()`, which only validates.
-private final class NoObserver: CaptureObserver {
-    func warning(_ message: String) {}
-    func advanced(frames: Int, expected: Int?, points: Int) {}
-    func finished(frames: Int, points: Int, seconds: Double) {}
-    var stopRequested: Bool { false }
 }

@@ -102,6 +102,7 @@ enum OpenAPIDocument {
                   "GetCapture": {"operationId": "getCapture", "parameters": {"id": "$response.body#/id"}},
                   "DownloadPLY": {"operationId": "downloadPLY", "parameters": {"id": "$response.body#/id"}},
                   "Preview": {"operationId": "preview", "parameters": {"id": "$response.body#/id"}},
+                  "MeasureRoom": {"operationId": "measureRoom", "parameters": {"id": "$response.body#/id"}},
                   "DeleteCapture": {"operationId": "deleteCapture", "parameters": {"id": "$response.body#/id"}}
                 }
               },
@@ -251,6 +252,29 @@ enum OpenAPIDocument {
             }
           }
         },
+        "/v1/captures/{id}/measure": {
+          "parameters": [{"$ref": "#/components/parameters/CaptureIDPath"}],
+          "get": {
+            "operationId": "measureRoom",
+            "summary": "The room measured from the capture's cloud, as `cloudgen measure --json` (schema cloudgen.measure/1, Docs/measure.md).",
+            "parameters": [
+              {"name": "up", "in": "query", "description": "Up in the cloud's frame: auto (from the room's level planes) or an axis.",
+               "schema": {"type": "string", "enum": ["auto", "x", "y", "z", "-x", "-y", "-z"], "default": "auto"}},
+              {"name": "leaf", "in": "query", "description": "Voxel leaf the planes are fitted on, metres.",
+               "schema": {"type": "number", "minimum": 0.005, "maximum": 0.2, "default": 0.03}},
+              {"$ref": "#/components/parameters/IfNoneMatch"}
+            ],
+            "responses": {
+              "200": {"description": "The measurement.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/RoomMeasurement"}}}},
+              "304": {"$ref": "#/components/responses/NotModified"},
+              "400": {"$ref": "#/components/responses/BadRequest"},
+              "401": {"$ref": "#/components/responses/Unauthorized"},
+              "404": {"$ref": "#/components/responses/NotFound"},
+              "422": {"$ref": "#/components/responses/Unprocessable"},
+              "503": {"$ref": "#/components/responses/Busy"}
+            }
+          }
+        },
         "/v1/jobs/{id}": {
           "parameters": [{"$ref": "#/components/parameters/JobIDPath"}],
           "get": {
@@ -374,6 +398,26 @@ enum OpenAPIDocument {
                   "content": {"image/png": {"schema": {"type": "string", "format": "binary"}}}}
         },
         "schemas": {
+          "RoomMeasurement": {
+            "type": "object",
+            "description": "Docs/measure.md describes every key; numbers not seen are null with their reason in `reasons`.",
+            "required": ["schema", "source", "units", "points", "up", "frame", "floor", "ceiling", "height", "outline", "area", "perimeter",
+                         "corners", "extents", "walls", "clutter", "cameras", "reasons", "warnings"],
+            "properties": {
+              "schema": {"type": "string", "const": "cloudgen.measure/1"},
+              "outline": {"type": "string", "enum": ["closed", "open"]},
+              "height": {"oneOf": [{"type": "null"}, {"$ref": "#/components/schemas/Measured"}]},
+              "area": {"oneOf": [{"type": "null"}, {"$ref": "#/components/schemas/Measured"}]},
+              "perimeter": {"oneOf": [{"type": "null"}, {"$ref": "#/components/schemas/Measured"}]},
+              "walls": {"type": "array", "items": {"type": "object"}},
+              "reasons": {"type": "object", "additionalProperties": {"type": "string"}}
+            }
+          },
+          "Measured": {
+            "type": "object",
+            "required": ["value", "sigma"],
+            "properties": {"value": {"type": "number"}, "sigma": {"type": "number", "minimum": 0}}
+          },
           "Problem": {
             "type": "object",
             "description": "RFC 9457 problem details.",

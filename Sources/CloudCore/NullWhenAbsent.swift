@@ -17,3 +17,13 @@ public struct NullWhenAbsent<Value: Encodable>: Encodable {
         }
     }
 }
+
+extension NullWhenAbsent: Decodable where Value: Decodable {
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        wrappedValue = container.decodeNil() ? nil : try container.decode(Value.self)
+    }
+}
+
+extension NullWhenAbsent: Equatable where Value: Equatable {}
+extension NullWhenAbsent: Sendable where Value: Sendable {}

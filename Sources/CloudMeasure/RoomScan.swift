@@ -1,0 +1,31 @@
+import Foundation
+import CloudCore
+
+/// What `cloudgen measure` is given: a cloud, where its cameras stood, and up when the source knows it.
+public struct RoomScan {
+    /// The file or source spec, for messages and the report.
+    public var name: String
+    public var cloud: PointCloud
+    /// Camera-to-cloud pose of each frame (the identity for a camera-frame cloud); at least one.
+    public var cameras: [Pose]
+    /// Up (against gravity) in the cloud's frame, from the source (the simulated rooms' world
+    /// frame); nil when only the data can tell.
+    public var sourceUp: SIMD3<Double>?
+
+    public init(name: String, cloud: PointCloud, cameras: [Pose], sourceUp: SIMD3<Double>? = nil) {
+        self.name = name
+        self.cloud = cloud
+        self.cameras = cameras.isEmpty ? [.identity] : cameras
+        self.sourceUp = sourceUp
+    }
+
+    /// Camera positions in the cloud's frame.
+    var cameraPositions: [SIMD3<Double>] { cameras.map(\.translation) }
+
+    /// The first camera's up (its -y axis) in the cloud's frame: which way "level" leans when the
+    /// data must say where up is. A camera is held roughly upright.
+    var cameraUp: SIMD3<Double> {
+        let first = cameras[0]
+        return first.apply(SIMD3(0, -1, 0)) - first.translation
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import CloudCore
+import CloudPCL
+
+/// A vertical plane of the room and what its points span.
+struct VerticalPlane {
+    var fitted: FittedPlane
+    /// Level unit normal, pointing into the room (toward the cameras).
+    var normal: SIMD3<Double>
+    var centroid: SIMD3<Double>
+    /// Level unit vector along the plane: up x normal.
+    var along: SIMD3<Double>
+    /// The span of its points along `along` (from the centroid) and in height above the floor
+    /// (above the lowest points when there is no floor), without the outermost half percent.
+    var start: Double
+    var end: Double
+    var bottom: Double
+    var top: Double
+    /// Why it is not a wall, or nil for a wall.
+    var clutter: String?
+
+    var length: Double { end - start }
+}
+
+/// Finds the walls among the vertical planes: tall enough, reaching the ceiling when one was
+/// seen, neither standing in front of a larger wall (a bookshelf's front) nor beyond one (a
+/// corridor's far wall seen through a doorway).
+enum VerticalPlanes {
+    /// A plane whose span is this much covered by a larger wall is in front of it (when within
+    /// `maxDepthBehind` of it) or beyond it.
+    static let coveredFraction = 0.5
+    static let maxDepthBehind = 1.5
+    /// A plane's span is read in columns this wide...
+    static let column = 0.1
+    /// ...that rise to within this of its top, in stretches without a gap wider than a doorway.
+    static let tallColumn = 0.15
+    static let maxColumnGap = 1.0
+    /// Coplanar pieces: normals within this angle and centroids within the inlier distance.
+    static let coplanarAngle = 3 * Double.pi / 180
+
+    /// `base`: the floor's height along up (the room's bottom without one); `ceiling`: the
+    /// ceiling's height above it, when seen.
+    static func find(set: WorkingSet, up: SIMD3<Double>, base: Double, ceiling: Double?, excluding taken: [UInt32],
+                     interior: SIMD3<Double>, settings: MeasureSettings, peeler: PlanePeeler) throws -> [VerticalPlane] {
+        var excluded = [Bool](repeating: false, count: set.count)
+        for i in taken { excluded[Int(i)] = true }
+        let candidates = (0..<set.count).filter { i in
+            let n = set.normals[i]
+            return !excluded[i] && (!n.x.isFinite || abs(dot(n, up)) < sin(30 * Double.pi / 180))
+        }.map { UInt32($0) }
+        var fitted = try peeler.peel(candidates, orientation: .along(axis: up, maxAngle: settings.verticalAngle),
+                                     minPoints: settings.points(forArea: settings.minVerticalArea), limit: 40).planes
+        fitted = try mergeCoplanar(fitted, up: up, peeler: peeler)
+        var planes = fitted.map { describe($0, set: set, up: up, base: base, interior: interior) }
+        classify(&planes, ceiling: ceiling, settings: settings)
+        return planes
+    }
+
+    /// Joins planes that are one surface found twice (RANSAC took one band of a noisy wall first).
+    static func mergeCoplanar(_ planes: [FittedPlane], up: SIMD3<Double>, peeler: PlanePeeler) throws -> [FittedPlane] {
+        var planes = planes
+        var merged = true
+        while merged {
+            merged = false
+            search: for a in planes.indices {
+                for b in planes.indices where b > a {
+                    let (p, q) = (planes[a], planes[b])
+                    guard abs(dot(p.plane.normal, q.plane.normal)) > cos(coplanarAngle) else { continue }
+                    let centroid = peeler.set.centroid(q.inliers)
+                    guard abs(p.plane.distance(centroid)) < max(p.distance, q.distance) else { continue }
+                    let inliers = p.inliers + q.inliers
+                    let plane = try peeler.set.pcl.fit(inliers, like: p.plane)
+                    let joined = try peeler.refine(plane, among: inliers)
+                    guard joined.inliers.count >= max(p.inliers.count, q.inliers.count) else { continue }
+                    planes[a] = joined
+                    planes.remove(at: b)
+                    merged = true
+                    break search
+                }
+            }
+        }
+        return planes
+    }
+
+    static func describe(_ fitted: FittedPlane, set: WorkingSet, up: SIMD3<Double>, base: Double, interior: SIMD3<Double>) -> VerticalPlane {
+        var normal = normalize(fitted.plane.normal - dot(fitted.plane.normal, up) * up)
+        let centroid = set.centroid(fitted.inliers)
+        if dot(normal, interior - centroid) < 0 { normal = -normal }
+        let along = cross(up, normal)
+        let points = fitted.inliers.map { i -> (t: Double, h: Double) in
+            let p = set.points[Int(i)]
+            return (dot(p - centroid, along), dot(p, up) - base)
+        }.sorted { $0.t < $1.t }
+        let heights = points.map(\.h).sorted()
+        let cut = heights.count / 200
+        let (bottom, top) = (heights[cut], heights[heights.count - 1 - cut])
+        // The span along the plane is that of its columns that rise to its top: a wall, not the
+        // low faces of furniture that happen to stand in its plane. Of several stretches of such
+        // columns (a coplanar wall beyond a gap), the one with the most points.
+        let first = points[0].t
+        let columns = Int(((points[points.count - 1].t - first) / column).rounded(.down)) + 1
+        var columnTop = [Double](repeating: -.infinity, count: columns)
+        var columnCount = [Int](repeating: 0, count: columns)
+        for p in points {
+            let k = Int((p.t - first) / column)
+            columnTop[k] = max(columnTop[k], p.h)
+            columnCount[k] += 1
+        }
+        var stretches: [(first: Int, last: Int, count: Int)] = []
+        for k in 0..<columns where columnTop[k] >= top - tallColumn {
+            if let last = stretches.last, Double(k - last.last) * column <= maxColumnGap {
+                stretches[stretches.count - 1] = (last.first, k, last.count + columnCount[k])
+            } else {
+                stretches.append((k, k, columnCount[k]))
+            }
+        }
+        let stretch = stretches.max { $0.count < $1.count } ?? (0, columns - 1, points.count)
+        return VerticalPlane(fitted: fitted, normal: normal, centroid: centroid, along: along,
+                             start: first + Double(stretch.first) * column, end: first + Double(stretch.last + 1) * column,
+                             bottom: bottom, top: top, clutter: nil)
+    }
+
+    static func classify(_ planes: inout [VerticalPlane], ceiling: Double?, settings: MeasureSettings) {
+        for i in planes.indices {
+            let p = planes[i]
+            if p.top < settings.minWallTop {
+                planes[i].clutter = String(format: "furniture: its top is %.2f m above the floor", p.top)
+            } else if let ceiling, p.top < ceiling - settings.wallReachesCeiling {
+                planes[i].clutter = String(format: "furniture: it stops %.2f m below the ceiling", ceiling - p.top)
+            }
+        }
+        // Against the planes that are walls by their height and larger than this one: a plane
+        // before such a wall is furniture standing against it; one beyond it was seen through
+        // an opening (the far wall of a corridor beyond a doorway).
+        for i in planes.indices where planes[i].clutter == nil {
+            let p = planes[i]
+            for (j, q) in planes.enumerated() where j != i && q.clutter == nil && q.fitted.inliers.count > p.fitted.inliers.count
+                && dot(p.normal, q.normal) > cos(5 * Double.pi / 180) {
+                let qs = [q.start, q.end].map { dot(q.centroid + $0 * q.along - p.centroid, p.along) }
+                let overlap = min(p.end, qs.max()!) - max(p.start, qs.min()!)
+                guard overlap > coveredFraction * p.length else { continue }
+                // How far p stands into the room from q (negative: beyond it).
+                let depth = dot(p.centroid - q.centroid, q.normal)
+                if depth > 0.05 && depth < maxDepthBehind {
+                    planes[i].clutter = String(format: "furniture: it stands %.2f m in front of a larger vertical plane", depth)
+                    break
+                }
+                if depth < -0.05 {
+                    planes[i].clutter = String(format: "beyond a wall by %.2f m, seen through an opening in it", -depth)
+                    break
+                }
+            }
+        }
+    }
+}
+
+extension WorkingSet {
+    func centroid(_ indices: [UInt32]) -> SIMD3<Double> {
+        indices.reduce(SIMD3<Double>.zero) { $0 + points[Int($1)] } / Double(max(1, indices.count))
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import CloudCore
+import CloudPCL
+
+/// The points planes are fitted to: the finite points of the scan, voxel-downsampled, with their
+/// normals (to tell floor candidates from wall candidates) and PCL's copy for the fits.
+final class WorkingSet {
+    let points: [SIMD3<Double>]
+    /// Unit normals; NaN where the neighbourhood was too thin to fit one.
+    let normals: [SIMD3<Double>]
+    let pcl: PlaneCloud
+    let inputCount: Int
+    let finiteCount: Int
+
+    /// Fewer finite points than this is not a room scan (a single frame of the smallest phone
+    /// depth map has 49 152).
+    static let minPoints = 500
+    /// A room is at most this wide (metres); a cloud whose bulk spans more is in other units.
+    static let maxRoomSpan = 60.0
+
+    init(_ scan: RoomScan, settings: MeasureSettings) throws {
+        let name = scan.name
+        inputCount = scan.cloud.count
+        finiteCount = scan.cloud.finiteCount
+        // The positions as they are when all are finite (a fused cloud), else the finite ones.
+        var finite = scan.cloud.positions
+        if finiteCount < inputCount {
+            finite = []
+            finite.reserveCapacity(3 * finiteCount)
+            scan.cloud.positions.withUnsafeBufferPointer { p in
+                for i in 0..<(p.count / 3) where p[3 * i].isFinite && p[3 * i + 1].isFinite && p[3 * i + 2].isFinite {
+                    finite.append(p[3 * i]); finite.append(p[3 * i + 1]); finite.append(p[3 * i + 2])
+                }
+            }
+        }
+        guard finiteCount >= Self.minPoints else {
+            throw CloudError.badInput("\(name): \(finiteCount == 0 ? "no finite point" : "only \(finiteCount) finite points"); measuring a room needs at least \(Self.minPoints)")
+        }
+        try Self.checkUnits(finite, name: name)
+        var cloud = PointCloud(positions: finite)
+        cloud = try CloudFilter.voxelGrid(leaf: Float(settings.leaf)).apply(to: cloud, label: "\(name): --leaf \(settings.leaf)").cloud
+        let eye = scan.cameraPositions[0]
+        // Eight neighbours tell a level surface from an upright one, which is all they are for.
+        try Normals.estimate(&cloud, radius: Float(2 * settings.leaf), maxNeighbours: 8, viewpoint: SIMD3<Float>(Float(eye.x), Float(eye.y), Float(eye.z)))
+        let n = cloud.count
+        var points = [SIMD3<Double>](repeating: .zero, count: n)
+        var normals = [SIMD3<Double>](repeating: .zero, count: n)
+        let normalValues = cloud.normals ?? []
+        for i in 0..<n {
+            points[i] = SIMD3(Double(cloud.positions[3 * i]), Double(cloud.positions[3 * i + 1]), Double(cloud.positions[3 * i + 2]))
+            normals[i] = normalValues.isEmpty ? SIMD3(repeating: .nan)
+                : SIMD3(Double(normalValues[3 * i]), Double(normalValues[3 * i + 1]), Double(normalValues[3 * i + 2]))
+        }
+        self.points = points
+        self.normals = normals
+        pcl = try PlaneCloud(cloud)
+    }
+
+    var count: Int { points.count }
+
+    /// A cloud whose middle 98 % spans more than a room can is in millimetres (or other units):
+    /// measuring it would report rooms thousands of "metres" wide.
+    static func checkUnits(_ positions: [Float], name: String) throws {
+        let n = positions.count / 3
+        let step = max(1, n / 20_000)
+        var spans: [Double] = []
+        for axis in 0..<3 {
+            var values = stride(from: 0, to: n, by: step).map { Double(positions[3 * $0 + axis]) }
+            values.sort()
+            spans.append(values[values.count * 99 / 100] - values[values.count / 100])
+        }
+        let widest = spans.max() ?? 0
+        if widest > maxRoomSpan {
+            let shown = spans.map { String(format: "%.0f", $0) }.joined(separator: " x ")
+            throw CloudError.badInput("\(name): the cloud spans \(shown) units; a room is at most \(Int(maxRoomSpan)) m across, so this cloud is not in metres (millimetres?): scale it to metres first")
+        }
+    }
+
+    /// Whether point i's normal lies within 60 degrees of `normal` (either way round), or is
+    /// unknown.
+    func faces(_ i: Int, _ normal: SIMD3<Double>) -> Bool {
+        let n = normals[i]
+        return !n.x.isFinite || abs(dot(n, normal)) > Self.minNormalCosine
+    }
+
+    /// A point belongs to a plane only if its own normal is within 60 degrees of the plane's: noisy
+    /// normals (a far wall seen at a grazing angle) lean far, a perpendicular surface's do not.
+    static let minNormalCosine = cos(60 * Double.pi / 180)
+}

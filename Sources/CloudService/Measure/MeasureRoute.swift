@@ -1,0 +1,52 @@
+import CloudCore
+import CloudFiles
+import CloudIO
+import CloudMeasure
+import Foundation
+import Hummingbird
+
+/// `GET /v1/captures/{id}/measure[?up=auto|x|y|z|-x|-y|-z&leaf=M]`: the room measured from the
+/// capture's cloud, as `cloudgen measure --json` reports it (schema cloudgen.measure/1). Up is
+/// found from the room's planes unless `up` says it (the stored cloud does not keep the source's
+/// gravity). Measured once per parameter set on the export pool, kept in `derived/`.
+struct MeasureRoute {
+    let service: ServiceState
+
+    static let upAxes: [String: SIMD3<Double>] = [
+        "x": SIMD3(1, 0, 0), "y": SIMD3(0, 1, 0), "z": SIMD3(0, 0, 1),
+        "-x": SIMD3(-1, 0, 0), "-y": SIMD3(0, -1, 0), "-z": SIMD3(0, 0, -1),
+    ]
+
+    func register(on router: Router<BasicRequestContext>) {
+        service.routes.add(.get, "/v1/captures/{id}/measure", to: router) { request, context in
+            try await measure(request, context)
+        }
+    }
+
+    private func measure(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let (id, folder) = try await service.captureFolder(context.parameters.get("id"))
+        var query = ExportQuery(request, allowed: ["up", "leaf"])
+        var settings = MeasureSettings()
+        let upName = query.take("up") ?? "auto"
+        if upName != "auto" {
+            guard let axis = Self.upAxes[upName] else {
+                throw Problem.badRequest("up \(MessageTextShort.of(upName)): give auto or one of x, y, z, -x, -y, -z", field: "up")
+            }
+            settings.up = axis
+        }
+        settings.leaf = try query.number("leaf", default: settings.leaf, within: 0.005...0.2)
+        try query.finish()
+        let stored = folder.appendingPathComponent(CaptureFiles.cloud).path
+        let key = "measure up=\(upName) leaf=\(settings.leaf)"
+        let report = try await service.derived.file("\(DerivedName.of(key)).json", in: folder, capture: id) { [settings] path in
+            let loaded = try CloudReader.read(stored)
+            let scan = RoomScan(name: "capture \(id)", cloud: loaded.cloud, cameras: [loaded.header.viewpoint ?? .identity])
+            let measured = try RoomMeasurer.measure(scan, settings: settings)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            try AtomicFile.write(try encoder.encode(measured.report), to: path)
+        }
+        return try await FileResponse.serve(report, contentType: "application/json", etag: "\(id)-\(DerivedName.of(key))",
+                                            request: request, context: context)
+    }
+}
