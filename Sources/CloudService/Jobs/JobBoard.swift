@@ -10,7 +10,7 @@ import NIOConcurrencyHelpers
 /// its subscribers hear each change as it happens (GET /v1/jobs/{id}/events).
 final class JobBoard: Sendable {
     private let service: JobServices
-    private let listeners = NIOLockedValueBox<[String: [UUID: AsyncStream<JobRecord>.Continuation]]>([:])
+    private let listeners = NIOLockedValueBox<[String: [UUID: JobListener]]>([:])
     private let active = NIOLockedValueBox<(queued: Int, running: Int)>((0, 0))
 
     init(service: JobServices) {
@@ -86,35 +86,60 @@ final class JobBoard: Sendable {
     /// Saves the job's new state and tells its listeners; a terminal state ends their streams.
     func record(_ job: JobRecord) async throws {
         var snapshot = job
-        snapshot.updated = Date()
+        // As the index keeps it, so that a listener can tell this state from the one it read there.
+        snapshot.updated = Date().wholeMilliseconds
         _ = try await service.store.index.updateJob(snapshot)
+        tell(snapshot)
+    }
+
+    /// Hands a saved state to the job's listeners, under the lock `events` registers them with; a
+    /// terminal state ends their streams (after the lock: ending a stream runs its termination
+    /// handler, which takes the lock).
+    private func tell(_ snapshot: JobRecord) {
         let finished = snapshot.state.isFinished
-        let streams = listeners.withLockedValue { all -> [AsyncStream<JobRecord>.Continuation] in
-            let streams = Array((all[snapshot.id.description] ?? [:]).values)
+        let told = listeners.withLockedValue { all -> [JobListener] in
+            let told = Array((all[snapshot.id.description] ?? [:]).values)
+            for listener in told { listener.deliver(snapshot) }
             if finished { all[snapshot.id.description] = nil }
-            return streams
+            return told
         }
-        for stream in streams {
-            stream.yield(snapshot)
-            if finished { stream.finish() }
-        }
+        if finished { told.forEach { $0.finish() } }
     }
 
     /// The job's states from now on, starting with the current one; ends with the terminal state.
+    ///
+    /// The listener is registered before the current state is read: read first, a state saved
+    /// between the read and the registration (a bad archive fails within milliseconds) would be
+    /// heard by nobody, and a stream waiting for a terminal state already past would never end.
+    /// Registered first, every state saved after the read reaches the listener, and one saved
+    /// before it is the current state or older: the current state goes first unless a newer one
+    /// already went out, and a state the stream carries already is not sent again.
     func events(_ id: JobID) async throws -> AsyncStream<JobRecord>? {
-        guard let current = try await service.store.index.job(id) else { return nil }
         let key = UUID()
-        return AsyncStream { continuation in
-            continuation.yield(current)
-            if current.state.isFinished {
-                continuation.finish()
-                return
-            }
-            listeners.withLockedValue { $0[id.description, default: [:]][key] = continuation }
-            continuation.onTermination = { [weak self] _ in
-                self?.listeners.withLockedValue { _ = $0[id.description]?.removeValue(forKey: key) }
-            }
+        let (stream, continuation) = AsyncStream<JobRecord>.makeStream()
+        let listener = JobListener(continuation)
+        listeners.withLockedValue { $0[id.description, default: [:]][key] = listener }
+        continuation.onTermination = { [weak self] _ in
+            self?.listeners.withLockedValue { _ = $0[id.description]?.removeValue(forKey: key) }
         }
+        // Finishing a stream that is not returned unregisters its listener.
+        let read: JobRecord?
+        do {
+            read = try await service.store.index.job(id)
+        } catch {
+            continuation.finish()
+            throw error
+        }
+        guard let current = read else {
+            continuation.finish()
+            return nil
+        }
+        listeners.withLockedValue { all in
+            listener.deliverFirst(current)
+            if current.state.isFinished { all[id.description]?[key] = nil }
+        }
+        if current.state.isFinished { listener.finish() }
+        return stream
     }
 
     private func changeCounts(queued: Int = 0, running: Int = 0) {
@@ -158,6 +183,34 @@ private final class JobProgress: @unchecked Sendable {
         guard now - last >= .milliseconds(200) || done == total else { return }
         last = now
         try? board.update(job)
+    }
+}
+
+/// One subscriber's stream and what it has carried, touched only under the board's lock.
+private final class JobListener: @unchecked Sendable {
+    private let continuation: AsyncStream<JobRecord>.Continuation
+    private var last: JobRecord?
+
+    init(_ continuation: AsyncStream<JobRecord>.Continuation) {
+        self.continuation = continuation
+    }
+
+    /// A state the board saved after this listener was registered: in order, each once.
+    func deliver(_ snapshot: JobRecord) {
+        guard snapshot != last else { return }
+        last = snapshot
+        continuation.yield(snapshot)
+    }
+
+    /// The state read from the index after registering: first on the stream unless a newer one
+    /// already went out (then this one is older or the same).
+    func deliverFirst(_ current: JobRecord) {
+        if last == nil { deliver(current) }
+    }
+
+    /// Ends the stream after a terminal state; called outside the board's lock, and safe twice.
+    func finish() {
+        continuation.finish()
     }
 }
 
