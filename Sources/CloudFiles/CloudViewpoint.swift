@@ -34,13 +34,7 @@ extension Pose {
     /// The pose a VIEWPOINT line describes; nil unless it holds 7 finite numbers whose quaternion
     /// is not zero (it is normalized, as PCL's reader does).
     public init?(viewpoint v: [Double]) {
-        guard v.count == 7, v.allSatisfy(\.isFinite) else { return nil }
-        let n = (v[3] * v[3] + v[4] * v[4] + v[5] * v[5] + v[6] * v[6]).squareRoot()
-        guard n > 1e-9 else { return nil }
-        let (w, x, y, z) = (v[3] / n, v[4] / n, v[5] / n, v[6] / n)
-        self.init(rows: (SIMD3(1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)),
-                         SIMD3(2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)),
-                         SIMD3(2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y))),
-                  translation: SIMD3(v[0], v[1], v[2]))
+        guard v.count == 7 else { return nil }
+        self.init(translation: SIMD3(v[0], v[1], v[2]), w: v[3], x: v[4], y: v[5], z: v[6])
     }
 }

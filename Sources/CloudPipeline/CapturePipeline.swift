@@ -95,11 +95,18 @@ public struct CapturePipeline {
         // The cameras' mean position: what a fused cloud's normals face (see below).
         var cameraSum = SIMD3<Float>.zero
         var index = 0
+        // Frames a posed capture left out for want of a pose (TUM's ground truth has gaps; the
+        // source says how many when it opens).
+        var unposed = 0
         collector?.begin(worldUp: source.worldUp, worldFrame: needsPose)
         var stop = CaptureStop(source: source.name, duration: duration, observer: observer)
         while (frameLimit.map { index < $0 } ?? true) && !stop.due {
             guard let captured = try stop.next(from: source, captured: index) else { break }
             clock.lap("acquire")
+            if needsPose && captured.pose == nil {
+                unposed += 1
+                continue
+            }
             if let bundle {
                 try bundle.append(frame: captured)
                 clock.lap("bundle")
@@ -157,6 +164,9 @@ public struct CapturePipeline {
         }
         stop.finish(frames: index)
         guard let first else {
+            if unposed > 0 && !stop.interrupted {
+                throw CloudError.badInput("\(source.name): none of its \(unposed) frame\(unposed == 1 ? "" : "s") has a pose, which --fuse and --frame world need")
+            }
             throw CloudError.io("\(source.name): \(stop.interrupted ? "interrupted before the first frame; nothing written" : "the source delivered no frame")")
         }
         if fuse {

@@ -18,6 +18,7 @@ struct Capture: ParsableCommand {
                         roll=DEG,shape=box|L,door=0|1,furniture=0|1|2]   the built-in simulated camera
               rgbd:COLOR,DEPTH   one image pair (with --intrinsics, --depth-scale, --depth-encoding)
               tum:DIR  redwood:DIR  pclgrabber:DIR   dataset folders
+                (tum: posed by groundtruth.txt, redwood: by trajectory.log)
               bundle:DIR   a capture bundle (phone capture format, or written with --bundle)
               kinect[:INDEX]   Kinect v1 through libfreenect
               openni2[:URI|FILE.oni]   OpenNI2 camera (Xtion, Carmine) or recording

@@ -8,6 +8,11 @@ import Foundation
 /// as a capture synchroniser pairs depth with video; a depth frame with no color frame within
 /// 20 ms is an association gap, which is an error naming the depth file.
 ///
+/// With `groundtruth.txt` beside the lists, each depth frame takes the ground-truth pose nearest
+/// in time, within 20 ms, as the TUM tools associate them, so that `--fuse` and `--frame world`
+/// work. A frame with no pose that near keeps its place in camera-frame captures; a posed capture
+/// leaves it out, and the source says how many there are when it opens.
+///
 /// Depth is 16-bit PNG at 5000 units per metre (`--depth-scale` overrides). The intrinsics are
 /// `--intrinsics FILE`, else TUM's documented default for the ROS OpenNI driver (fx = fy = 525,
 /// cx = 319.5, cy = 239.5 at 640x480, Open3D's PrimeSenseDefault), with a note saying so: the
@@ -39,7 +44,8 @@ public final class TUMSource: DatasetSource {
     /// The frames in time order.
     public let pairs: [Pair]
     public let warnings: [String]
-    public let knowsPose = false
+    /// Whether the sequence has a groundtruth.txt (whose poses may still miss some frames).
+    public let knowsPose: Bool
     public var frameCount: Int { pairs.count }
     public var name: String { "tum:\(directory)" }
 
@@ -47,7 +53,7 @@ public final class TUMSource: DatasetSource {
 
     public init(directory: String, options: SourceOptions = SourceOptions()) throws {
         self.directory = directory
-        let layout = "rgb.txt, depth.txt and the images they list"
+        let layout = "rgb.txt, depth.txt and the images they list, and optionally groundtruth.txt"
         try DatasetFiles.requireDirectory(directory, kind: "tum", layout: layout)
         let colorList = DatasetFiles.join(directory, "rgb.txt")
         let depthList = DatasetFiles.join(directory, "depth.txt")
@@ -66,6 +72,19 @@ public final class TUMSource: DatasetSource {
         self.pairs = pairs
 
         var warnings: [String] = []
+        var poses: [Pose?] = pairs.map { _ in nil }
+        let groundTruthPath = DatasetFiles.join(directory, TUMGroundTruth.fileName)
+        if DatasetFiles.isFile(groundTruthPath) {
+            let groundTruth = try TUMGroundTruth(path: groundTruthPath)
+            poses = pairs.map { groundTruth.pose(at: $0.depth.timestamp) }
+            let unposed = zip(pairs, poses).filter { $0.1 == nil }.map(\.0.depth)
+            if unposed.count == pairs.count {
+                warnings.append("\(groundTruthPath): no pose within \(Int(TUMGroundTruth.maxGap * 1000)) ms of any depth frame (is it this sequence's?)")
+            } else if let first = unposed.first {
+                warnings.append("\(groundTruthPath): \(unposed.count) of \(pairs.count) depth frames have no pose within \(Int(TUMGroundTruth.maxGap * 1000)) ms (the first at \(String(format: "%.6f", first.timestamp)) s, \((first.path as NSString).lastPathComponent)); --fuse and --frame world leave them out")
+            }
+        }
+        knowsPose = DatasetFiles.isFile(groundTruthPath)
         let file = try DatasetFiles.intrinsicsFile(options)
         let intrinsics: IntrinsicsOrigin
         if let file {
@@ -75,9 +94,9 @@ public final class TUMSource: DatasetSource {
             warnings.append("tum:\(directory): intrinsics assumed to be TUM's default (fx = fy = 525, cx = 319.5, cy = 239.5 at 640x480); pass --intrinsics FILE for the sequence's own calibration")
         }
         let units = options.depthUnitsPerMetre ?? file?.depthUnitsPerMetre ?? Self.defaultUnitsPerMetre
-        queue = FrameQueue(pairs.map { pair in
+        queue = FrameQueue(zip(pairs, poses).map { pair, pose in
             DatasetFrame(depthPath: pair.depth.path, colorPath: pair.color.path, intrinsics: intrinsics,
-                         depthEncoding: .standard, unitsPerMetre: units, pose: nil, timestamp: pair.depth.timestamp)
+                         depthEncoding: .standard, unitsPerMetre: units, pose: pose, timestamp: pair.depth.timestamp)
         })
         self.warnings = warnings
     }
