@@ -87,7 +87,7 @@ let package = Package(
         // CloudCapture only for the simulated room, whose scene knows every pixel's true surface.
         .testTarget(name: "CloudFilesTests", dependencies: ["CloudFiles", "CloudCore", "CloudIO", "SharedTestData"]),
         .testTarget(name: "CloudPCLTests", dependencies: ["CloudPCL", "CloudFiles", "CloudCore", "CloudCapture", "SharedTestData"]),
-        .testTarget(name: "CloudCaptureTests", dependencies: ["CloudCapture", "CloudCore", "SharedTestData"]),
+        .testTarget(name: "CloudCaptureTests", dependencies: ["CloudCapture", "CloudCore", "CloudIO", "SharedTestData"]),
         .testTarget(name: "CloudRenderTests", dependencies: ["CloudRender", "CloudIO", "CloudCore"]),
         .testTarget(name: "CloudMeasureTests",
                     dependencies: ["CloudMeasure", "CloudPipeline", "CloudCapture", "CloudPCL", "CloudCore", "SharedTestData"]),

@@ -2,7 +2,7 @@ import CloudCore
 
 /// A parsed `--source` string (grammar in DESIGN.md, "Source specs"). Parsing checks the spec's
 /// shape; `open()` makes the source: the simulated camera, capture bundles, the datasets on disk
-/// (rgbd, tum, redwood, pclgrabber) and USB cameras (kinect through libfreenect, openni2).
+/// (rgbd, tum, redwood, pclgrabber), phone apps' exports (polycam) and USB cameras (kinect through libfreenect, openni2).
 public enum SourceSpec: Equatable, Sendable {
     case synthetic(SyntheticSettings)
     /// An empty COLOR (`rgbd:,DEPTH`): depth alone, an uncolored cloud.
@@ -11,11 +11,12 @@ public enum SourceSpec: Equatable, Sendable {
     case redwood(directory: String)
     case pclGrabber(directory: String)
     case bundle(directory: String)
+    case polycam(directory: String)
     case kinect(index: Int)
     /// A device URI or an .oni recording; nil for the first device.
     case openNI2(String?)
 
-    public static let kinds = ["synthetic", "rgbd", "tum", "redwood", "pclgrabber", "bundle", "kinect", "openni2"]
+    public static let kinds = ["synthetic", "rgbd", "tum", "redwood", "pclgrabber", "bundle", "polycam", "kinect", "openni2"]
 
     public init(parsing text: String) throws {
         func bad(_ problem: String) -> CloudError { .badInput("source '\(text)': \(problem)") }
@@ -39,6 +40,7 @@ public enum SourceSpec: Equatable, Sendable {
         case "redwood": self = .redwood(directory: try required("redwood:DIR"))
         case "pclgrabber": self = .pclGrabber(directory: try required("pclgrabber:DIR"))
         case "bundle": self = .bundle(directory: try required("bundle:DIR"))
+        case "polycam": self = .polycam(directory: try required("polycam:DIR"))
         case "kinect":
             guard let argument else {
                 self = .kinect(index: 0)
@@ -65,6 +67,7 @@ public enum SourceSpec: Equatable, Sendable {
         case .redwood: return "redwood"
         case .pclGrabber: return "pclgrabber"
         case .bundle: return "bundle"
+        case .polycam: return "polycam"
         case .kinect: return "kinect"
         case .openNI2: return "openni2"
         }
@@ -74,7 +77,7 @@ public enum SourceSpec: Equatable, Sendable {
         try open(options: SourceOptions())
     }
 
-    /// `options` carries `--intrinsics`, `--depth-scale` and `--depth-encoding`; a flag the kind
+    /// `options` carries `--intrinsics`, `--depth-scale`, `--depth-encoding` and `--min-confidence`; a flag the kind
     /// has no use for is refused.
     public func open(options: SourceOptions) throws -> DepthSource {
         try options.check(for: self)
@@ -83,6 +86,8 @@ public enum SourceSpec: Equatable, Sendable {
             return try SyntheticCamera(settings: settings)
         case .bundle(let directory):
             return try BundleSource(directory: directory)
+        case .polycam(let directory):
+            return try PolycamSource(directory: directory, options: options)
         case .rgbd(let color, let depth):
             return try RGBDImageSource(colorPath: color, depthPath: depth, options: options)
         case .tum(let directory):

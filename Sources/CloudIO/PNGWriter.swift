@@ -35,6 +35,17 @@ public enum PNGWriter {
         }
     }
 
+    /// `samples`: width * height 8-bit values, row-major (a confidence map, a mask).
+    public static func write(gray8 samples: [UInt8], width: Int, height: Int, to path: String,
+                             compressionLevel: Int = defaultCompressionLevel) throws {
+        try check(width: width, height: height, samples: samples.count, channels: 1,
+                  compressionLevel: compressionLevel, path: path)
+        try samples.withUnsafeBytes {
+            try write($0, width: width, height: height, channels: 1, bitDepth: 8,
+                      compressionLevel: compressionLevel, fastFilter: false, to: path)
+        }
+    }
+
     /// A complete 8-bit RGB PNG file in memory: for previews, written with `AtomicFile` or wrapped
     /// into an animated PNG. `fastFilter` uses the SUB row filter alone instead of libpng's
     /// per-row adaptive choice: several times faster on rendered images, a few percent larger.

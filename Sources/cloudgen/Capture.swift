@@ -20,6 +20,7 @@ struct Capture: ParsableCommand {
               tum:DIR  redwood:DIR  pclgrabber:DIR   dataset folders
                 (tum: posed by groundtruth.txt, redwood: by trajectory.log)
               bundle:DIR   a capture bundle (phone capture format, or written with --bundle)
+              polycam:DIR   a Polycam raw-data export (keyframes/; --min-confidence)
               kinect[:INDEX]   Kinect v1 through libfreenect
               openni2[:URI|FILE.oni]   OpenNI2 camera (Xtion, Carmine) or recording
             Without --source the first attached depth camera is used ('cloudgen devices' lists them).

@@ -17,6 +17,9 @@ struct SourceArguments: ParsableArguments {
     @Option(help: "How rgbd: depth images are encoded: standard, nyu (raw Kinect disparity, NYU Depth v2) or sun (SUN RGB-D's bit-rotated millimetres).")
     var depthEncoding: DepthFileEncoding = .standard
 
+    @Option(help: ArgumentHelp("Phone exports with a confidence map (polycam:): keep depth of at least this ARKit confidence: 0 all, 1 medium and high (default), 2 high only.", valueName: "level"))
+    var minConfidence: Int?
+
     @Option(help: "camera (x right, y down, z forward) or world (the source's own frame; rooms: floor corner, z up).")
     var frame: OutputFrame = .camera
 
@@ -36,6 +39,6 @@ struct SourceArguments: ParsableArguments {
     var frameLimit: Int? { (frames ?? (fuse || duration != nil ? .all : .count(1))).limit }
 
     var sourceOptions: SourceOptions {
-        SourceOptions(intrinsicsPath: intrinsics, depthUnitsPerMetre: depthScale, depthEncoding: depthEncoding)
+        SourceOptions(intrinsicsPath: intrinsics, depthUnitsPerMetre: depthScale, depthEncoding: depthEncoding, minConfidence: minConfidence)
     }
 }

@@ -100,6 +100,12 @@ int32_t cic_png_encode(const void *pixels, uint32_t width, uint32_t height, int3
                        cic_status *status);
 void cic_free(void *bytes);
 
+/* Encodes 8-bit gray (1 channel) or RGB (3) packed rows as a baseline JPEG of `quality` 1...100,
+ * into memory as cic_png_encode does (free *bytes with cic_free). For test fixtures and exports in
+ * the layouts phone apps write, whose color frames are JPEG. */
+int32_t cic_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int32_t channels, int32_t quality,
+                        uint8_t **bytes, size_t *size, cic_status *status);
+
 /* zlib's CRC-32 (PNG chunk checksums), continued from `crc` (0 to start). */
 uint32_t cic_crc32(uint32_t crc, const uint8_t *bytes, size_t size);
 

@@ -20,11 +20,16 @@ public struct SourceOptions: Equatable, Sendable {
     /// Raw depth units per metre (1000 for millimetres, 5000 for TUM).
     public var depthUnitsPerMetre: Double?
     public var depthEncoding: DepthFileEncoding
+    /// The lowest ARKit depth confidence kept (0 low, 1 medium, 2 high), for phone exports that
+    /// store a confidence map beside the depth; nil keeps every pixel.
+    public var minConfidence: Int?
 
-    public init(intrinsicsPath: String? = nil, depthUnitsPerMetre: Double? = nil, depthEncoding: DepthFileEncoding = .standard) {
+    public init(intrinsicsPath: String? = nil, depthUnitsPerMetre: Double? = nil, depthEncoding: DepthFileEncoding = .standard,
+                minConfidence: Int? = nil) {
         self.intrinsicsPath = intrinsicsPath
         self.depthUnitsPerMetre = depthUnitsPerMetre
         self.depthEncoding = depthEncoding
+        self.minConfidence = minConfidence
     }
 
     /// Refuses flags the spec's kind has no use for, and a depth scale that is not a positive number.
@@ -41,6 +46,12 @@ public struct SourceOptions: Equatable, Sendable {
         }
         if depthEncoding != .standard && spec.kind != "rgbd" {
             throw refuse("--depth-encoding", only: ["rgbd"])
+        }
+        if let minConfidence {
+            guard spec.kind == "polycam" else { throw refuse("--min-confidence", only: ["polycam"]) }
+            guard (0...2).contains(minConfidence) else {
+                throw CloudError.badInput("--min-confidence must be 0 (keep all), 1 (medium and high) or 2 (high only), not \(minConfidence)")
+            }
         }
         if let units = depthUnitsPerMetre {
             guard DepthEncoding.isUsableScale(units) else {
@@ -85,6 +96,8 @@ struct DatasetFrame {
     var unitsPerMetre: Double
     var pose: Pose?
     var timestamp: Double
+    /// Depth pixels below a confidence level are dropped (phone exports).
+    var confidence: ConfidenceMask?
 
     func read() throws -> CapturedFrame {
         // The files are read whole, so their sizes count first; then the headers say what
@@ -106,8 +119,10 @@ struct DatasetFrame {
         }, {
             try colorBytes.map { c in try DatasetFrame.colorPlane(ImageFile.decode(c.bytes, origin: c.path), origin: c.path) }
         })
+        var kept = depth
+        try confidence?.apply(to: &kept)
         let k = try intrinsics.intrinsics(depthWidth: depth.width, depthHeight: depth.height)
-        return CapturedFrame(depth: depth, color: color, intrinsics: k, pose: pose, timestamp: timestamp)
+        return CapturedFrame(depth: kept, color: color, intrinsics: k, pose: pose, timestamp: timestamp)
     }
 
     /// The frame's whole capture (`FrameMemory`): the raw plane is 16-bit, or Float32 metres for

@@ -1,0 +1,89 @@
+import CloudCore
+import CloudIO
+import Foundation
+
+/// A Polycam raw-data export (`--source polycam:DIR`, DIR holding `keyframes/`), as Polycam's
+/// description of its raw data (the polyform project's README, "Polycam's data format") lays it out:
+///
+///     keyframes/images/NAME.jpg            the keyframe's color image
+///     keyframes/cameras/NAME.json          its intrinsics at the image's size and its pose
+///     keyframes/depth/NAME.png             16-bit depth in millimetres (LiDAR, 256x192)
+///     keyframes/confidence/NAME.png        8-bit ARKit confidence: 0 low, 127 medium, 255 high
+///     keyframes/corrected_images/, corrected_cameras/   the same after Polycam's pose refinement
+///
+/// The corrected set is used when the export has it (a note says which set was read). Each camera
+/// file makes a frame, in time order (Polycam names keyframes by their timestamp in microseconds);
+/// its depth map and image must exist. Intrinsics are scaled from the image's size to the depth
+/// map's, poses turned from ARKit's camera axes to cloudgen's; the world is ARKit's gravity-aligned
+/// one, y up. Depth of low confidence is dropped unless `--min-confidence 0` keeps it: Polycam's
+/// description calls it quite unreliable and advises filtering it out.
+public final class PolycamSource: DatasetSource {
+    public static let unitsPerMetre = 1000.0
+    static let layout = "keyframes/ with cameras/, images/, depth/ and optionally confidence/ and the corrected_ sets"
+
+    public let directory: String
+    public let frameCount: Int
+    public let knowsPose = true
+    /// ARKit's gravity-aligned world: +y points up.
+    public var worldUp: SIMD3<Double>? { SIMD3(0, 1, 0) }
+    public let warnings: [String]
+    public var name: String { "polycam:\(directory)" }
+
+    private var queue: FrameQueue
+
+    public init(directory: String, options: SourceOptions = SourceOptions()) throws {
+        self.directory = directory
+        try DatasetFiles.requireDirectory(directory, kind: "polycam", layout: Self.layout)
+        let keyframes = DatasetFiles.join(directory, "keyframes")
+        guard DatasetFiles.isDirectory(keyframes) else {
+            throw CloudError.badInput("polycam:\(directory): no keyframes/ folder (expected \(Self.layout))")
+        }
+        func folder(_ name: String) -> String { DatasetFiles.join(keyframes, name) }
+        let corrected = DatasetFiles.isDirectory(folder("corrected_cameras"))
+        let cameraFolder = folder(corrected ? "corrected_cameras" : "cameras")
+        let imageFolder = folder(corrected && DatasetFiles.isDirectory(folder("corrected_images")) ? "corrected_images" : "images")
+        guard DatasetFiles.isDirectory(cameraFolder) else {
+            throw CloudError.badInput("polycam:\(directory): no keyframes/cameras/ folder (expected \(Self.layout))")
+        }
+        // By the timestamp in the name where every name is one (a longer number is a later time).
+        let cameras = try DatasetFiles.files(in: cameraFolder, extensions: ["json"]).map { ($0, Int(($0 as NSString).deletingPathExtension)) }
+            .sorted { a, b in a.1.flatMap { x in b.1.map { x < $0 } } ?? (a.0 < b.0) }.map(\.0)
+        guard !cameras.isEmpty else { throw CloudError.badInput("\(cameraFolder): holds no camera files (.json)") }
+
+        var warnings = ["polycam:\(directory): reading the \(corrected ? "corrected" : "uncorrected") keyframes (\((cameraFolder as NSString).lastPathComponent)/, \((imageFolder as NSString).lastPathComponent)/)"]
+        let confidenceFolder = folder("confidence")
+        let hasConfidence = DatasetFiles.isDirectory(confidenceFolder)
+        if let asked = options.minConfidence, asked > 0, !hasConfidence {
+            throw CloudError.badInput("polycam:\(directory): --min-confidence needs keyframes/confidence/, which this export does not have")
+        }
+        let minimum = options.minConfidence ?? (hasConfidence ? 1 : 0)
+        var frames: [DatasetFrame] = []
+        for (index, file) in cameras.enumerated() {
+            let stem = (file as NSString).deletingPathExtension
+            let camera = try PolycamCamera(path: DatasetFiles.join(cameraFolder, file))
+            let depth = DatasetFiles.join(folder("depth"), stem + ".png")
+            let image = DatasetFiles.join(imageFolder, stem + ".jpg")
+            try DatasetFiles.requireFile(depth, "the depth map of keyframe \(stem)")
+            try DatasetFiles.requireFile(image, "the image of keyframe \(stem)")
+            var mask: ConfidenceMask?
+            if minimum > 0 {
+                let confidence = DatasetFiles.join(confidenceFolder, stem + ".png")
+                try DatasetFiles.requireFile(confidence, "the confidence map of keyframe \(stem), which --min-confidence reads")
+                mask = ConfidenceMask(path: confidence, minimum: minimum, mediumFrom: 127, highFrom: 255)
+            }
+            frames.append(DatasetFrame(depthPath: depth, colorPath: image, intrinsics: .fixed(camera.intrinsics), depthEncoding: .standard,
+                                       unitsPerMetre: Self.unitsPerMetre, pose: camera.pose, timestamp: Double(index), confidence: mask))
+        }
+        if options.minConfidence == nil {
+            warnings.append(hasConfidence ? "polycam:\(directory): depth of low ARKit confidence dropped, as Polycam advises (--min-confidence 0 keeps it, 2 keeps high only)"
+                                          : "polycam:\(directory): no keyframes/confidence/; every depth pixel is kept")
+        }
+        frameCount = frames.count
+        queue = FrameQueue(frames)
+        self.warnings = warnings
+    }
+
+    public func nextFrame() throws -> CapturedFrame? {
+        try queue.pop()
+    }
+}
