@@ -45,10 +45,14 @@ public final class PolycamSource: DatasetSource {
         guard DatasetFiles.isDirectory(cameraFolder) else {
             throw CloudError.badInput("polycam:\(directory): no keyframes/cameras/ folder (expected \(Self.layout))")
         }
-        // By the timestamp in the name where every name is one (a longer number is a later time).
-        let cameras = try DatasetFiles.files(in: cameraFolder, extensions: ["json"]).map { ($0, Int(($0 as NSString).deletingPathExtension)) }
-            .sorted { a, b in a.1.flatMap { x in b.1.map { x < $0 } } ?? (a.0 < b.0) }.map(\.0)
-        guard !cameras.isEmpty else { throw CloudError.badInput("\(cameraFolder): holds no camera files (.json)") }
+        let names = try DatasetFiles.files(in: cameraFolder, extensions: ["json"])
+        guard !names.isEmpty else { throw CloudError.badInput("\(cameraFolder): holds no camera files (.json)") }
+        // In time order: by the microsecond timestamps the names are (a name with one digit more is
+        // a later time, though it sorts first as text), or by name if some name is not a number.
+        let stamps = names.map { Int(($0 as NSString).deletingPathExtension) }
+        let timed = stamps.allSatisfy { $0 != nil }
+        let cameras: [(name: String, order: Int)] = timed ? zip(names, stamps.compactMap { $0 }).sorted { $0.1 < $1.1 }
+                                                          : Array(zip(names, names.indices))
 
         var warnings = ["polycam:\(directory): reading the \(corrected ? "corrected" : "uncorrected") keyframes (\((cameraFolder as NSString).lastPathComponent)/, \((imageFolder as NSString).lastPathComponent)/)"]
         let confidenceFolder = folder("confidence")
@@ -58,7 +62,7 @@ public final class PolycamSource: DatasetSource {
         }
         let minimum = options.minConfidence ?? (hasConfidence ? 1 : 0)
         var frames: [DatasetFrame] = []
-        for (index, file) in cameras.enumerated() {
+        for (file, order) in cameras {
             let stem = (file as NSString).deletingPathExtension
             let camera = try PolycamCamera(path: DatasetFiles.join(cameraFolder, file))
             let depth = DatasetFiles.join(folder("depth"), stem + ".png")
@@ -72,7 +76,8 @@ public final class PolycamSource: DatasetSource {
                 mask = ConfidenceMask(path: confidence, minimum: minimum, mediumFrom: 127, highFrom: 255)
             }
             frames.append(DatasetFrame(depthPath: depth, colorPath: image, intrinsics: .fixed(camera.intrinsics), depthEncoding: .standard,
-                                       unitsPerMetre: Self.unitsPerMetre, pose: camera.pose, timestamp: Double(index), confidence: mask))
+                                       unitsPerMetre: Self.unitsPerMetre, pose: camera.pose, timestamp: timed ? Double(order) / 1e6 : Double(order),
+                                       confidence: mask))
         }
         if options.minConfidence == nil {
             warnings.append(hasConfidence ? "polycam:\(directory): depth of low ARKit confidence dropped, as Polycam advises (--min-confidence 0 keeps it, 2 keeps high only)"

@@ -74,7 +74,8 @@ public final class TUMSource: DatasetSource {
         var warnings: [String] = []
         var poses: [Pose?] = pairs.map { _ in nil }
         let groundTruthPath = DatasetFiles.join(directory, TUMGroundTruth.fileName)
-        if DatasetFiles.isFile(groundTruthPath) {
+        knowsPose = DatasetFiles.isFile(groundTruthPath)
+        if knowsPose {
             let groundTruth = try TUMGroundTruth(path: groundTruthPath)
             poses = pairs.map { groundTruth.pose(at: $0.depth.timestamp) }
             let unposed = zip(pairs, poses).filter { $0.1 == nil }.map(\.0.depth)
@@ -84,7 +85,6 @@ public final class TUMSource: DatasetSource {
                 warnings.append("\(groundTruthPath): \(unposed.count) of \(pairs.count) depth frames have no pose within \(Int(TUMGroundTruth.maxGap * 1000)) ms (the first at \(String(format: "%.6f", first.timestamp)) s, \((first.path as NSString).lastPathComponent)); --fuse and --frame world leave them out")
             }
         }
-        knowsPose = DatasetFiles.isFile(groundTruthPath)
         let file = try DatasetFiles.intrinsicsFile(options)
         let intrinsics: IntrinsicsOrigin
         if let file {
