@@ -31,7 +31,7 @@ int32_t cic_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, 
     *bytes = NULL;
     *size = 0;
     if (width == 0 || height == 0 || width > JPEG_MAX_DIMENSION || height > JPEG_MAX_DIMENSION) {
-        return cic_fail(status, CIC_BAD_INPUT, "a JPEG is 1 to %d pixels on a side, not %ux%u", JPEG_MAX_DIMENSION, width, height);
+        return cic_fail(status, CIC_BAD_INPUT, "a JPEG is 1 to %d pixels on a side, not %ux%u", (int)JPEG_MAX_DIMENSION, width, height);
     }
     if (channels != 1 && channels != 3) return cic_fail(status, CIC_BAD_INPUT, "a JPEG here is gray or RGB, not %d channels", channels);
     if (quality < 1 || quality > 100) return cic_fail(status, CIC_BAD_INPUT, "JPEG quality %d is outside 1...100", quality);
