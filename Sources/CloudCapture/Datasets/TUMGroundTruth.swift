@@ -47,14 +47,8 @@ public struct TUMGroundTruth: Sendable {
 
     /// The pose nearest in time to `timestamp`, if it is within `maxGap` (the earlier on a tie).
     public func pose(at timestamp: Double) -> Pose? {
-        var (lo, hi) = (0, samples.count)
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if samples[mid].timestamp < timestamp { lo = mid + 1 } else { hi = mid }
-        }
-        let nearest = [lo - 1, lo].filter(samples.indices.contains).min { abs(samples[$0].timestamp - timestamp) < abs(samples[$1].timestamp - timestamp) }
-        // The same microsecond of slack as the color association: a gap of exactly 20 ms is in.
-        guard let nearest, abs(samples[nearest].timestamp - timestamp) <= Self.maxGap + 1e-6 else { return nil }
+        guard let nearest = NearestInTime.index(in: samples, to: timestamp, time: \.timestamp),
+              abs(samples[nearest].timestamp - timestamp) <= Self.maxGap + NearestInTime.slack else { return nil }
         return samples[nearest].pose
     }
 }

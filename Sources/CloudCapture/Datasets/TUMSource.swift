@@ -134,18 +134,10 @@ public final class TUMSource: DatasetSource {
     /// frame may serve two depth frames when the depth stream runs faster, as with a synchroniser.
     static func associate(depths: [Entry], colors: [Entry], depthList: String) throws -> [Pair] {
         try depths.map { depth in
-            // First color frame at or after the depth frame; the nearest is it or the one before.
-            var (lo, hi) = (0, colors.count)
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if colors[mid].timestamp < depth.timestamp { lo = mid + 1 } else { hi = mid }
-            }
-            let candidates = [lo - 1, lo].filter { colors.indices.contains($0) }
-            let nearest = candidates.min { abs(colors[$0].timestamp - depth.timestamp) < abs(colors[$1].timestamp - depth.timestamp) }!
+            // `colors` is not empty (the caller checked), so there is a nearest one.
+            let nearest = NearestInTime.index(in: colors, to: depth.timestamp, time: \.timestamp)!
             let pair = Pair(depth: depth, color: colors[nearest])
-            // Timestamps of ~1.3e9 s carry ~0.2 µs of rounding in a Double: 1 µs of slack keeps a
-            // gap of exactly 20 ms (as the text says it) inside the limit.
-            if pair.gap > maxAssociationGap + 1e-6 {
+            if pair.gap > maxAssociationGap + NearestInTime.slack {
                 let ms = String(format: "%.1f", pair.gap * 1000)
                 throw CloudError.badInput("\(depth.path): association gap: the nearest color frame (\(pair.color.path)) is \(ms) ms away; tum: pairs depth and color within \(Int(maxAssociationGap * 1000)) ms (listed in \(depthList))")
             }
