@@ -12,7 +12,7 @@
 #define CIC_TIFF_LIBRARY_H
 
 #include <tiffio.h>
-#include "codecs_internal.h"
+#include "library_loader.h"
 
 #define CIC_TIFF_FUNCTIONS(X) \
     X(TIFFClientOpenExt) X(TIFFClose) X(TIFFComputeStrip) X(TIFFComputeTile) X(TIFFGetField) \
@@ -22,11 +22,9 @@
     X(TIFFOpenOptionsSetWarningHandlerExtR) X(TIFFReadEncodedStrip) X(TIFFReadEncodedTile) \
     X(TIFFSetErrorHandler) X(TIFFSetWarningHandler) X(TIFFTileSize)
 
-#define CIC_TIFF_FIELD(name) __typeof__(name) *name;
 typedef struct cic_tiff_functions {
-    CIC_TIFF_FUNCTIONS(CIC_TIFF_FIELD)
+    CIC_TIFF_FUNCTIONS(CIC_FUNCTION_FIELD)
 } cic_tiff_functions;
-#undef CIC_TIFF_FIELD
 
 extern cic_tiff_functions cic_tiff;
 

@@ -12,11 +12,12 @@ public enum SourceSpec: Equatable, Sendable {
     case pclGrabber(directory: String)
     case bundle(directory: String)
     case polycam(directory: String)
+    case photo(path: String)
     case kinect(index: Int)
     /// A device URI or an .oni recording; nil for the first device.
     case openNI2(String?)
 
-    public static let kinds = ["synthetic", "rgbd", "tum", "redwood", "pclgrabber", "bundle", "polycam", "kinect", "openni2"]
+    public static let kinds = ["synthetic", "rgbd", "tum", "redwood", "pclgrabber", "bundle", "polycam", "photo", "kinect", "openni2"]
 
     public init(parsing text: String) throws {
         func bad(_ problem: String) -> CloudError { .badInput("source '\(text)': \(problem)") }
@@ -41,6 +42,7 @@ public enum SourceSpec: Equatable, Sendable {
         case "pclgrabber": self = .pclGrabber(directory: try required("pclgrabber:DIR"))
         case "bundle": self = .bundle(directory: try required("bundle:DIR"))
         case "polycam": self = .polycam(directory: try required("polycam:DIR"))
+        case "photo": self = .photo(path: try required("photo:FILE"))
         case "kinect":
             guard let argument else {
                 self = .kinect(index: 0)
@@ -68,6 +70,7 @@ public enum SourceSpec: Equatable, Sendable {
         case .pclGrabber: return "pclgrabber"
         case .bundle: return "bundle"
         case .polycam: return "polycam"
+        case .photo: return "photo"
         case .kinect: return "kinect"
         case .openNI2: return "openni2"
         }
@@ -77,7 +80,7 @@ public enum SourceSpec: Equatable, Sendable {
         try open(options: SourceOptions())
     }
 
-    /// `options` carries `--intrinsics`, `--depth-scale`, `--depth-encoding` and `--min-confidence`; a flag the kind
+    /// `options` carries `--intrinsics`, `--depth-scale`, `--depth-encoding`, `--min-confidence`, `--known-distance` and `--matte`; a flag the kind
     /// has no use for is refused.
     public func open(options: SourceOptions) throws -> DepthSource {
         try options.check(for: self)
@@ -88,6 +91,8 @@ public enum SourceSpec: Equatable, Sendable {
             return try BundleSource(directory: directory)
         case .polycam(let directory):
             return try PolycamSource(directory: directory, options: options)
+        case .photo(let path):
+            return try PhotoSource(path: path, options: options)
         case .rgbd(let color, let depth):
             return try RGBDImageSource(colorPath: color, depthPath: depth, options: options)
         case .tum(let directory):

@@ -20,6 +20,13 @@ struct SourceArguments: ParsableArguments {
     @Option(help: ArgumentHelp("Phone exports with a confidence map (polycam:): keep depth of at least this ARKit confidence: 0 all, 1 medium and high (default), 2 high only.", valueName: "level"))
     var minConfidence: Int?
 
+    @Option(help: ArgumentHelp("Photos with relative depth (photo:): a pixel of the color image as shown and its true distance from the camera, which scales the depth to metres.", valueName: "x,y=metres"),
+            transform: { try KnownDistance(parsing: $0) })
+    var knownDistance: KnownDistance?
+
+    @Flag(help: "Photos (photo:): keep only the subject that the photo's portrait effects matte marks.")
+    var matte = false
+
     @Option(help: "camera (x right, y down, z forward) or world (the source's own frame; rooms: floor corner, z up).")
     var frame: OutputFrame = .camera
 
@@ -39,6 +46,7 @@ struct SourceArguments: ParsableArguments {
     var frameLimit: Int? { (frames ?? (fuse || duration != nil ? .all : .count(1))).limit }
 
     var sourceOptions: SourceOptions {
-        SourceOptions(intrinsicsPath: intrinsics, depthUnitsPerMetre: depthScale, depthEncoding: depthEncoding, minConfidence: minConfidence)
+        SourceOptions(intrinsicsPath: intrinsics, depthUnitsPerMetre: depthScale, depthEncoding: depthEncoding, minConfidence: minConfidence,
+                      knownDistance: knownDistance, matte: matte)
     }
 }

@@ -106,6 +106,43 @@ void cic_free(void *bytes);
 int32_t cic_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int32_t channels, int32_t quality,
                         uint8_t **bytes, size_t *size, cic_status *status);
 
+/* A photo with depth in HEIF (an iPhone's HEIC), through libheif (dlopen'ed on first use). Open
+ * reads the structure; decode writes one image's packed 8-bit rows: CIC_HEIF_COLOR as RGB after
+ * the file's own rotation and mirroring (irot, imir), CIC_HEIF_DEPTH and CIC_HEIF_MATTE as one
+ * gray channel. The depth image's XMP (Apple's depthData properties) is copied out by
+ * cic_heif_depth_xmp into a buffer of info.depth_xmp_size bytes. */
+typedef struct cic_heif_photo cic_heif_photo;
+enum { CIC_HEIF_COLOR = 0, CIC_HEIF_DEPTH = 1, CIC_HEIF_MATTE = 2 };
+typedef struct cic_heif_photo_info {
+    uint32_t width, height;
+    int32_t has_depth;
+    uint32_t depth_width, depth_height;
+    /* The depth representation libheif reads from the depth item (heif_depth_representation_info). */
+    int32_t has_representation, representation_type, has_d_min, has_d_max;
+    double d_min, d_max;
+    size_t depth_xmp_size;
+    uint32_t depth_xmp_id;
+    int32_t has_matte;
+    uint32_t matte_width, matte_height;
+} cic_heif_photo_info;
+int32_t cic_heif_open(const uint8_t *bytes, size_t size, cic_heif_photo **photo, cic_heif_photo_info *info,
+                      cic_status *status);
+int32_t cic_heif_depth_xmp(cic_heif_photo *photo, const cic_heif_photo_info *info, uint8_t *bytes, size_t size,
+                           cic_status *status);
+int32_t cic_heif_decode(cic_heif_photo *photo, int32_t which, uint8_t *pixels, size_t pixels_size, cic_status *status);
+void cic_heif_close(cic_heif_photo *photo);
+
+/* XMP (RDF/XML) through expat (dlopen'ed on first use): calls `property` once per value of every
+ * top-level property of every rdf:Description, in document order: the namespace URI, the local
+ * name, the value (NUL-terminated UTF-8), and the value's index in its rdf:Seq/Bag/Alt (0 for a
+ * simple value; properties written as attributes of rdf:Description count as simple values).
+ * Structured properties (nested resources) are skipped. A document type declaration, malformed
+ * XML, a value over 64 KiB or more than 100000 values is an error. A nonzero return from
+ * `property` stops the parse with that code. */
+typedef int32_t (*cic_xmp_property)(void *context, const char *namespace_uri, const char *name, const char *value,
+                                    int32_t index);
+int32_t cic_xmp_parse(const uint8_t *bytes, size_t size, cic_xmp_property property, void *context, cic_status *status);
+
 /* zlib's CRC-32 (PNG chunk checksums), continued from `crc` (0 to start). */
 uint32_t cic_crc32(uint32_t crc, const uint8_t *bytes, size_t size);
 

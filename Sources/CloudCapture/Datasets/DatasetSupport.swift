@@ -23,13 +23,19 @@ public struct SourceOptions: Equatable, Sendable {
     /// The lowest ARKit depth confidence kept (0 low, 1 medium, 2 high), for phone exports that
     /// store a confidence map beside the depth; nil keeps every pixel.
     public var minConfidence: Int?
+    /// Photos with relative depth: a pixel's true distance, which scales the depth to metres.
+    public var knownDistance: KnownDistance?
+    /// Photos: keep only the subject that the portrait effects matte marks.
+    public var matte: Bool
 
     public init(intrinsicsPath: String? = nil, depthUnitsPerMetre: Double? = nil, depthEncoding: DepthFileEncoding = .standard,
-                minConfidence: Int? = nil) {
+                minConfidence: Int? = nil, knownDistance: KnownDistance? = nil, matte: Bool = false) {
         self.intrinsicsPath = intrinsicsPath
         self.depthUnitsPerMetre = depthUnitsPerMetre
         self.depthEncoding = depthEncoding
         self.minConfidence = minConfidence
+        self.knownDistance = knownDistance
+        self.matte = matte
     }
 
     /// Refuses flags the spec's kind has no use for, and a depth scale that is not a positive number.
@@ -47,6 +53,8 @@ public struct SourceOptions: Equatable, Sendable {
         if depthEncoding != .standard && spec.kind != "rgbd" {
             throw refuse("--depth-encoding", only: ["rgbd"])
         }
+        if knownDistance != nil && spec.kind != "photo" { throw refuse("--known-distance", only: ["photo"]) }
+        if matte && spec.kind != "photo" { throw refuse("--matte", only: ["photo"]) }
         if let minConfidence {
             guard spec.kind == "polycam" else { throw refuse("--min-confidence", only: ["polycam"]) }
             guard (0...2).contains(minConfidence) else {
