@@ -7,7 +7,7 @@ import CloudCore
 /// to generate the lookup table". cloudgen reads them as the magnification in percent at a radius
 /// in millimetres on the sensor (pixels × depthData:PixelSize, in mm): the reading under which the
 /// iPhone 13 Pro's wide camera has -1.6 % barrel distortion at its corners and the iPhone X's
-/// telephoto +0.4 %, and under which the two polynomials undo each other to within 1 % of the
+/// telephoto +0.4 %, and under which the two polynomials undo each other to within 3 % of the
 /// distortion over the whole image (checked on both real photos in PhotoSourceTests).
 struct ApplePolynomialLens {
     var forward: [Double]
