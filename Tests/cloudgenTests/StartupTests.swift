@@ -19,9 +19,9 @@ final class StartupTests: XCTestCase {
         return (result.status, Set(libraries).sorted())
     }
 
-    private static let lazyPrefixes = ["libcloudgen_shim", "libpcl", "libvtk", "libusb", "libfreenect", "libOpenNI", "libtiff"]
+    private static let lazyPrefixes = ["libcloudgen_shim", "libpcl", "libvtk", "libusb", "libfreenect", "libOpenNI", "libtiff", "libheif", "libexpat"]
 
-    func testCommandsThatDoNotFilterLoadNeitherPCLNorCameraLibrariesNorLibtiff() throws {
+    func testCommandsThatDoNotFilterLoadNeitherPCLNorCameraLibrariesNorOptionalCodecs() throws {
         let dir = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let cube = sharedData("pcl-clouds/cube.ply")
@@ -34,6 +34,17 @@ final class StartupTests: XCTestCase {
             let lazy = libraries.filter { name in Self.lazyPrefixes.contains { name.hasPrefix($0) } }
             XCTAssertEqual(lazy, [], "\(arguments) loaded libraries it does not use")
         }
+    }
+
+    /// A HEIC photo loads libheif and expat (its XMP) when it is read, and nothing of PCL or the cameras.
+    func testAPhotoLoadsLibheifAndExpatOnFirstUse() throws {
+        let dir = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (status, libraries) = try loadedLibraries(["capture", "--source", "photo:" + sharedData("phone/pug.heic"), "--ply", "pug.ply"], in: dir)
+        XCTAssertEqual(status, 0)
+        XCTAssertTrue(libraries.contains { $0.hasPrefix("libheif") }, "\(libraries)")
+        XCTAssertTrue(libraries.contains { $0.hasPrefix("libexpat") }, "\(libraries)")
+        XCTAssertEqual(libraries.filter { ["libpcl", "libcloudgen_shim", "libusb", "libfreenect", "libtiff"].contains(where: $0.hasPrefix) }, [])
     }
 
     /// The shim compiles PCL's filter, search and normal templates itself (PCL_NO_PRECOMPILE), so
