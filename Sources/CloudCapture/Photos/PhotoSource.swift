@@ -57,9 +57,10 @@ public final class PhotoSource: DepthSource {
         if photo.orientation.value != 1 {
             warnings.append("photo:\(path): EXIF orientation \(photo.orientation.value) applied to color, depth and calibration")
         }
-        let data = planeValues.withUnsafeBytes { raw in
-            // DepthMap reads little-endian planes.
-            Array(raw.bindMemory(to: UInt32.self).map { $0.littleEndian }).withUnsafeBytes { Array($0) }
+        // A little-endian Float32 plane, as DepthMap reads them.
+        var data = [UInt8](repeating: 0, count: 4 * planeValues.count)
+        data.withUnsafeMutableBytes { out in
+            for (i, value) in planeValues.enumerated() { out.storeBytes(of: value.bitPattern.littleEndian, toByteOffset: 4 * i, as: UInt32.self) }
         }
         let depth = CapturedFrame.Depth(width: turned.width, height: turned.height,
                                         encoding: metadata.nativeFormat == .disparity ? .disparityFloat32 : .depthFloat32,
