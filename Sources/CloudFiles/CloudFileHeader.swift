@@ -19,6 +19,9 @@ public struct CloudFileHeader: Equatable, Sendable {
     /// (PCD's VIEWPOINT, cloudgen's PLY comment; see `Pose.viewpoint`). nil: a camera-frame cloud,
     /// or a file that says nothing about where it was seen from.
     public var viewpoint: Pose?
+    /// The file says its distances have no known scale (cloudgen's `units relative` comment, written
+    /// for a cloud from relative depth such as a portrait photo's): not metres.
+    public var relativeUnits = false
     /// PLY elements other than the points and their grid, with their counts (`face` 12 in a
     /// mesh): read past, never kept, and reported so that nothing is dropped silently.
     public var otherElements: [Element] = []

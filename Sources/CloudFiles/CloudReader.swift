@@ -95,11 +95,12 @@ private enum ParsedHeader {
             let others = h.elements.filter { $0.name != "vertex" && $0.name != "range_grid" }.map { CloudFileHeader.Element(name: $0.name, count: $0.count) }
             return CloudFileHeader(format: .ply(h.ascii ? .ascii : .binary), isBigEndian: h.bigEndian, fields: h.vertex.properties.map(\.name),
                                    pointCount: grid.0 * grid.1, width: grid.0, height: grid.1, dataOffset: h.dataOffset,
-                                   viewpoint: h.viewpoint, otherElements: others)
+                                   viewpoint: h.viewpoint, relativeUnits: h.relativeUnits, otherElements: others)
         case let .pcd(h):
             let encoding: CloudFileFormat.PCDEncoding = h.encoding == .ascii ? .ascii : h.encoding == .binary ? .binary : .compressed
             return CloudFileHeader(format: .pcd(encoding), isBigEndian: false, fields: h.fields.map(\.name), pointCount: h.points,
-                                   width: h.width, height: h.height, dataOffset: h.dataOffset, viewpoint: h.viewpoint)
+                                   width: h.width, height: h.height, dataOffset: h.dataOffset, viewpoint: h.viewpoint,
+                                   relativeUnits: h.relativeUnits)
         }
     }
 

@@ -33,7 +33,8 @@ public enum CloudWriter {
     /// width x height of an organized cloud. An unorganized cloud without one finite point is
     /// bad input (there is nothing to write).
     @discardableResult
-    public static func write(_ cloud: PointCloud, to path: String, format: CloudFileFormat, viewpoint: Pose? = nil) throws -> Int {
+    public static func write(_ cloud: PointCloud, to path: String, format: CloudFileFormat, viewpoint: Pose? = nil,
+                             relativeUnits: Bool = false) throws -> Int {
         guard cloud.count <= CloudFileLimits.maxPoints else {
             throw CloudError.badInput("\(path): \(cloud.count) points is more than cloudgen writes (at most \(CloudFileLimits.maxPoints))")
         }
@@ -43,7 +44,7 @@ public enum CloudWriter {
         guard organized || finite > 0 else {
             throw CloudError.badInput("\(path): the cloud has no point with finite coordinates, so there is nothing to write")
         }
-        let layout = RecordLayout(cloud: cloud, viewpoint: viewpoint.map { $0.viewpoint }, finite: finite)
+        let layout = RecordLayout(cloud: cloud, viewpoint: viewpoint.map { $0.viewpoint }, relativeUnits: relativeUnits, finite: finite)
         try AtomicFile.write(path) { temporary in
             let sink = try FileSink(path: temporary, destination: path)
             switch format {

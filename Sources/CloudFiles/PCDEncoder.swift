@@ -23,7 +23,9 @@ struct PCDEncoder {
 
     private var header: String {
         let count = fieldCount
-        var h = "# .PCD v0.7 - Point Cloud Data file format\nVERSION 0.7\nFIELDS x y z"
+        var h = "# .PCD v0.7 - Point Cloud Data file format\n"
+        if layout.relativeUnits { h += "# cloudgen units relative\n" }
+        h += "VERSION 0.7\nFIELDS x y z"
         if layout.hasColors { h += " rgb" }
         if layout.hasNormals { h += " normal_x normal_y normal_z curvature" }
         h += "\nSIZE" + String(repeating: " 4", count: count)

@@ -21,6 +21,7 @@ struct PCDHeader {
     var height: Int
     var points: Int
     var viewpoint: Pose?
+    var relativeUnits: Bool
     var encoding: Encoding
     var dataOffset: Int
     /// Bytes of one binary record.
@@ -46,7 +47,10 @@ struct PCDHeaderParser {
         var height: Int?
         var points: Int?
         var viewpoint: Pose?
+        var relativeUnits = false
         while let tokens = lines.next() {
+            // Comments, but for cloudgen's record of distances without a known scale.
+            if tokens == ["#", "cloudgen", "units", "relative"] { relativeUnits = true }
             guard let keyword = tokens.first, !keyword.hasPrefix("#") else { continue }
             let values = Array(tokens.dropFirst())
             if !sawKeyword, !["VERSION", "FIELDS", "COLUMNS"].contains(keyword) {
@@ -102,7 +106,8 @@ struct PCDHeaderParser {
                 case let other: throw bad("DATA '\(other.prefix(40))' is not ascii, binary or binary_compressed")
                 }
                 return try finish(names: names, sizes: sizes, types: types, counts: counts, width: width, height: height,
-                                  points: points, viewpoint: viewpoint, encoding: encoding, dataOffset: lines.offset)
+                                  points: points, viewpoint: viewpoint, relativeUnits: relativeUnits, encoding: encoding,
+                                  dataOffset: lines.offset)
             default:
                 throw bad("unknown header line '\(keyword.prefix(40))'")
             }
@@ -114,7 +119,8 @@ struct PCDHeaderParser {
     }
 
     private func finish(names: [String]?, sizes: [Int]?, types: [UInt8]?, counts: [Int]?, width: Int?, height: Int?,
-                        points: Int?, viewpoint: Pose?, encoding: PCDHeader.Encoding, dataOffset: Int) throws -> PCDHeader {
+                        points: Int?, viewpoint: Pose?, relativeUnits: Bool, encoding: PCDHeader.Encoding,
+                        dataOffset: Int) throws -> PCDHeader {
         guard let names else { throw bad("no FIELDS line") }
         guard let sizes else { throw bad("no SIZE line") }
         guard let types else { throw bad("no TYPE line") }
@@ -152,7 +158,8 @@ struct PCDHeaderParser {
         guard let cells = CloudFileLimits.product(columns, rows), cells == points else {
             throw bad("POINTS \(points) is not WIDTH x HEIGHT (\(columns) x \(rows))")
         }
-        return PCDHeader(fields: fields, width: columns, height: rows, points: points, viewpoint: viewpoint, encoding: encoding,
+        return PCDHeader(fields: fields, width: columns, height: rows, points: points, viewpoint: viewpoint,
+                         relativeUnits: relativeUnits, encoding: encoding,
                          dataOffset: dataOffset, pointStep: step, valuesPerPoint: values)
     }
 

@@ -24,6 +24,7 @@ struct PLYEncoder {
     private var header: String {
         var h = "ply\nformat \(ascii ? "ascii" : "binary_little_endian") 1.0\n"
         if layout.viewpoint != nil { h += "comment cloudgen viewpoint \(layout.viewpointText)\n" }
+        if layout.relativeUnits { h += "comment cloudgen units relative\n" }
         if let grid = layout.cloud.organized, layout.organized {
             h += "obj_info num_cols \(grid.width)\nobj_info num_rows \(grid.height)\n"
         }

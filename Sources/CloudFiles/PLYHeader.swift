@@ -36,6 +36,7 @@ struct PLYHeader {
     var columns: Int
     var rows: Int
     var viewpoint: Pose?
+    var relativeUnits: Bool
     /// Offset of the first byte after end_header.
     var dataOffset: Int
 
@@ -57,11 +58,14 @@ struct PLYHeaderParser {
         var columns = 0
         var rows = 0
         var viewpoint: Pose?
+        var relativeUnits = false
         while let tokens = lines.next() {
             guard let keyword = tokens.first else { continue }
             switch keyword {
             case "comment":
-                // Free text, but for cloudgen's record of where the camera stood (Pose.viewpoint).
+                // Free text, but for cloudgen's record of where the camera stood (Pose.viewpoint)
+                // and of distances without a known scale.
+                if tokens.count == 4, tokens[1] == "cloudgen", tokens[2] == "units", tokens[3] == "relative" { relativeUnits = true }
                 guard tokens.count >= 3, tokens[1] == "cloudgen", tokens[2] == "viewpoint" else { continue }
                 guard tokens.count == 10, let pose = Pose(viewpoint: tokens[3...].compactMap { Double($0) }) else {
                     throw bad("comment cloudgen viewpoint needs 7 finite numbers (tx ty tz qw qx qy qz, a non-zero quaternion)")
@@ -94,7 +98,7 @@ struct PLYHeaderParser {
             case "end_header":
                 guard let encoding else { throw bad("no format line") }
                 let header = PLYHeader(ascii: encoding.ascii, bigEndian: encoding.bigEndian, elements: elements, columns: columns,
-                                       rows: rows, viewpoint: viewpoint, dataOffset: lines.offset)
+                                       rows: rows, viewpoint: viewpoint, relativeUnits: relativeUnits, dataOffset: lines.offset)
                 try validate(header)
                 return header
             default:

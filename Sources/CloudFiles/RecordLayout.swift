@@ -6,6 +6,8 @@ struct RecordLayout {
     let cloud: PointCloud
     /// tx ty tz qw qx qy qz, or nil for the identity.
     let viewpoint: [Double]?
+    /// Written as cloudgen's `units relative` comment (CloudFileHeader.relativeUnits).
+    let relativeUnits: Bool
     /// Points with all three coordinates finite.
     let finite: Int
     var organized: Bool { (cloud.organized?.height ?? 1) > 1 }

@@ -98,6 +98,8 @@ public struct CapturePipeline {
         // Frames a posed capture left out for want of a pose (TUM's ground truth has gaps; the
         // source says how many when it opens).
         var unposed = 0
+        // A frame of relative depth (a portrait photo's) makes every file written from then on say so.
+        var relativeUnits = false
         collector?.begin(worldUp: source.worldUp, worldFrame: needsPose)
         var stop = CaptureStop(source: source.name, duration: duration, observer: observer)
         while (frameLimit.map { index < $0 } ?? true) && !stop.due {
@@ -107,6 +109,7 @@ public struct CapturePipeline {
                 unposed += 1
                 continue
             }
+            relativeUnits = relativeUnits || captured.depth.accuracy == .relative
             if let bundle {
                 try bundle.append(frame: captured)
                 clock.lap("bundle")
@@ -156,8 +159,8 @@ public struct CapturePipeline {
                 observer.warning("\(source.name): frame \(index) has no points\(Self.why(range, counts, frameReports)); no file written for it")
             } else {
                 let single = frameLimit == 1
-                files += try write(cloud, viewpoint: needsPose ? rgbd.pose : nil, counts: counts, suffix: single ? nil : index, clock: &clock, origin: source.name,
-                                   filterReports: frameReports)
+                files += try write(cloud, viewpoint: needsPose ? rgbd.pose : nil, relativeUnits: relativeUnits, counts: counts,
+                                   suffix: single ? nil : index, clock: &clock, origin: source.name, filterReports: frameReports)
             }
             index += 1
             observer.advanced(frames: index, expected: expectedFrames, points: totals.points)
@@ -179,8 +182,8 @@ public struct CapturePipeline {
             }
             collector?.cloud = fused
             // The fused cloud is seen from the first camera, as its preview is drawn.
-            files += try write(fused, viewpoint: first.rgbd.pose, counts: totals, suffix: nil, clock: &clock, origin: source.name,
-                               filterReports: filterReports)
+            files += try write(fused, viewpoint: first.rgbd.pose, relativeUnits: relativeUnits, counts: totals, suffix: nil,
+                               clock: &clock, origin: source.name, filterReports: filterReports)
         } else if files.isEmpty && !outputs.isEmpty {
             throw CloudError.badInput("\(source.name): no frame had points to write\(Self.why(range, totals, filterReports))")
         }
@@ -219,8 +222,8 @@ public struct CapturePipeline {
 
     /// Writes every requested file for one cloud; `suffix` numbers the files of a sequence.
     /// `viewpoint`: the camera's pose for a world-frame cloud (recorded in the files), nil in the
-    /// camera frame.
-    private func write(_ cloud: PointCloud, viewpoint: Pose?, counts: BackProjection.Counts, suffix: Int?, clock: inout StageClock,
+    /// camera frame. `relativeUnits`: the files say their distances are not metres.
+    private func write(_ cloud: PointCloud, viewpoint: Pose?, relativeUnits: Bool, counts: BackProjection.Counts, suffix: Int?, clock: inout StageClock,
                        origin: String, filterReports: [FilterStepReport]) throws -> [CaptureReport.File] {
         if Self.isBlank(cloud) && !outputs.isEmpty {
             throw CloudError.badInput("\(origin): no points to write\(Self.why(range, counts, filterReports))")
@@ -228,7 +231,7 @@ public struct CapturePipeline {
         collector?.cloud = cloud
         let files = try outputs.map { output -> CaptureReport.File in
             let path = suffix.map { Self.numbered(output.path, $0) } ?? output.path
-            let written = try CloudWriter.write(cloud, to: path, format: output.format, viewpoint: viewpoint)
+            let written = try CloudWriter.write(cloud, to: path, format: output.format, viewpoint: viewpoint, relativeUnits: relativeUnits)
             clock.lap("write")
             return .init(path: path, format: output.format.description, bytes: Self.size(of: path), points: written, bounds: .init(cloud))
         }

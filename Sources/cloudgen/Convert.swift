@@ -53,7 +53,8 @@ struct Convert: ParsableCommand {
         }
         // --ply and --pcd land together or not at all; the report follows once they have.
         let written = try OutputSet.all(subject: output.requested.map(\.path).joined(separator: ", ")) {
-            try output.requested.map { try CloudWriter.write(cloud, to: $0.path, format: $0.format, viewpoint: loaded.header.viewpoint) }
+            try output.requested.map { try CloudWriter.write(cloud, to: $0.path, format: $0.format, viewpoint: loaded.header.viewpoint,
+                                                                  relativeUnits: loaded.header.relativeUnits) }
         }
         reports.forEach { Console.report($0.summary) }
         for ((path, format), count) in zip(output.requested, written) {

@@ -43,6 +43,8 @@ struct Info: ParsableCommand {
         var hasColors: Bool
         var hasNormals: Bool
         @NullWhenAbsent var viewpoint: [Double]?
+        /// "metres", or "relative" when the file says its distances have no known scale.
+        var units: String
         @NullWhenAbsent var bounds: Bounds?
     }
 
@@ -59,7 +61,7 @@ struct Info: ParsableCommand {
             otherElements: loaded.header.otherElements,
             organized: cloud.organized.map { Report.Grid(width: $0.width, height: $0.height, emptyCells: cloud.count - points) },
             hasColors: cloud.colors != nil, hasNormals: cloud.normals != nil, viewpoint: loaded.header.viewpoint?.viewpoint,
-            bounds: bounds)
+            units: loaded.header.relativeUnits ? "relative" : "metres", bounds: bounds)
         if json {
             try Console.printJSON(report)
             return
@@ -79,7 +81,8 @@ struct Info: ParsableCommand {
         }
         if let b = report.bounds {
             func v(_ a: [Float]) -> String { a.map { String(format: "%.4f", $0) }.joined(separator: " ") }
-            print("  bounds:    min \(v(b.min))  max \(v(b.max))  size \(v(b.size)) m")
+            let unit = loaded.header.relativeUnits ? " (relative units: no known scale, not metres)" : " m"
+            print("  bounds:    min \(v(b.min))  max \(v(b.max))  size \(v(b.size))\(unit)")
         } else {
             print("  bounds:    none (no finite points)")
         }

@@ -61,6 +61,24 @@ final class ViewpointTests: XCTestCase {
         }
     }
 
+    /// A cloud of relative depth says so in every format, and a file that does not say so is metres.
+    func testEveryWriterRecordsRelativeUnits() throws {
+        let cloud = syntheticCloud(colors: true, normals: false, organized: false)
+        let formats: [(CloudFileFormat, String)] = [
+            (.ply(.binary), "ply"), (.pcd(.binary), "pcd"), (.pcd(.compressed), "pcd"), (.pcd(.ascii), "pcd"), (.ply(.ascii), "ply"),
+        ]
+        for (format, ext) in formats {
+            let path = folder.appendingPathComponent("u.\(ext)").path
+            try CloudWriter.write(cloud, to: path, format: format, viewpoint: poses[0], relativeUnits: true)
+            let loaded = try CloudReader.read(path)
+            XCTAssertTrue(loaded.header.relativeUnits, "\(format)")
+            XCTAssertEqual(loaded.cloud.positions, cloud.positions, "\(format): the comment does not disturb the records")
+            assertSamePose(loaded.header.viewpoint, poses[0], accuracy: 1e-15, "\(format)")
+            try CloudWriter.write(cloud, to: path, format: format)
+            XCTAssertFalse(try CloudReader.header(path).relativeUnits, "\(format)")
+        }
+    }
+
     func testMalformedViewpointsAreBadInput() throws {
         let cases = [
             ("bad.ply", "ply\nformat ascii 1.0\ncomment cloudgen viewpoint 1 2 3\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nend_header\n0 0 1\n"),

@@ -53,7 +53,8 @@ struct ConvertRoute {
                 if let empty = reports.first(where: { $0.pointsOut == 0 }) {
                     throw CloudError.badInput("cloud: no points to write: \(CaptureOrder.httpWording(empty.argument)) kept none of its \(empty.pointsIn) points")
                 }
-                _ = try CloudWriter.write(cloud, to: output, format: format, viewpoint: loaded.header.viewpoint)
+                _ = try CloudWriter.write(cloud, to: output, format: format, viewpoint: loaded.header.viewpoint,
+                                          relativeUnits: loaded.header.relativeUnits)
             }
         } catch let error as CloudError where error.kind == .badInput {
             throw Problem.unprocessable(parts.clientFacing(error.message), field: "cloud")

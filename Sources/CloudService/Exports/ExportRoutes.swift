@@ -57,7 +57,8 @@ struct ExportRoutes {
                 throw Problem.unprocessable("\(CaptureOrder.httpWording(empty.argument)) kept none of the capture's \(empty.pointsIn) points",
                                             field: empty.argument.split(separator: " ").first.map { String($0.dropFirst(2)) })
             }
-            _ = try CloudWriter.write(cloud, to: path, format: format, viewpoint: loaded.header.viewpoint)
+            _ = try CloudWriter.write(cloud, to: path, format: format, viewpoint: loaded.header.viewpoint,
+                                      relativeUnits: loaded.header.relativeUnits)
         }
         return try await FileResponse.serve(variant, contentType: contentType, etag: "\(id)-\(DerivedName.of(key))", request: request, context: context)
     }
