@@ -48,7 +48,7 @@ public struct SourceOptions: Equatable, Sendable {
             throw refuse("--depth-encoding", only: ["rgbd"])
         }
         if let minConfidence {
-            guard spec.kind == "polycam" else { throw refuse("--min-confidence", only: ["polycam"]) }
+            guard ["polycam", "stray"].contains(spec.kind) else { throw refuse("--min-confidence", only: ["polycam", "stray"]) }
             guard (0...2).contains(minConfidence) else {
                 throw CloudError.badInput("--min-confidence must be 0 (keep all), 1 (medium and high) or 2 (high only), not \(minConfidence)")
             }
