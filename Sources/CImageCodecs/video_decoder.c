@@ -97,10 +97,11 @@ int32_t cic_video_open(const char *path, uint32_t max_side, cic_video_decoder **
         return fail_av(status, "the video's codec parameters", error);
     }
     /* A damaged stream fails instead of being concealed (gray or smeared blocks would color points
-       wrongly); frames larger than declared are refused by the decoder before it allocates them;
-       one thread, so that only one frame is decoded, and held, at a time. */
+       wrongly); frames much larger than declared are refused by the decoder before it allocates
+       them (it checks the coded size, which rounds the frame up to whole blocks of up to 64
+       pixels); one thread, so that only one frame is decoded, and held, at a time. */
     decoder->codec->err_recognition |= AV_EF_EXPLODE | AV_EF_CRCCHECK | AV_EF_BITSTREAM;
-    decoder->codec->max_pixels = (int64_t)decoder->width * decoder->height;
+    decoder->codec->max_pixels = ((int64_t)decoder->width + 64) * ((int64_t)decoder->height + 64);
     decoder->codec->thread_count = 1;
     error = avcodec_open2(decoder->codec, codec, NULL);
     if (error < 0) {

@@ -99,7 +99,9 @@ struct StrayFixture {
     /// HEVC through Debian's ffmpeg and libx265 (Tools/bootstrap installs it): BT.709 video range
     /// 4:2:0, 60 frames a second, as the app's AVAssetWriter writes; with `fastStart` the index
     /// comes before the frames, so that a file cut short still opens.
-    static func encodeVideo(_ frames: [ColorImage], to path: String, fastStart: Bool = false) throws {
+    /// `h264FullRange`: H.264 in full range with the BT.601 matrix and no color tags instead, as
+    /// a video re-encoded elsewhere might be.
+    static func encodeVideo(_ frames: [ColorImage], to path: String, fastStart: Bool = false, h264FullRange: Bool = false) throws {
         let ffmpeg = "/usr/bin/ffmpeg"
         guard FileManager.default.isExecutableFile(atPath: ffmpeg) else {
             throw CloudError.io("\(ffmpeg) is missing: the Stray fixture encodes its video with Debian's ffmpeg (Tools/bootstrap installs it)")
@@ -110,10 +112,12 @@ struct StrayFixture {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ffmpeg)
         process.arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y",
-                             "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(frames[0].width)x\(frames[0].height)", "-r", "60", "-i", raw,
-                             "-vf", "scale=out_color_matrix=bt709:out_range=tv", "-pix_fmt", "yuv420p",
-                             "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
-                             "-c:v", "libx265", "-crf", "12", "-x265-params", "log-level=error", "-tag:v", "hvc1"]
+                             "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(frames[0].width)x\(frames[0].height)", "-r", "60", "-i", raw]
+                            + (h264FullRange
+                                ? ["-vf", "scale=out_color_matrix=bt601:out_range=pc", "-pix_fmt", "yuvj420p", "-c:v", "libx264", "-crf", "12"]
+                                : ["-vf", "scale=out_color_matrix=bt709:out_range=tv", "-pix_fmt", "yuv420p",
+                                   "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
+                                   "-c:v", "libx265", "-crf", "12", "-x265-params", "log-level=error", "-tag:v", "hvc1"])
                             + (fastStart ? ["-movflags", "+faststart"] : []) + [path]
         try process.run()
         process.waitUntilExit()

@@ -50,6 +50,43 @@ final class StraySourceTests: XCTestCase {
         try assertFramesAreTheSimulatedFrames(try StrayFixture(in: DatasetFixture.scratch(self), npy: true), options: SourceOptions(minConfidence: 0))
     }
 
+    /// A video re-encoded elsewhere: H.264, full range, BT.601 and untagged; the frames say their
+    /// range, and an untagged matrix is BT.601 as FFmpeg's own converters take it.
+    func testAnH264FullRangeVideoReadsWithItsOwnRange() throws {
+        let fixture = try StrayFixture(in: DatasetFixture.scratch(self))
+        let colors = try fixture.frames.map { try XCTUnwrap(try RGBDFrame(decoding: $0, origin: "frame").color) }
+        try StrayFixture.encodeVideo(colors, to: fixture.folder + "/rgb.mp4", h264FullRange: true)
+        try assertFramesAreTheSimulatedFrames(fixture, options: SourceOptions(minConfidence: 0))
+    }
+
+    /// Frames smaller than the decoder's blocks round up to: the decoder checks the rounded-up
+    /// size against the bound the reader gives it, which must leave room for that.
+    func testSmallH264FramesDecodeToTheirColors() throws {
+        let (w, h) = (48, 32)
+        let gradient = ColorImage(width: w, height: h, rgb: (0..<(w * h)).flatMap { i in [UInt8(i % w * 5), UInt8(i / w * 7), 128] })
+        let path = try DatasetFixture.scratch(self) + "/small.mp4"
+        try StrayFixture.encodeVideo([gradient, gradient], to: path, h264FullRange: true)
+        let video = try VideoFrames(path: path)
+        XCTAssertEqual([video.width, video.height, video.declaredFrameCount], [w, h, 2])
+        for _ in 0..<2 {
+            let decoded = try ColorImage(decoding: try XCTUnwrap(try video.next()), origin: path)
+            let mean = Double(zip(decoded.rgb, gradient.rgb).map { abs(Int($0) - Int($1)) }.reduce(0, +)) / Double(gradient.rgb.count)
+            XCTAssertLessThan(mean, 4, "mean color difference")
+        }
+        XCTAssertNil(try video.next())
+    }
+
+    /// Files written with Windows line ends (CR LF), as a copy through some tools leaves them.
+    func testCameraMatrixAndOdometryWithCRLFLineEndsReadAlike() throws {
+        let fixture = try StrayFixture(in: DatasetFixture.scratch(self))
+        for name in ["camera_matrix.csv", "odometry.csv"] {
+            let path = fixture.folder + "/" + name
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            try text.replacingOccurrences(of: "\n", with: "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        try assertFramesAreTheSimulatedFrames(fixture, options: SourceOptions(minConfidence: 0))
+    }
+
     /// The app's quaternion already has cloudgen's camera axes (its OdometryEncoder turns ARKit's):
     /// the pose is the simulator's own, not one turned a second time to look backwards.
     func testTheOdometryRotationIsTakenAsTheAppWritesIt() throws {

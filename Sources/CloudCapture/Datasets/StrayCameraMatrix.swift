@@ -41,11 +41,12 @@ enum StrayCSV {
         var text: Substring
     }
 
-    /// The lines of a text file, LF or CRLF; bytes that are not UTF-8 become U+FFFD and fail as numbers.
+    /// The lines of a text file, LF or CRLF; bytes that are not UTF-8 become U+FFFD and fail as
+    /// numbers. Split as bytes: Swift's String takes CR LF for one character, never equal to LF.
     static func lines(_ bytes: [UInt8]) -> [Line] {
-        let text = String(decoding: bytes, as: UTF8.self)
-        return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
-            Line(number: index + 1, text: line.hasSuffix("\r") ? line.dropLast() : line)
+        bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated().map { index, line in
+            let text = line.last == 0x0D ? line.dropLast() : line
+            return Line(number: index + 1, text: Substring(String(decoding: text, as: UTF8.self)))
         }
     }
 
