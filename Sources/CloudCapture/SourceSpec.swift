@@ -2,7 +2,7 @@ import CloudCore
 
 /// A parsed `--source` string (grammar in DESIGN.md, "Source specs"). Parsing checks the spec's
 /// shape; `open()` makes the source: the simulated camera, capture bundles, the datasets on disk
-/// (rgbd, tum, redwood, pclgrabber), phone apps' exports (polycam) and USB cameras (kinect through libfreenect, openni2).
+/// (rgbd, tum, redwood, pclgrabber), phone apps' exports (polycam, stray) and USB cameras (kinect through libfreenect, openni2).
 public enum SourceSpec: Equatable, Sendable {
     case synthetic(SyntheticSettings)
     /// An empty COLOR (`rgbd:,DEPTH`): depth alone, an uncolored cloud.
@@ -13,11 +13,12 @@ public enum SourceSpec: Equatable, Sendable {
     case bundle(directory: String)
     case polycam(directory: String)
     case photo(path: String)
+    case stray(directory: String)
     case kinect(index: Int)
     /// A device URI or an .oni recording; nil for the first device.
     case openNI2(String?)
 
-    public static let kinds = ["synthetic", "rgbd", "tum", "redwood", "pclgrabber", "bundle", "polycam", "photo", "kinect", "openni2"]
+    public static let kinds = ["synthetic", "rgbd", "tum", "redwood", "pclgrabber", "bundle", "polycam", "photo", "stray", "kinect", "openni2"]
 
     public init(parsing text: String) throws {
         func bad(_ problem: String) -> CloudError { .badInput("source '\(text)': \(problem)") }
@@ -43,6 +44,7 @@ public enum SourceSpec: Equatable, Sendable {
         case "bundle": self = .bundle(directory: try required("bundle:DIR"))
         case "polycam": self = .polycam(directory: try required("polycam:DIR"))
         case "photo": self = .photo(path: try required("photo:FILE"))
+        case "stray": self = .stray(directory: try required("stray:DIR"))
         case "kinect":
             guard let argument else {
                 self = .kinect(index: 0)
@@ -71,6 +73,7 @@ public enum SourceSpec: Equatable, Sendable {
         case .bundle: return "bundle"
         case .polycam: return "polycam"
         case .photo: return "photo"
+        case .stray: return "stray"
         case .kinect: return "kinect"
         case .openNI2: return "openni2"
         }
@@ -93,6 +96,8 @@ public enum SourceSpec: Equatable, Sendable {
             return try PolycamSource(directory: directory, options: options)
         case .photo(let path):
             return try PhotoSource(path: path, options: options)
+        case .stray(let directory):
+            return try StraySource(directory: directory, options: options)
         case .rgbd(let color, let depth):
             return try RGBDImageSource(colorPath: color, depthPath: depth, options: options)
         case .tum(let directory):

@@ -21,6 +21,7 @@ struct Capture: ParsableCommand {
                 (tum: posed by groundtruth.txt, redwood: by trajectory.log)
               bundle:DIR   a capture bundle (phone capture format, or written with --bundle)
               polycam:DIR   a Polycam raw-data export (keyframes/; --min-confidence)
+              stray:DIR   a Stray Scanner export (rgb.mp4, depth/, odometry.csv; --min-confidence)
               photo:FILE   an iPhone portrait photo with depth, HEIC or JPEG (--known-distance, --matte)
               kinect[:INDEX]   Kinect v1 through libfreenect
               openni2[:URI|FILE.oni]   OpenNI2 camera (Xtion, Carmine) or recording

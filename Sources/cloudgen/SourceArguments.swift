@@ -17,7 +17,7 @@ struct SourceArguments: ParsableArguments {
     @Option(help: "How rgbd: depth images are encoded: standard, nyu (raw Kinect disparity, NYU Depth v2) or sun (SUN RGB-D's bit-rotated millimetres).")
     var depthEncoding: DepthFileEncoding = .standard
 
-    @Option(help: ArgumentHelp("Phone exports with a confidence map (polycam:): keep depth of at least this ARKit confidence: 0 all, 1 medium and high (default), 2 high only.", valueName: "level"))
+    @Option(help: ArgumentHelp("Phone exports with a confidence map (polycam:, stray:): keep depth of at least this ARKit confidence: 0 all, 1 medium and high (default), 2 high only.", valueName: "level"))
     var minConfidence: Int?
 
     @Option(help: ArgumentHelp("Photos with relative depth (photo:): a pixel of the color image as shown and its true distance from the camera, which scales the depth to metres.", valueName: "x,y=metres"),

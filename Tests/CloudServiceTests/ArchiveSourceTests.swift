@@ -10,6 +10,7 @@ final class ArchiveSourceTests: XCTestCase {
         let layouts: [(files: [String], kind: String)] = [
             (["manifest.json"], "bundle"), (["rgb.txt", "depth.txt", "groundtruth.txt"], "tum"), (["color/", "depth/"], "redwood"),
             (["frame_1.xml", "frame_1_depth.pclzf"], "pclgrabber"), (["keyframes/", "raw.glb", "mesh_info.json"], "polycam"),
+            (["rgb.mp4", "odometry.csv", "camera_matrix.csv", "imu.csv", "depth/", "confidence/"], "stray"),
         ]
         for layout in layouts {
             let folder = try scratchFolder()
@@ -26,7 +27,7 @@ final class ArchiveSourceTests: XCTestCase {
         }
         let unknown = try scratchFolder()
         XCTAssertThrowsError(try ArchiveSource.spec(kind: nil, folder: unknown.path)) { error in
-            XCTAssertTrue((error as? Problem)?.detail.contains("nor a Polycam raw-data export (keyframes/)") == true, "\(error)")
+            XCTAssertTrue((error as? Problem)?.detail.contains("nor a Stray Scanner export (rgb.mp4, odometry.csv)") == true, "\(error)")
         }
         XCTAssertThrowsError(try ArchiveSource.spec(kind: "synthetic", folder: unknown.path))
     }

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// What a cloudgen process loads (Docs/architecture.md, "Start-up"): PCL (through the shim), the
-/// camera libraries and libtiff are opened on first use, so the commands that do not use them
+/// camera libraries, libtiff and FFmpeg are opened on first use, so the commands that do not use them
 /// neither pay for them nor depend on how they load.
 final class StartupTests: XCTestCase {
     /// The shared libraries a run loaded, as the dynamic loader itself reports them
@@ -19,7 +19,7 @@ final class StartupTests: XCTestCase {
         return (result.status, Set(libraries).sorted())
     }
 
-    private static let lazyPrefixes = ["libcloudgen_shim", "libpcl", "libvtk", "libusb", "libfreenect", "libOpenNI", "libtiff", "libheif", "libexpat"]
+    private static let lazyPrefixes = ["libcloudgen_shim", "libpcl", "libvtk", "libusb", "libfreenect", "libOpenNI", "libtiff", "libheif", "libexpat", "libavformat", "libavcodec", "libavutil"]
 
     func testCommandsThatDoNotFilterLoadNeitherPCLNorCameraLibrariesNorOptionalCodecs() throws {
         let dir = try makeScratchDirectory()

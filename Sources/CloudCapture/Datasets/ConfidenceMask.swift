@@ -3,7 +3,7 @@ import CloudIO
 
 /// ARKit's per-pixel depth confidence as phone apps export it: an 8-bit image at the depth map's
 /// size whose values stand for low, medium and high (`ARConfidenceLevel` 0, 1, 2), each app with
-/// its own numbers for them (Polycam 0, 127, 255). Pixels below `minimum` lose their depth, so
+/// its own numbers for them (Polycam 0, 127, 255; Stray Scanner 0, 1, 2). Pixels below `minimum` lose their depth, so
 /// they are no point, as a pixel without depth is not.
 struct ConfidenceMask {
     var path: String

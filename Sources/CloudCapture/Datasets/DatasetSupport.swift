@@ -56,7 +56,7 @@ public struct SourceOptions: Equatable, Sendable {
         if knownDistance != nil && spec.kind != "photo" { throw refuse("--known-distance", only: ["photo"]) }
         if matte && spec.kind != "photo" { throw refuse("--matte", only: ["photo"]) }
         if let minConfidence {
-            guard spec.kind == "polycam" else { throw refuse("--min-confidence", only: ["polycam"]) }
+            guard ["polycam", "stray"].contains(spec.kind) else { throw refuse("--min-confidence", only: ["polycam", "stray"]) }
             guard (0...2).contains(minConfidence) else {
                 throw CloudError.badInput("--min-confidence must be 0 (keep all), 1 (medium and high) or 2 (high only), not \(minConfidence)")
             }

@@ -2,9 +2,9 @@ import CloudCore
 import Foundation
 
 /// Which source reads an unpacked archive: the `source` field when the client says
-/// (bundle, tum, redwood, pclgrabber, polycam), otherwise what the folder holds.
+/// (bundle, tum, redwood, pclgrabber, polycam, stray), otherwise what the folder holds.
 enum ArchiveSource {
-    static let kinds = ["bundle", "tum", "redwood", "pclgrabber", "polycam"]
+    static let kinds = ["bundle", "tum", "redwood", "pclgrabber", "polycam", "stray"]
 
     static func spec(kind: String?, folder: String) throws -> String {
         if let kind {
@@ -19,8 +19,10 @@ enum ArchiveSource {
         if names.contains("color") && names.contains("depth") { return "redwood:\(folder)" }
         if names.contains(where: { $0.hasSuffix(".xml") }) && names.contains(where: { $0.contains("_depth.") }) { return "pclgrabber:\(folder)" }
         if names.contains("keyframes") { return "polycam:\(folder)" }
+        if names.contains("rgb.mp4") && names.contains("odometry.csv") { return "stray:\(folder)" }
         throw Problem.unprocessable("bundle: the archive holds neither a capture bundle (manifest.json), a TUM sequence (rgb.txt, depth.txt), "
-                                    + "a Redwood folder (color/, depth/), PCL grabber frames (*.xml, *_depth.*) nor a Polycam raw-data export (keyframes/); "
+                                    + "a Redwood folder (color/, depth/), PCL grabber frames (*.xml, *_depth.*), a Polycam raw-data export (keyframes/) "
+                                    + "nor a Stray Scanner export (rgb.mp4, odometry.csv); "
                                     + "say which with the source field",
                                     field: "bundle")
     }
