@@ -2,7 +2,7 @@ import CloudCore
 
 /// A parsed `--source` string (grammar in DESIGN.md, "Source specs"). Parsing checks the spec's
 /// shape; `open()` makes the source: the simulated camera, capture bundles, the datasets on disk
-/// (rgbd, tum, redwood, pclgrabber), phone apps' exports (polycam) and USB cameras (kinect through libfreenect, openni2).
+/// (rgbd, tum, redwood, pclgrabber), phone apps' exports (polycam, record3d) and USB cameras (kinect through libfreenect, openni2).
 public enum SourceSpec: Equatable, Sendable {
     case synthetic(SyntheticSettings)
     /// An empty COLOR (`rgbd:,DEPTH`): depth alone, an uncolored cloud.
@@ -12,11 +12,12 @@ public enum SourceSpec: Equatable, Sendable {
     case pclGrabber(directory: String)
     case bundle(directory: String)
     case polycam(directory: String)
+    case record3d(directory: String)
     case kinect(index: Int)
     /// A device URI or an .oni recording; nil for the first device.
     case openNI2(String?)
 
-    public static let kinds = ["synthetic", "rgbd", "tum", "redwood", "pclgrabber", "bundle", "polycam", "kinect", "openni2"]
+    public static let kinds = ["synthetic", "rgbd", "tum", "redwood", "pclgrabber", "bundle", "polycam", "record3d", "kinect", "openni2"]
 
     public init(parsing text: String) throws {
         func bad(_ problem: String) -> CloudError { .badInput("source '\(text)': \(problem)") }
@@ -41,6 +42,7 @@ public enum SourceSpec: Equatable, Sendable {
         case "pclgrabber": self = .pclGrabber(directory: try required("pclgrabber:DIR"))
         case "bundle": self = .bundle(directory: try required("bundle:DIR"))
         case "polycam": self = .polycam(directory: try required("polycam:DIR"))
+        case "record3d": self = .record3d(directory: try required("record3d:DIR"))
         case "kinect":
             guard let argument else {
                 self = .kinect(index: 0)
@@ -68,6 +70,7 @@ public enum SourceSpec: Equatable, Sendable {
         case .pclGrabber: return "pclgrabber"
         case .bundle: return "bundle"
         case .polycam: return "polycam"
+        case .record3d: return "record3d"
         case .kinect: return "kinect"
         case .openNI2: return "openni2"
         }
@@ -88,6 +91,8 @@ public enum SourceSpec: Equatable, Sendable {
             return try BundleSource(directory: directory)
         case .polycam(let directory):
             return try PolycamSource(directory: directory, options: options)
+        case .record3d(let directory):
+            return try Record3DSource(directory: directory)
         case .rgbd(let color, let depth):
             return try RGBDImageSource(colorPath: color, depthPath: depth, options: options)
         case .tum(let directory):

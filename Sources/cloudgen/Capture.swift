@@ -21,6 +21,7 @@ struct Capture: ParsableCommand {
                 (tum: posed by groundtruth.txt, redwood: by trajectory.log)
               bundle:DIR   a capture bundle (phone capture format, or written with --bundle)
               polycam:DIR   a Polycam raw-data export (keyframes/; --min-confidence)
+              record3d:DIR   a Record3D "EXR + JPG" export (metadata.json, rgb/, depth/; not .r3d)
               kinect[:INDEX]   Kinect v1 through libfreenect
               openni2[:URI|FILE.oni]   OpenNI2 camera (Xtion, Carmine) or recording
             Without --source the first attached depth camera is used ('cloudgen devices' lists them).
