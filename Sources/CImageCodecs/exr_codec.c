@@ -10,7 +10,8 @@ struct cic_exr_decoder {
     exr_attr_box2i_t window;
     uint32_t width;
     uint32_t height;
-    const char *channel;
+    /* A copy: the caller's string need only live through cic_exr_open. */
+    char channel[256];
 };
 
 /* The file is in memory: reads are copies, and a read past the end is short, which the library
@@ -56,8 +57,9 @@ int32_t cic_exr_open(const uint8_t *bytes, size_t size, const char *channel, int
     if (!decoder) return cic_fail(status, CIC_IO_ERROR, "out of memory");
     decoder->bytes = bytes;
     decoder->size = size;
-    decoder->channel = channel;
     *decoder_out = decoder;
+    if (strlen(channel) >= sizeof decoder->channel) return cic_fail(status, CIC_BAD_INPUT, "a channel name of %zu bytes", strlen(channel));
+    strcpy(decoder->channel, channel);
 
     exr_context_initializer_t init = EXR_DEFAULT_CONTEXT_INITIALIZER;
     init.error_handler_fn = cic_exr_keep_message;
@@ -117,6 +119,14 @@ int32_t cic_exr_open(const uint8_t *bytes, size_t size, const char *channel, int
     int32_t lines = 0;
     if ((result = exr_get_scanlines_per_chunk(decoder->context, 0, &lines)) != EXR_ERR_SUCCESS) return cic_exr_fail(status, result, "no chunk size");
     if (lines < 1) return cic_fail(status, CIC_BAD_INPUT, "%d lines per chunk", lines);
+    /* Every chunk's place and size is checked against the file now, so that a truncated file or a
+       lying chunk table fails before the caller allocates the whole map. */
+    for (int64_t y = decoder->window.min.y; y <= decoder->window.max.y; y += lines) {
+        exr_chunk_info_t chunk;
+        if ((result = exr_read_scanline_chunk_info(decoder->context, 0, (int)y, &chunk)) != EXR_ERR_SUCCESS) {
+            return cic_exr_fail(status, result, "bad chunk table");
+        }
+    }
     info->width = decoder->width;
     info->height = decoder->height;
     info->channels = 1;

@@ -57,7 +57,9 @@ void cic_exr_forget_message(void) {
 
 int32_t cic_exr_fail(cic_status *status, exr_result_t code, const char *doing) {
     const char *detail = last_message[0] ? last_message : exr_get_default_error_message(code);
-    int32_t result = cic_fail(status, code == EXR_ERR_OUT_OF_MEMORY ? CIC_IO_ERROR : CIC_BAD_INPUT, "%s: %s", doing, detail);
+    /* Bad input whatever the code: the library answers some corrupt compressed chunks with its
+       out-of-memory code too, and the sizes it allocates for were bounded before it was called. */
+    int32_t result = cic_fail(status, CIC_BAD_INPUT, "%s: %s", doing, detail);
     last_message[0] = 0;
     return result;
 }
