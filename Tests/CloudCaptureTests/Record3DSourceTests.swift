@@ -122,6 +122,8 @@ final class Record3DSourceTests: XCTestCase {
             try bytes.write(to: URL(fileURLWithPath: exr))
             assertCloudError(.badInput, naming: exr, containing: detail) { try read() }
         }
+        try tiled(original).write(to: URL(fileURLWithPath: exr))
+        assertCloudError(.badInput, naming: exr, containing: "a tiled EXR; cloudgen reads scanline EXR files only") { try read() }
         try EXRDepthFile.write([Float](repeating: 1, count: 256 * 192), width: 256, height: 192, channel: "Z", to: exr)
         assertCloudError(.badInput, naming: exr, containing: "no channel R (the file has Z (float))") { try read() }
 
@@ -132,6 +134,23 @@ final class Record3DSourceTests: XCTestCase {
         assertCloudError(.badInput, naming: fixture.metadataPath, containing: "3 poses, but depth/ holds 2 EXR depth maps") { try read() }
         try FileManager.default.removeItem(atPath: fixture.folder + "/depth")
         assertCloudError(.badInput, naming: fixture.folder, containing: "no depth/ folder") { try read() }
+    }
+
+    /// A scanline EXR's header made a tiled one's: the version's tiled flag and a `tiles` attribute
+    /// (16x16 tiles, one level) before the header's end; the chunks after it are left as they were.
+    private func tiled(_ scanline: Data) -> Data {
+        let bytes = [UInt8](scanline)
+        var at = 8
+        while bytes[at] != 0 {
+            let name = bytes[at...].firstIndex(of: 0)!
+            let type = bytes[(name + 1)...].firstIndex(of: 0)!
+            let size = Int(bytes[type + 1]) | Int(bytes[type + 2]) << 8 | Int(bytes[type + 3]) << 16 | Int(bytes[type + 4]) << 24
+            at = type + 5 + size
+        }
+        var out = bytes
+        out[5] |= 0x02
+        out.insert(contentsOf: Array("tiles\0tiledesc\0".utf8) + [9, 0, 0, 0, 16, 0, 0, 0, 16, 0, 0, 0, 0], at: at)
+        return Data(out)
     }
 
     /// Record3D's own format is refused, whether the file or its unzipped folder, saying what to export instead.
