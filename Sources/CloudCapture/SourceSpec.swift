@@ -2,7 +2,7 @@ import CloudCore
 
 /// A parsed `--source` string (grammar in DESIGN.md, "Source specs"). Parsing checks the spec's
 /// shape; `open()` makes the source: the simulated camera, capture bundles, the datasets on disk
-/// (rgbd, tum, redwood, pclgrabber), phone apps' exports (polycam, stray) and USB cameras (kinect through libfreenect, openni2).
+/// (rgbd, tum, redwood, pclgrabber), phone apps' exports (polycam, stray, record3d), iPhone photos with depth (photo) and USB cameras (kinect through libfreenect, openni2).
 public enum SourceSpec: Equatable, Sendable {
     case synthetic(SyntheticSettings)
     /// An empty COLOR (`rgbd:,DEPTH`): depth alone, an uncolored cloud.
@@ -14,11 +14,12 @@ public enum SourceSpec: Equatable, Sendable {
     case polycam(directory: String)
     case photo(path: String)
     case stray(directory: String)
+    case record3d(directory: String)
     case kinect(index: Int)
     /// A device URI or an .oni recording; nil for the first device.
     case openNI2(String?)
 
-    public static let kinds = ["synthetic", "rgbd", "tum", "redwood", "pclgrabber", "bundle", "polycam", "photo", "stray", "kinect", "openni2"]
+    public static let kinds = ["synthetic", "rgbd", "tum", "redwood", "pclgrabber", "bundle", "polycam", "photo", "stray", "record3d", "kinect", "openni2"]
 
     public init(parsing text: String) throws {
         func bad(_ problem: String) -> CloudError { .badInput("source '\(text)': \(problem)") }
@@ -45,6 +46,7 @@ public enum SourceSpec: Equatable, Sendable {
         case "polycam": self = .polycam(directory: try required("polycam:DIR"))
         case "photo": self = .photo(path: try required("photo:FILE"))
         case "stray": self = .stray(directory: try required("stray:DIR"))
+        case "record3d": self = .record3d(directory: try required("record3d:DIR"))
         case "kinect":
             guard let argument else {
                 self = .kinect(index: 0)
@@ -74,6 +76,7 @@ public enum SourceSpec: Equatable, Sendable {
         case .polycam: return "polycam"
         case .photo: return "photo"
         case .stray: return "stray"
+        case .record3d: return "record3d"
         case .kinect: return "kinect"
         case .openNI2: return "openni2"
         }
@@ -98,6 +101,8 @@ public enum SourceSpec: Equatable, Sendable {
             return try PhotoSource(path: path, options: options)
         case .stray(let directory):
             return try StraySource(directory: directory, options: options)
+        case .record3d(let directory):
+            return try Record3DSource(directory: directory)
         case .rgbd(let color, let depth):
             return try RGBDImageSource(colorPath: color, depthPath: depth, options: options)
         case .tum(let directory):

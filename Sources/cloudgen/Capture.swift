@@ -23,6 +23,7 @@ struct Capture: ParsableCommand {
               polycam:DIR   a Polycam raw-data export (keyframes/; --min-confidence)
               stray:DIR   a Stray Scanner export (rgb.mp4, depth/, odometry.csv; --min-confidence)
               photo:FILE   an iPhone portrait photo with depth, HEIC or JPEG (--known-distance, --matte)
+              record3d:DIR   a Record3D "EXR + JPG" export (metadata.json, rgb/, depth/; not .r3d)
               kinect[:INDEX]   Kinect v1 through libfreenect
               openni2[:URI|FILE.oni]   OpenNI2 camera (Xtion, Carmine) or recording
             Without --source the first attached depth camera is used ('cloudgen devices' lists them).

@@ -106,7 +106,7 @@ final class SourceSpecTests: XCTestCase {
     }
 
     func testUnknownKindsAreRejectedListingTheValidOnes() {
-        let kinds = "(kinds: synthetic, rgbd, tum, redwood, pclgrabber, bundle, polycam, photo, stray, kinect, openni2)"
+        let kinds = "(kinds: synthetic, rgbd, tum, redwood, pclgrabber, bundle, polycam, photo, stray, record3d, kinect, openni2)"
         assertRejected("realsense", "unknown source kind 'realsense' \(kinds)")
         assertRejected("Synthetic", "unknown source kind 'Synthetic'")
         assertRejected("", "unknown source kind ''")
@@ -128,7 +128,7 @@ final class SourceSpecTests: XCTestCase {
                 XCTAssertEqual(error as? CloudError, expected, text)
             }
         }
-        XCTAssertEqual(Set(parsed.map { $0.1.kind }).union(["synthetic", "bundle", "rgbd", "tum", "redwood", "pclgrabber", "polycam", "photo", "stray"]),
+        XCTAssertEqual(Set(parsed.map { $0.1.kind }).union(["synthetic", "bundle", "rgbd", "tum", "redwood", "pclgrabber", "polycam", "photo", "stray", "record3d"]),
                        Set(SourceSpec.kinds))
         XCTAssertEqual(try SourceSpec(parsing: "rgbd:c.png,d.png"), .rgbd(color: "c.png", depth: "d.png"))
         XCTAssertEqual(try SourceSpec(parsing: "tum:/data/tum"), .tum(directory: "/data/tum"))
@@ -136,6 +136,7 @@ final class SourceSpecTests: XCTestCase {
         XCTAssertEqual(try SourceSpec(parsing: "polycam:scan"), .polycam(directory: "scan"))
         XCTAssertEqual(try SourceSpec(parsing: "photo:IMG_0001.HEIC"), .photo(path: "IMG_0001.HEIC"))
         XCTAssertEqual(try SourceSpec(parsing: "stray:71de12f9"), .stray(directory: "71de12f9"))
+        XCTAssertEqual(try SourceSpec(parsing: "record3d:export"), .record3d(directory: "export"))
         XCTAssertEqual(try SourceSpec(parsing: "pclgrabber:grab"), .pclGrabber(directory: "grab"))
     }
 
@@ -143,6 +144,7 @@ final class SourceSpecTests: XCTestCase {
         assertRejected("tum", "expected tum:DIR")
         assertRejected("tum:", "expected tum:DIR")
         assertRejected("bundle:", "expected bundle:DIR")
+        assertRejected("record3d", "expected record3d:DIR")
         assertRejected("rgbd:c.png", "expected rgbd:COLOR,DEPTH")
         assertRejected("rgbd:c.png,", "expected rgbd:COLOR,DEPTH")
         assertRejected("kinect:one", "the device index must be an integer in 0...255")

@@ -11,6 +11,7 @@ final class ArchiveSourceTests: XCTestCase {
             (["manifest.json"], "bundle"), (["rgb.txt", "depth.txt", "groundtruth.txt"], "tum"), (["color/", "depth/"], "redwood"),
             (["frame_1.xml", "frame_1_depth.pclzf"], "pclgrabber"), (["keyframes/", "raw.glb", "mesh_info.json"], "polycam"),
             (["rgb.mp4", "odometry.csv", "camera_matrix.csv", "imu.csv", "depth/", "confidence/"], "stray"),
+            (["metadata.json", "rgb/", "depth/"], "record3d"),
         ]
         for layout in layouts {
             let folder = try scratchFolder()
@@ -28,7 +29,23 @@ final class ArchiveSourceTests: XCTestCase {
         let unknown = try scratchFolder()
         XCTAssertThrowsError(try ArchiveSource.spec(kind: nil, folder: unknown.path)) { error in
             XCTAssertTrue((error as? Problem)?.detail.contains("nor a Stray Scanner export (rgb.mp4, odometry.csv)") == true, "\(error)")
+            XCTAssertTrue((error as? Problem)?.detail.contains("nor a Record3D EXR + JPG export (metadata.json, rgb/, depth/)") == true, "\(error)")
         }
         XCTAssertThrowsError(try ArchiveSource.spec(kind: "synthetic", folder: unknown.path))
+    }
+
+    /// A Record3D .r3d unpacked (metadata, rgbd/ with LZFSE depth) is no export cloudgen reads:
+    /// the problem says which export to upload instead.
+    func testAnR3DRecordingIsRefusedWithTheExportToUpload() throws {
+        let folder = try scratchFolder()
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("rgbd"), withIntermediateDirectories: true)
+        for name in ["metadata", "icon", "rgbd/0.jpg", "rgbd/0.depth", "rgbd/0.conf"] {
+            try Data("x".utf8).write(to: folder.appendingPathComponent(name))
+        }
+        XCTAssertThrowsError(try ArchiveSource.spec(kind: nil, folder: folder.path)) { error in
+            let problem = error as? Problem
+            XCTAssertEqual(problem?.status.code, 422, "\(error)")
+            XCTAssertTrue(problem?.detail.contains("export the recording from Record3D as \"EXR + JPG\" and upload a zip of that folder") == true, "\(error)")
+        }
     }
 }

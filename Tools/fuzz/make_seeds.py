@@ -204,12 +204,71 @@ def pclzf(w, h, kind, raw):
             + struct.pack("<II", len(packed), len(raw)) + packed)
 
 
+def exr(w, h, channels, compression=0, origin=(0, 0)):
+    """A scanline OpenEXR file: `channels` is [(name, pixel type 1 half or 2 float, samples)], in
+    name order as the format requires; compression 0 NONE, 2 ZIPS (one line per chunk) or 3 ZIP
+    (16 lines), whose blocks are byte-split, delta-predicted and deflated as the format describes."""
+    def attribute(name, kind, value):
+        return name + b"\0" + kind + b"\0" + struct.pack("<i", len(value)) + value
+    chlist = b"".join(name + b"\0" + struct.pack("<iB3xii", kind, 0, 1, 1) for name, kind, _ in channels) + b"\0"
+    x0, y0 = origin
+    window = struct.pack("<iiii", x0, y0, x0 + w - 1, y0 + h - 1)
+    header = (b"\x76\x2f\x31\x01" + struct.pack("<I", 2) + attribute(b"channels", b"chlist", chlist)
+              + attribute(b"compression", b"compression", bytes([compression]))
+              + attribute(b"dataWindow", b"box2i", window) + attribute(b"displayWindow", b"box2i", window)
+              + attribute(b"lineOrder", b"lineOrder", b"\0") + attribute(b"pixelAspectRatio", b"float", struct.pack("<f", 1))
+              + attribute(b"screenWindowCenter", b"v2f", struct.pack("<ff", 0, 0))
+              + attribute(b"screenWindowWidth", b"float", struct.pack("<f", 1)) + b"\0")
+    lines = {0: 1, 2: 1, 3: 16}[compression]
+    chunks = []
+    for top in range(0, h, lines):
+        raw = b""
+        for y in range(top, min(top + lines, h)):
+            for _, kind, samples in channels:
+                row = samples[y * w:(y + 1) * w]
+                raw += struct.pack("<%d%s" % (w, "e" if kind == 1 else "f"), *row)
+        packed = raw
+        if compression:
+            split = bytes(raw[0::2]) + bytes(raw[1::2])
+            predicted = bytes([split[0]]) + bytes((split[i] - split[i - 1] + 128 + 256) & 0xFF for i in range(1, len(split)))
+            packed = zlib.compress(predicted, 9)
+            if len(packed) >= len(raw):
+                packed = raw
+        chunks.append(struct.pack("<ii", y0 + top, len(packed)) + packed)
+    offset = len(header) + 8 * len(chunks)
+    table = b""
+    for chunk in chunks:
+        table += struct.pack("<Q", offset)
+        offset += len(chunk)
+    return header + table + b"".join(chunks)
+
+
+def exr_seeds(d):
+    """Depth in metres from a real frame's window, as Record3D stores it (float R) and in the
+    other layouts the reader takes: half, a second channel, an offset data window."""
+    metres = [v / 10000.0 for v in d]
+    out("exr", "depth-float-zip.exr", exr(40, 30, [(b"R", 2, metres)], compression=3))
+    out("exr", "depth-float-none.exr", exr(40, 30, [(b"R", 2, metres)]))
+    out("exr", "depth-half-zips.exr", exr(40, 30, [(b"R", 1, metres)], compression=2))
+    out("exr", "depth-and-g-offset.exr", exr(40, 30, [(b"G", 1, metres[::-1]), (b"R", 2, metres)], compression=3, origin=(-3, 7)))
+
+    # record3d: metadata.json as Record3D writes it for a LiDAR recording (K column-major at the color size).
+    out("record3d", "metadata.json",
+        b'{"w": 720, "h": 960, "dw": 192, "dh": 256, "fps": 60, "cameraType": 1, '
+        b'"K": [711.2, 0, 0, 0, 711.2, 0, 359.1, 479.6, 1], "initPose": [0, 0, 0, 1, 0, 0, 0], '
+        b'"frameTimestamps": [0.0, 0.0166, 0.0333], '
+        b'"poses": [[0, 0, 0, 1, 0, 0, 0], [0.0174, -0.0087, 0.0012, 0.9998, 0.012, -0.003, 0.021], '
+        b'[0.0348, -0.0174, 0.0025, 0.9992, 0.025, -0.006, 0.043]]}')
+
+
 def main():
     depth = read_pnm("open3d-rgbd/other_formats/NYU_depth.pgm")
     color = read_pnm("open3d-rgbd/other_formats/NYU_color.ppm")
     d = crop(depth, 300, 200, 40, 30)
     c = crop(color, 300, 200, 40, 30)
     gray = [round(0.3 * c[i] + 0.59 * c[i + 1] + 0.11 * c[i + 2]) for i in range(0, len(c), 3)]
+
+    exr_seeds(d)
 
     # png: the real color types and depths, small windows of a real frame.
     out("png", "depth16.png", png(40, 30, 0, 16, rows_of(d, 40, 1, pack16)))

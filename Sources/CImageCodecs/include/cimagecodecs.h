@@ -143,6 +143,26 @@ typedef int32_t (*cic_xmp_property)(void *context, const char *namespace_uri, co
                                     int32_t index);
 int32_t cic_xmp_parse(const uint8_t *bytes, size_t size, cic_xmp_property property, void *context, cic_status *status);
 
+/* EXR depth maps, through OpenEXR's C core library, which is dlopen'ed on the first call (a missing
+ * library is CIC_IO_ERROR naming its Debian package). cic_exr_open reads the header of the file's
+ * one part: a scanline image no larger than `max_side` on a side (the library refuses larger headers
+ * before allocating for them) with a half or float channel named `channel`, one sample per pixel;
+ * tiled, deep and multi-part files, and a file without that channel (the message lists those it
+ * has), are refused. info: the data window's size, 1 channel, bit_depth 16 (half) or 32 (float),
+ * working_bytes the library's buffers for one chunk. cic_exr_decode writes the channel as float32
+ * into `pixels` (width * height of them, row-major); other channels are skipped. */
+typedef struct cic_exr_decoder cic_exr_decoder;
+int32_t cic_exr_open(const uint8_t *bytes, size_t size, const char *channel, int32_t max_side, cic_exr_decoder **decoder,
+                     cic_image_info *info, cic_status *status);
+int32_t cic_exr_decode(cic_exr_decoder *decoder, float *pixels, size_t pixel_count, cic_status *status);
+void cic_exr_close(cic_exr_decoder *decoder);
+
+/* Writes width * height float32 samples (row-major) as a ZIP-compressed scanline EXR with one
+ * channel `channel`, stored as half when `half` is 1, else as float, to `path` through a temporary
+ * file renamed when complete. For test fixtures in the layout Record3D exports. */
+int32_t cic_exr_write(const char *path, const float *samples, uint32_t width, uint32_t height, const char *channel,
+                      int32_t half, cic_status *status);
+
 /* zlib's CRC-32 (PNG chunk checksums), continued from `crc` (0 to start). */
 uint32_t cic_crc32(uint32_t crc, const uint8_t *bytes, size_t size);
 

@@ -92,7 +92,7 @@ enum CaptureRequestJSON {
         case .rgbd(let color, let depth):
             for p in [color, depth].compactMap({ $0 }) { try checkAllowed(path: p, source: source, allowed: allowed) }
             return
-        case .tum(let d), .redwood(let d), .pclGrabber(let d), .bundle(let d), .polycam(let d), .photo(let d), .stray(let d): path = d
+        case .tum(let d), .redwood(let d), .pclGrabber(let d), .bundle(let d), .polycam(let d), .photo(let d), .stray(let d), .record3d(let d): path = d
         }
         if let path { try checkAllowed(path: path, source: source, allowed: allowed) }
     }

@@ -594,7 +594,7 @@ enum OpenAPIDocument {
               "color": {"type": "string", "format": "binary"},
               "intrinsics": {"type": "string", "format": "binary", "description": "Open3D JSON, PCL grabber XML or cloudgen JSON."},
               "bundle": {"type": "string", "format": "binary"},
-              "source": {"enum": ["bundle", "tum", "redwood", "pclgrabber", "polycam", "stray"], "description": "With bundle only: what the archive holds (found out when absent)."},
+              "source": {"enum": ["bundle", "tum", "redwood", "pclgrabber", "polycam", "stray", "record3d"], "description": "With bundle only: what the archive holds (found out when absent)."},
               "depth_scale": {"type": "number", "exclusiveMinimum": 0},
               "depth_encoding": {"enum": ["standard", "nyu", "sun"]},
               "range": {"type": "string"},
