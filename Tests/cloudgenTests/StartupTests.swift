@@ -19,7 +19,7 @@ final class StartupTests: XCTestCase {
         return (result.status, Set(libraries).sorted())
     }
 
-    private static let lazyPrefixes = ["libcloudgen_shim", "libpcl", "libvtk", "libusb", "libfreenect", "libOpenNI", "libtiff", "libheif", "libexpat", "libavformat", "libavcodec", "libavutil"]
+    private static let lazyPrefixes = ["libcloudgen_shim", "libpcl", "libvtk", "libusb", "libfreenect", "libOpenNI", "libtiff", "libheif", "libexpat", "libavformat", "libavcodec", "libavutil", "libOpenEXR"]
 
     func testCommandsThatDoNotFilterLoadNeitherPCLNorCameraLibrariesNorOptionalCodecs() throws {
         let dir = try makeScratchDirectory()
