@@ -12,7 +12,7 @@
 #define CIC_EXR_LIBRARY_H
 
 #include <OpenEXR/openexr.h>
-#include "codecs_internal.h"
+#include "library_loader.h"
 
 #define CIC_EXR_FUNCTIONS(X) \
     X(exr_add_channel) X(exr_add_part) X(exr_decoding_choose_default_routines) X(exr_decoding_destroy) \
@@ -23,11 +23,9 @@
     X(exr_read_scanline_chunk_info) X(exr_start_read) X(exr_start_write) X(exr_write_header) \
     X(exr_write_scanline_chunk_info)
 
-#define CIC_EXR_FIELD(name) __typeof__(name) *name;
 typedef struct cic_exr_functions {
-    CIC_EXR_FUNCTIONS(CIC_EXR_FIELD)
+    CIC_EXR_FUNCTIONS(CIC_FUNCTION_FIELD)
 } cic_exr_functions;
-#undef CIC_EXR_FIELD
 
 extern cic_exr_functions cic_exr;
 
