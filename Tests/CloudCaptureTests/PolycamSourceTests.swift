@@ -10,13 +10,6 @@ import XCTest
 /// into cloudgen's axes, to the very points the simulator's own frame gives; the corrected set wins;
 /// confidence drops exactly the pixels it marks; and every malformed part is refused by name.
 final class PolycamSourceTests: XCTestCase {
-    /// `world`: the pose to place the frame with (the simulated frame's own, turned into ARKit's world).
-    private func worldPoints(_ frame: CapturedFrame, world: (Pose) -> Pose = { $0 }) throws -> (positions: [Float], colors: [UInt8]) {
-        var cloud = try BackProjection().run(RGBDFrame(decoding: frame, origin: "frame")).cloud
-        world(try XCTUnwrap(frame.pose)).transform(positions: &cloud.positions)
-        return (cloud.positions, cloud.colors ?? [])
-    }
-
     private func assertKeyframesAreTheSimulatedFrames(_ fixture: PolycamFixture, options: SourceOptions = SourceOptions(),
                                                       dropped: (Int) -> Int = { _ in 0 }, file: StaticString = #filePath, line: UInt = #line) throws {
         let source = try SourceSpec(parsing: "polycam:\(fixture.folder)").open(options: options)

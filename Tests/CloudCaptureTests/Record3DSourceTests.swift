@@ -10,12 +10,6 @@ import XCTest
 /// OpenGL-axes quaternion pose turned into cloudgen's axes, to the very points the simulator's own
 /// frame gives; every malformed part is refused by name; a .r3d is refused with the way out.
 final class Record3DSourceTests: XCTestCase {
-    private func worldPoints(_ frame: CapturedFrame) throws -> (positions: [Float], colors: [UInt8]) {
-        var cloud = try BackProjection().run(RGBDFrame(decoding: frame, origin: "frame")).cloud
-        try XCTUnwrap(frame.pose).transform(positions: &cloud.positions)
-        return (cloud.positions, cloud.colors ?? [])
-    }
-
     /// `tolerance`: metres between a frame's world points and the simulator's.
     private func assertFramesAreTheSimulatedFrames(_ fixture: Record3DFixture, tolerance: Float,
                                                    file: StaticString = #filePath, line: UInt = #line) throws -> Float {

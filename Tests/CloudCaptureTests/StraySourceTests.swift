@@ -11,13 +11,6 @@ import XCTest
 /// the video's colors; .npy depth reads as PNG depth does; confidence drops exactly the pixels it
 /// marks; and every malformed part is refused by name.
 final class StraySourceTests: XCTestCase {
-    /// `world`: the pose to place the frame with (the simulated frame's own, turned into ARKit's world).
-    private func worldPoints(_ frame: CapturedFrame, world: (Pose) -> Pose = { $0 }) throws -> (positions: [Float], colors: [UInt8]) {
-        var cloud = try BackProjection().run(RGBDFrame(decoding: frame, origin: "frame")).cloud
-        world(try XCTUnwrap(frame.pose)).transform(positions: &cloud.positions)
-        return (cloud.positions, cloud.colors ?? [])
-    }
-
     private func assertFramesAreTheSimulatedFrames(_ fixture: StrayFixture, options: SourceOptions = SourceOptions(),
                                                    dropped: (Int) -> Int = { _ in 0 }, file: StaticString = #filePath, line: UInt = #line) throws {
         let source = try SourceSpec(parsing: "stray:\(fixture.folder)").open(options: options)

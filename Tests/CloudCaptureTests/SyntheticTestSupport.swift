@@ -19,6 +19,15 @@ func renderedDepth(_ spec: String) throws -> DepthMap {
     }
 }
 
+/// A posed frame's points in the world, with their colors: back-projected as every source's frames
+/// are, then placed by the frame's pose, passed through `world` (e.g. the simulated room's z-up
+/// world turned into ARKit's y-up one).
+func worldPoints(_ frame: CapturedFrame, world: (Pose) -> Pose = { $0 }) throws -> (positions: [Float], colors: [UInt8]) {
+    var cloud = try BackProjection().run(RGBDFrame(decoding: frame, origin: "frame")).cloud
+    world(try XCTUnwrap(frame.pose)).transform(positions: &cloud.positions)
+    return (cloud.positions, cloud.colors ?? [])
+}
+
 extension Pose {
     /// The world-frame direction of a camera-frame direction.
     func rotate(_ d: SIMD3<Double>) -> SIMD3<Double> {
