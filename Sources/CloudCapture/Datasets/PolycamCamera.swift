@@ -1,6 +1,5 @@
 import CloudCore
 import CloudIO
-import Foundation
 
 /// One keyframe's camera file in a Polycam raw-data export (`keyframes/cameras/NAME.json`, or
 /// `corrected_cameras/`): the intrinsics `fx fy cx cy` in pixels of the keyframe image of
@@ -16,14 +15,9 @@ struct PolycamCamera {
     var pose: Pose
 
     init(path: String) throws {
-        let bytes = try InputFile.readAll(path, role: "a Polycam camera file", limit: Self.maxBytes)
         func bad(_ problem: String) -> CloudError { .badInput("\(path): \(problem)") }
-        guard (try? JSONSerialization.jsonObject(with: Data(bytes))) is [String: Any] else {
-            throw bad("not a JSON object (a Polycam camera file holds fx, fy, cx, cy, width, height and t_00 ... t_23)")
-        }
-        try JSONDuplicateKeys.check(bytes, origin: path)
-        // JSONDecoder, not JSONSerialization's NSNumber: it refuses a boolean or a string where a number goes.
-        let object = try JSONDecoder().decode([String: NumberOrOther].self, from: Data(bytes))
+        let object = try JSONNumbers.object(at: path, role: "a Polycam camera file", limit: Self.maxBytes,
+                                            holds: "a Polycam camera file holds fx, fy, cx, cy, width, height and t_00 ... t_23")
         func number(_ key: String) throws -> Double {
             guard let entry = object[key] else { throw bad("no '\(key)'") }
             guard case .number(let value) = entry else { throw bad("'\(key)' is not a number") }
@@ -44,25 +38,11 @@ struct PolycamCamera {
         for row in 0..<3 {
             for column in 0..<4 { t[row][column] = try number("t_\(row)\(column)") }
         }
-        // ARKit's camera looks down its -z with y up; cloudgen's looks down +z with y down: the
-        // same camera turned half a turn about x, so the second and third columns change sign.
         let arkit = Pose(rows: (SIMD3(t[0][0], t[0][1], t[0][2]), SIMD3(t[1][0], t[1][1], t[1][2]), SIMD3(t[2][0], t[2][1], t[2][2])),
                          translation: SIMD3(t[0][3], t[1][3], t[2][3]))
         guard arkit.isRigid() else {
             throw bad("t_00 ... t_22 is not a rotation (a camera pose is rigid: no scale, shear or mirroring)")
         }
-        pose = Pose(rows: (SIMD3(t[0][0], -t[0][1], -t[0][2]), SIMD3(t[1][0], -t[1][1], -t[1][2]), SIMD3(t[2][0], -t[2][1], -t[2][2])),
-                    translation: arkit.translation)
-    }
-}
-
-/// A camera file's value: the numbers are read, anything else only recognised as not one.
-private enum NumberOrOther: Decodable {
-    case number(Double)
-    case other
-
-    init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        self = (try? container.decode(Double.self)).map(NumberOrOther.number) ?? .other
+        pose = arkit.fromOpenGLCameraAxes
     }
 }

@@ -1,6 +1,5 @@
 import CloudCore
 import CloudIO
-import Foundation
 
 /// `metadata.json` of a Record3D "EXR + JPG" export (the `metadata` file of a `.r3d` holds the same),
 /// as Record3D's author describes it in the record3d repository's issues (Docs/formats.md cites them):
@@ -24,14 +23,9 @@ struct Record3DMetadata {
     var poses: [Pose]
 
     init(path: String) throws {
-        let bytes = try InputFile.readAll(path, role: "Record3D's metadata", limit: Self.maxBytes)
         func bad(_ problem: String) -> CloudError { .badInput("\(path): \(problem)") }
-        guard (try? JSONSerialization.jsonObject(with: Data(bytes))) is [String: Any] else {
-            throw bad("not a JSON object (Record3D's metadata holds w, h, K and poses)")
-        }
-        try JSONDuplicateKeys.check(bytes, origin: path)
-        // JSONDecoder, not JSONSerialization's NSNumber: it refuses a boolean or a string where a number goes.
-        let object = try JSONDecoder().decode([String: JSONNumbers].self, from: Data(bytes))
+        let object = try JSONNumbers.object(at: path, role: "Record3D's metadata", limit: Self.maxBytes,
+                                            holds: "Record3D's metadata holds w, h, K and poses")
         func numbers(_ key: String) throws -> [Double]? {
             guard let entry = object[key] else { return nil }
             guard case .array(let items) = entry else { throw bad("'\(key)' is not an array") }
@@ -75,29 +69,7 @@ struct Record3DMetadata {
             guard let opengl = Pose(translation: SIMD3(p[4], p[5], p[6]), w: p[3], x: p[0], y: p[1], z: p[2]) else {
                 throw bad("poses[\(index)] has a zero quaternion, which is no rotation")
             }
-            // OpenGL's camera looks down its -z with y up; cloudgen's looks down +z with y down: the
-            // same camera turned half a turn about x, so the second and third columns change sign.
-            let (r0, r1, r2) = opengl.rotation
-            return Pose(rows: (r0 * SIMD3(1, -1, -1), r1 * SIMD3(1, -1, -1), r2 * SIMD3(1, -1, -1)), translation: opengl.translation)
-        }
-    }
-}
-
-/// A metadata value as far as it matters: numbers, arrays of them, and anything else only
-/// recognised as not one.
-private indirect enum JSONNumbers: Decodable {
-    case number(Double)
-    case array([JSONNumbers])
-    case other
-
-    init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let items = try? container.decode([JSONNumbers].self) {
-            self = .array(items)
-        } else {
-            self = .other
+            return opengl.fromOpenGLCameraAxes
         }
     }
 }
