@@ -44,22 +44,17 @@ final class PolycamSourceTests: XCTestCase {
 
     func testMinConfidenceDropsExactlyThePixelsBelowIt() throws {
         let fixture = try PolycamFixture(in: DatasetFixture.scratch(self))
-        // Valid depth pixels in the low quarter and the medium quarter of each frame.
-        func valid(_ frame: CapturedFrame, columns: Range<Int>) -> Int {
-            let w = frame.depth.width
-            return (0..<(w * frame.depth.height)).filter { columns.contains($0 % w) && (frame.depth.data[2 * $0] | frame.depth.data[2 * $0 + 1]) != 0 }.count
-        }
         let w = fixture.frames[0].depth.width
         let byDefault = try SourceSpec(parsing: "polycam:\(fixture.folder)").open()
         XCTAssertTrue(byDefault.warnings.contains { $0.contains("depth of low ARKit confidence dropped, as Polycam advises") }, "\(byDefault.warnings)")
         XCTAssertEqual(byDefault.worldUp, SIMD3(0, 1, 0), "ARKit's gravity-aligned world")
         // By default as with 1: low dropped.
-        try assertKeyframesAreTheSimulatedFrames(fixture, dropped: { valid(fixture.frames[$0], columns: 0..<(w / 4)) })
+        try assertKeyframesAreTheSimulatedFrames(fixture, dropped: { validDepthPixels(fixture.frames[$0], columns: 0..<(w / 4)) })
         try assertKeyframesAreTheSimulatedFrames(fixture, options: SourceOptions(minConfidence: 1),
-                                                 dropped: { valid(fixture.frames[$0], columns: 0..<(w / 4)) })
+                                                 dropped: { validDepthPixels(fixture.frames[$0], columns: 0..<(w / 4)) })
         try assertKeyframesAreTheSimulatedFrames(fixture, options: SourceOptions(minConfidence: 2),
-                                                 dropped: { valid(fixture.frames[$0], columns: 0..<(w / 2)) })
-        XCTAssertGreaterThan(valid(fixture.frames[0], columns: 0..<(w / 4)), 1000, "the low quarter holds depth")
+                                                 dropped: { validDepthPixels(fixture.frames[$0], columns: 0..<(w / 2)) })
+        XCTAssertGreaterThan(validDepthPixels(fixture.frames[0], columns: 0..<(w / 4)), 1000, "the low quarter holds depth")
     }
 
     func testMalformedExportsAreRefusedNamingTheFile() throws {

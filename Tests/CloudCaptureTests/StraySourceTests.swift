@@ -97,17 +97,13 @@ final class StraySourceTests: XCTestCase {
 
     func testMinConfidenceDropsExactlyThePixelsBelowIt() throws {
         let fixture = try StrayFixture(in: DatasetFixture.scratch(self))
-        func valid(_ frame: CapturedFrame, columns: Range<Int>) -> Int {
-            let w = frame.depth.width
-            return (0..<(w * frame.depth.height)).filter { columns.contains($0 % w) && (frame.depth.data[2 * $0] | frame.depth.data[2 * $0 + 1]) != 0 }.count
-        }
         let w = fixture.frames[0].depth.width
         let byDefault = try SourceSpec(parsing: "stray:\(fixture.folder)").open()
         XCTAssertTrue(byDefault.warnings.contains { $0.contains("depth of low ARKit confidence dropped") }, "\(byDefault.warnings)")
-        try assertFramesAreTheSimulatedFrames(fixture, dropped: { valid(fixture.frames[$0], columns: 0..<(w / 4)) })
+        try assertFramesAreTheSimulatedFrames(fixture, dropped: { validDepthPixels(fixture.frames[$0], columns: 0..<(w / 4)) })
         try assertFramesAreTheSimulatedFrames(fixture, options: SourceOptions(minConfidence: 2),
-                                              dropped: { valid(fixture.frames[$0], columns: 0..<(w / 2)) })
-        XCTAssertGreaterThan(valid(fixture.frames[0], columns: 0..<(w / 4)), 1000, "the low quarter holds depth")
+                                              dropped: { validDepthPixels(fixture.frames[$0], columns: 0..<(w / 2)) })
+        XCTAssertGreaterThan(validDepthPixels(fixture.frames[0], columns: 0..<(w / 4)), 1000, "the low quarter holds depth")
         try FileManager.default.removeItem(atPath: fixture.folder + "/confidence")
         let without = try SourceSpec(parsing: "stray:\(fixture.folder)").open()
         XCTAssertTrue(without.warnings.contains { $0.contains("no confidence/; every depth pixel is kept") }, "\(without.warnings)")
