@@ -28,6 +28,8 @@ extension Plane {
 struct PlanePeeler {
     let set: WorkingSet
     let settings: MeasureSettings
+    /// Bounds on each plane's own inlier distance; nil: `settings.distanceRange`.
+    var distanceRange: ClosedRange<Double>? = nil
 
     /// Planes of `orientation` among `candidates`, largest first, each taking its inliers out of
     /// the candidates, until the next would hold fewer than `minPoints` or `limit` are found.
@@ -103,10 +105,11 @@ struct PlanePeeler {
             guard near.count >= 4 else { return FittedPlane(plane: plane, inliers: near, distance: distance, rms: 0) }
             let sorted = residuals.sorted()
             let sigma = 1.4826 * sorted[sorted.count / 2]
-            distance = min(max(3 * sigma, settings.distanceRange.lowerBound), settings.distanceRange.upperBound)
+            let bounds = distanceRange ?? settings.distanceRange
+            distance = min(max(3 * sigma, bounds.lowerBound), bounds.upperBound)
             inliers = zip(near, residuals).filter { $0.1 < distance }.map(\.0)
             guard inliers.count >= 4 else { break }
-            plane = try set.pcl.fit(inliers, like: plane)
+            plane = try set.fit(inliers, like: plane)
         }
         let squares = inliers.reduce(0.0) { let r = plane.distance(set.points[Int($1)]); return $0 + r * r }
         return FittedPlane(plane: plane, inliers: inliers, distance: distance, rms: (squares / Double(max(1, inliers.count))).squareRoot())

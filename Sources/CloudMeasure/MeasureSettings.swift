@@ -42,6 +42,9 @@ public struct MeasureSettings: Sendable {
     var startDistance: Double { max(0.02, leaf) }
     /// Bounds on a plane's own inlier distance (3 sigma of its residuals).
     var distanceRange: ClosedRange<Double> { 0.01...0.08 }
+    /// A wall's: far walls are seen at 5-6 m, where a Kinect's depth noise is 4-5 cm; capped at
+    /// 8 cm, RANSAC takes such a wall as two bands 10 cm apart and keeps the far one alone.
+    var wallDistanceRange: ClosedRange<Double> { 0.01...0.15 }
     /// How far a floor's or ceiling's normal may lean from up, and a wall's from level.
     var horizontalAngle: Double { 5 * .pi / 180 }
     var verticalAngle: Double { 3 * .pi / 180 }
@@ -52,7 +55,7 @@ public struct MeasureSettings: Sendable {
     /// A vertical plane whose top stays below this (above the floor) is furniture.
     var minWallTop: Double { 1.0 }
     /// With a ceiling seen, a wall reaches within this of it.
-    var wallReachesCeiling: Double { 0.15 }
+    var wallReachesCeiling: Double { 0.3 }
     /// How far a wall may run on unseen (hidden by furniture, out of view) to meet the next one.
     var maxCornerGap: Double { 1.5 }
 

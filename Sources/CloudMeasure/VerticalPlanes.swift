@@ -32,27 +32,33 @@ enum VerticalPlanes {
     static let maxDepthBehind = 1.5
     /// A plane's span is read in columns this wide...
     static let column = 0.1
-    /// ...that rise to within this of its top, in stretches without a gap wider than a doorway.
+    /// ...that rise to within this of its top, or above `tallEnough` (near a camera a wall's top
+    /// is out of view, and furniture in a wall's plane is lower), in stretches without a gap
+    /// wider than a doorway.
     static let tallColumn = 0.15
+    static let tallEnough = 1.5
     static let maxColumnGap = 1.0
     /// Coplanar pieces: normals within this angle and centroids within the inlier distance.
     static let coplanarAngle = 3 * Double.pi / 180
 
     /// `base`: the floor's height along up (the room's bottom without one); `ceiling`: the
     /// ceiling's height above it, when seen.
-    static func find(set: WorkingSet, up: SIMD3<Double>, base: Double, ceiling: Double?, excluding taken: [UInt32],
-                     interior: SIMD3<Double>, settings: MeasureSettings, peeler: PlanePeeler) throws -> [VerticalPlane] {
+    static func find(set: WorkingSet, up: SIMD3<Double>, base: Double, ceiling: Double?, floor: FittedPlane?, excluding taken: [UInt32],
+                     interior: SIMD3<Double>, cameras: [SIMD3<Double>], settings: MeasureSettings, peeler: PlanePeeler) throws -> [VerticalPlane] {
         var excluded = [Bool](repeating: false, count: set.count)
         for i in taken { excluded[Int(i)] = true }
         let candidates = (0..<set.count).filter { i in
             let n = set.normals[i]
             return !excluded[i] && (!n.x.isFinite || abs(dot(n, up)) < sin(30 * Double.pi / 180))
         }.map { UInt32($0) }
+        var peeler = peeler
+        peeler.distanceRange = settings.wallDistanceRange
         var fitted = try peeler.peel(candidates, orientation: .along(axis: up, maxAngle: settings.verticalAngle),
                                      minPoints: settings.points(forArea: settings.minVerticalArea), limit: 40).planes
         fitted = try mergeCoplanar(fitted, up: up, peeler: peeler)
         var planes = fitted.map { describe($0, set: set, up: up, base: base, interior: interior) }
         classify(&planes, ceiling: ceiling, settings: settings)
+        if let floor { refuseCrossingFloor(&planes, floor: floor, set: set, cameras: cameras) }
         return planes
     }
 
@@ -69,7 +75,7 @@ enum VerticalPlanes {
                     let centroid = peeler.set.centroid(q.inliers)
                     guard abs(p.plane.distance(centroid)) < max(p.distance, q.distance) else { continue }
                     let inliers = p.inliers + q.inliers
-                    let plane = try peeler.set.pcl.fit(inliers, like: p.plane)
+                    let plane = try peeler.set.fit(inliers, like: p.plane)
                     let joined = try peeler.refine(plane, among: inliers)
                     guard joined.inliers.count >= max(p.inliers.count, q.inliers.count) else { continue }
                     planes[a] = joined
@@ -107,7 +113,7 @@ enum VerticalPlanes {
             columnCount[k] += 1
         }
         var stretches: [(first: Int, last: Int, count: Int)] = []
-        for k in 0..<columns where columnTop[k] >= top - tallColumn {
+        for k in 0..<columns where columnTop[k] >= min(top - tallColumn, tallEnough) {
             if let last = stretches.last, Double(k - last.last) * column <= maxColumnGap {
                 stretches[stretches.count - 1] = (last.first, k, last.count + columnCount[k])
             } else {
@@ -150,6 +156,57 @@ enum VerticalPlanes {
                     break
                 }
             }
+        }
+    }
+}
+
+extension VerticalPlanes {
+    /// Floor seen at least this far beyond a plane (past the noise and a drifted copy of the wall)...
+    static let floorBeyond = 0.25
+    /// ...by cameras whose sight lines cross the plane's span: no wall stands where they did.
+    /// Through a doorway they cross a wall at the doorway only, however wide the floor beyond
+    /// fans out. A plane left shorter than this is no wall at all.
+    static let minWallLength = 0.5
+
+    /// A wall is at the edge of the free space the cameras looked through. A vertical plane the
+    /// cameras looked across to the floor beyond (a sofa's back, a plane RANSAC drew through
+    /// clutter, a wall drawn twice by a drifting walk) stands in that free space. Each floor
+    /// point is taken as seen by its nearest camera.
+    static func refuseCrossingFloor(_ planes: inout [VerticalPlane], floor: FittedPlane, set: WorkingSet, cameras: [SIMD3<Double>]) {
+        // A few thousand floor points tell which columns were looked through.
+        let step = max(1, floor.inliers.count / 4_000)
+        let floorPoints = stride(from: 0, to: floor.inliers.count, by: step).map { set.points[Int(floor.inliers[$0])] }
+        let eyes = floorPoints.map { f in cameras.min { (($0 - f) * ($0 - f)).sum() < (($1 - f) * ($1 - f)).sum() }! }
+        for i in planes.indices where planes[i].clutter == nil {
+            let p = planes[i]
+            let columns = max(1, Int((p.length / column).rounded(.up)))
+            var seenThrough = [Bool](repeating: false, count: columns)
+            for (f, eye) in zip(floorPoints, eyes) {
+                let (sf, se) = (dot(f - p.centroid, p.normal), dot(eye - p.centroid, p.normal))
+                guard abs(sf) > floorBeyond, sf * se < 0 else { continue }
+                let crossing = eye + se / (se - sf) * (f - eye)
+                let t = dot(crossing - p.centroid, p.along)
+                guard t >= p.start, t < p.end else { continue }
+                seenThrough[min(columns - 1, Int((t - p.start) / column))] = true
+            }
+            // The plane's span keeps its columns not looked through, joined across gaps a
+            // doorway wide; what is left of it must still be a wall's worth.
+            var best: (first: Int, last: Int, count: Int)?
+            var current: (first: Int, last: Int, count: Int)?
+            for k in 0..<columns where !seenThrough[k] {
+                if let c = current, Double(k - c.last) * column <= maxColumnGap {
+                    current = (c.first, k, c.count + 1)
+                } else {
+                    current = (k, k, 1)
+                }
+                if current!.count > best?.count ?? 0 { best = current }
+            }
+            guard let best, Double(best.last - best.first + 1) * column >= minWallLength else {
+                planes[i].clutter = String(format: "not a wall: the cameras saw the floor beyond it along its %.2f m", p.length)
+                continue
+            }
+            planes[i].start = p.start + Double(best.first) * column
+            planes[i].end = min(p.end, p.start + Double(best.last + 1) * column)
         }
     }
 }

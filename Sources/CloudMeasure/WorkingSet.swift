@@ -87,3 +87,38 @@ final class WorkingSet {
     /// normals (a far wall seen at a grazing angle) lean far, a perpendicular surface's do not.
     static let minNormalCosine = cos(60 * Double.pi / 180)
 }
+
+extension WorkingSet {
+    /// PCL's least-squares plane through `indices`, then moved along its normal until the median
+    /// point lies on it. The voxel grid leaves one centroid per occupied leaf, so the far tails of
+    /// a noisy surface weigh as much as its core; when a wall lies along the grid, the leaves its
+    /// noise reaches on either side differ by one, and the mean is pulled toward that side (5 mm
+    /// on a wall with 1.5 mm z² noise, where the raw points' mean is within 0.1 mm of the truth).
+    /// The median does not follow the tails (0.3 mm there). The normal is the least-squares one:
+    /// the grid shifts an aligned wall as a whole, it does not turn it.
+    func fit(_ indices: [UInt32], like reference: Plane) throws -> Plane {
+        var plane = try pcl.fit(indices, like: reference)
+        var residuals = indices.map { plane.distance(points[Int($0)]) }
+        plane.offset -= Self.median(&residuals)
+        return plane
+    }
+
+    /// The median of `values` (reordered in place), by quickselect: the bootstrap takes one for
+    /// every plane of every round.
+    static func median(_ values: inout [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let k = values.count / 2
+        var (low, high) = (0, values.count - 1)
+        while low < high {
+            let pivot = values[(low + high) / 2]
+            var (i, j) = (low, high)
+            while i <= j {
+                while values[i] < pivot { i += 1 }
+                while values[j] > pivot { j -= 1 }
+                if i <= j { values.swapAt(i, j); i += 1; j -= 1 }
+            }
+            if k <= j { high = j } else if k >= i { low = i } else { break }
+        }
+        return values[k]
+    }
+}

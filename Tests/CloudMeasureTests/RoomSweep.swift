@@ -91,10 +91,19 @@ struct RoomSweep {
             }
             let m = (world(nearest.start) + world(nearest.end)) / 2
             if ((m - middle) * (m - middle)).sum().squareRoot() > 0.3 {
+                // In an open outline a true wall may be unmeasured; a measured one must be true.
                 if closed { problems.append("no measured wall near the \(wall.wall) wall") }
                 continue
             }
             errors.append(("wall", length.value - wall.length, length.sigma, wall.length))
+        }
+        for wall in found {
+            let m = (world(wall.start) + world(wall.end)) / 2
+            let nearest = truth.walls.map { t -> Double in
+                let middle = (t.start + t.end) / 2
+                return ((m - middle) * (m - middle)).sum().squareRoot()
+            }.min() ?? .infinity
+            if nearest > 0.3 { problems.append("no measured wall near the true walls: measured wall \(wall.index) stands where none is") }
         }
         return Room(spec: spec, truth: truth, report: report, errors: errors, problems: problems)
     }
