@@ -26,16 +26,17 @@ struct RoomGeometry {
 
     let frame: FloorFrame
     let outline: RoomOutline
-    /// A point of each wall (its centroid) and the room's inside, to place the wall's plan line.
+    /// A point of each wall (its centroid), to place the wall's plan line.
     let wallCentroids: [SIMD3<Double>]
-    let interior: SIMD3<Double>
+    /// Each wall's level normal toward the room (the side its cameras stood on).
+    let wallNormals: [SIMD3<Double>]
     /// Where on the plan the room height is taken when the outline is open (the floor points' centroid).
     let floorCentre: SIMD2<Double>
     /// The camera whose height is reported (a single frame's), in the cloud's frame.
     let camera: SIMD3<Double>?
 
     func lines(_ walls: [Plane]) -> [PlanLine] {
-        walls.indices.map { frame.line(of: walls[$0], near: wallCentroids[$0], facing: interior) }
+        walls.indices.map { frame.line(of: walls[$0], near: wallCentroids[$0], facing: wallCentroids[$0] + wallNormals[$0]) }
     }
 
     func numbers(_ planes: Planes) -> Numbers {

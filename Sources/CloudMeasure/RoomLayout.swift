@@ -17,9 +17,8 @@ struct RoomLayout {
         let cameraRight = scan.cameras[0].apply(SIMD3(1, 0, 0)) - scan.cameras[0].translation
         let along = walls.max { $0.length < $1.length }?.along ?? cameraRight
         let frame = FloorFrame(up: surfaces.up.vector, along: along, camera: cameras[0], floorHeight: surfaces.base)
-        let interior = surfaces.interior
         func trace(_ wall: VerticalPlane) -> RoomOutline.Trace {
-            let line = frame.line(of: wall.fitted.plane, near: wall.centroid, facing: interior)
+            let line = frame.line(of: wall.fitted.plane, near: wall.centroid, facing: wall.centroid + wall.normal)
             let ends = [wall.start, wall.end].map { line.position(frame.plan(wall.centroid + $0 * wall.along)) }
             return RoomOutline.Trace(line: line, start: ends.min()!, end: ends.max()!)
         }
@@ -33,8 +32,8 @@ struct RoomLayout {
         self.walls = walls
         traces = walls.map(trace)
         self.outline = outline
-        let floorCentre = surfaces.levels.floor.map { frame.plan(set.centroid($0.inliers)) } ?? frame.plan(interior)
-        geometry = RoomGeometry(frame: frame, outline: outline, wallCentroids: walls.map(\.centroid), interior: interior,
+        let floorCentre = surfaces.levels.floor.map { frame.plan(set.centroid($0.inliers)) } ?? frame.plan(surfaces.interior)
+        geometry = RoomGeometry(frame: frame, outline: outline, wallCentroids: walls.map(\.centroid), wallNormals: walls.map(\.normal),
                                 floorCentre: floorCentre, camera: cameras.count == 1 ? cameras[0] : nil)
     }
 }

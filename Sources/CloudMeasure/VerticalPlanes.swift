@@ -43,8 +43,8 @@ enum VerticalPlanes {
 
     /// `base`: the floor's height along up (the room's bottom without one); `ceiling`: the
     /// ceiling's height above it, when seen.
-    static func find(set: WorkingSet, up: SIMD3<Double>, base: Double, ceiling: Double?, floor: FittedPlane?, excluding taken: [UInt32],
-                     interior: SIMD3<Double>, cameras: [SIMD3<Double>], settings: MeasureSettings, peeler: PlanePeeler) throws -> [VerticalPlane] {
+    static func find(set: WorkingSet, up: SIMD3<Double>, base: Double, ceiling: Double?, levels: LevelPlanes, excluding taken: [UInt32],
+                     cameras: [Pose], settings: MeasureSettings, peeler: PlanePeeler) throws -> [VerticalPlane] {
         var excluded = [Bool](repeating: false, count: set.count)
         for i in taken { excluded[Int(i)] = true }
         let candidates = (0..<set.count).filter { i in
@@ -56,9 +56,11 @@ enum VerticalPlanes {
         var fitted = try peeler.peel(candidates, orientation: .along(axis: up, maxAngle: settings.verticalAngle),
                                      minPoints: settings.points(forArea: settings.minVerticalArea), limit: 40).planes
         fitted = try mergeCoplanar(fitted, up: up, peeler: peeler)
-        var planes = fitted.map { describe($0, set: set, up: up, base: base, interior: interior) }
-        classify(&planes, ceiling: ceiling, settings: settings)
-        if let floor { refuseCrossingFloor(&planes, floor: floor, set: set, cameras: cameras) }
+        var planes = fitted.map { describe($0, set: set, up: up, base: base, cameras: cameras.map(\.translation)) }
+        if let floor = levels.floor { faceTheFloor(&planes, floor: floor, set: set, up: up) }
+        let ceilingAbove = planes.map { p in ceiling.map { topInView(p, cameras: cameras, up: up, base: base, ceiling: $0) } ?? false }
+        classify(&planes, ceiling: ceiling, ceilingSeenAbove: ceilingAbove, settings: settings)
+        if let floor = levels.floor { refuseCrossingFloor(&planes, floor: floor, set: set, cameras: cameras) }
         return planes
     }
 
@@ -88,10 +90,17 @@ enum VerticalPlanes {
         return planes
     }
 
-    static func describe(_ fitted: FittedPlane, set: WorkingSet, up: SIMD3<Double>, base: Double, interior: SIMD3<Double>) -> VerticalPlane {
+    /// The plane faces the side its nearer cameras stood on (each counted by its inverse square
+    /// distance): a wall is seen from inside the room, and the cameras' middle can lie outside
+    /// a wall's line, or on it, in an L or T.
+    static func describe(_ fitted: FittedPlane, set: WorkingSet, up: SIMD3<Double>, base: Double, cameras: [SIMD3<Double>]) -> VerticalPlane {
         var normal = normalize(fitted.plane.normal - dot(fitted.plane.normal, up) * up)
         let centroid = set.centroid(fitted.inliers)
-        if dot(normal, interior - centroid) < 0 { normal = -normal }
+        let facing = cameras.reduce(0.0) { sum, c in
+            let d = c - centroid
+            return sum + (dot(d, normal) > 0 ? 1 : -1) / max(0.01, (d * d).sum())
+        }
+        if facing < 0 { normal = -normal }
         let along = cross(up, normal)
         let points = fitted.inliers.map { i -> (t: Double, h: Double) in
             let p = set.points[Int(i)]
@@ -126,12 +135,36 @@ enum VerticalPlanes {
                              bottom: bottom, top: top, clutter: nil)
     }
 
-    static func classify(_ planes: inout [VerticalPlane], ceiling: Double?, settings: MeasureSettings) {
+    /// Whether a camera in front of a plane looked at its top (where it meets the ceiling,
+    /// `ceiling` above `base`) along most of its span: only then does a plane that stops below
+    /// the ceiling stop short. Near a camera a wall's top is out of view. Its front is the side of
+    /// the camera nearest to it (the cameras' middle can lie in its plane, as in an L's notch).
+    static func topInView(_ p: VerticalPlane, cameras: [Pose], up: SIMD3<Double>, base: Double, ceiling: Double) -> Bool {
+        let side = { (c: Pose) in dot(c.translation - p.centroid, p.normal) }
+        guard let nearest = cameras.min(by: { abs(side($0)) < abs(side($1)) }) else { return false }
+        let eyes = cameras.filter { side($0) * side(nearest) > 0 }
+            .map { (position: $0.translation, forward: $0.apply(SIMD3(0, 0, 1)) - $0.translation) }
+        let rise = ceiling - (dot(p.centroid, up) - base)
+        let columns = max(1, Int((p.length / column).rounded(.up)))
+        let seen = (0..<columns).filter { k in
+            let top = p.centroid + (p.start + (Double(k) + 0.5) * column) * p.along + rise * up
+            return eyes.contains { e in
+                let d = top - e.position
+                return dot(d, e.forward) > cos(topViewCone) * (d * d).sum().squareRoot()
+            }
+        }
+        return seen.count * 2 >= columns
+    }
+
+    /// Half a depth camera's vertical view, with some room: a Kinect's is 24 degrees.
+    static let topViewCone = 30 * Double.pi / 180
+
+    static func classify(_ planes: inout [VerticalPlane], ceiling: Double?, ceilingSeenAbove: [Bool], settings: MeasureSettings) {
         for i in planes.indices {
             let p = planes[i]
             if p.top < settings.minWallTop {
                 planes[i].clutter = String(format: "furniture: its top is %.2f m above the floor", p.top)
-            } else if let ceiling, p.top < ceiling - settings.wallReachesCeiling {
+            } else if let ceiling, p.top < ceiling - settings.wallReachesCeiling, ceilingSeenAbove[i] {
                 planes[i].clutter = String(format: "furniture: it stops %.2f m below the ceiling", ceiling - p.top)
             }
         }
@@ -161,27 +194,62 @@ enum VerticalPlanes {
 }
 
 extension VerticalPlanes {
+    /// A wall has the room's floor along its foot on one side only, the inside (beyond it, only
+    /// through a doorway): where the floor was seen within `footReach` of a plane's foot on the
+    /// other side more than on this one, the plane is turned round. This holds where the cameras'
+    /// positions mislead (an L's inner walls, seen from one arm with cameras in the other).
+    static func faceTheFloor(_ planes: inout [VerticalPlane], floor: FittedPlane, set: WorkingSet, up: SIMD3<Double>) {
+        for i in planes.indices {
+            let p = planes[i]
+            var front = 0, back = 0
+            for k in floor.inliers {
+                let q = set.points[Int(k)] - p.centroid
+                let t = dot(q, p.along)
+                guard t >= p.start, t < p.end else { continue }
+                let s = dot(q, p.normal)
+                if footReach.contains(s) { front += 1 } else if footReach.contains(-s) { back += 1 }
+            }
+            if back > 2 * front {
+                planes[i].normal = -p.normal
+                planes[i].along = cross(up, -p.normal)
+                (planes[i].start, planes[i].end) = (-p.end, -p.start)
+            }
+        }
+    }
+
+    static let footReach = 0.05...0.6
+
     /// Floor seen at least this far beyond a plane (past the noise and a drifted copy of the wall)...
     static let floorBeyond = 0.25
     /// ...by cameras whose sight lines cross the plane's span: no wall stands where they did.
     /// Through a doorway they cross a wall at the doorway only, however wide the floor beyond
     /// fans out. A plane left shorter than this is no wall at all.
     static let minWallLength = 0.5
+    /// Half the widest view of a depth camera (a Kinect's diagonal is 37 degrees off axis).
+    static let viewCone = 40 * Double.pi / 180
 
     /// A wall is at the edge of the free space the cameras looked through. A vertical plane the
     /// cameras looked across to the floor beyond (a sofa's back, a plane RANSAC drew through
-    /// clutter, a wall drawn twice by a drifting walk) stands in that free space. Each floor
-    /// point is taken as seen by its nearest camera.
-    static func refuseCrossingFloor(_ planes: inout [VerticalPlane], floor: FittedPlane, set: WorkingSet, cameras: [SIMD3<Double>]) {
+    /// clutter, a wall drawn twice by a drifting walk) stands in that free space. A floor point
+    /// is taken as seen by the nearest camera that looked toward it (within `viewCone` of its
+    /// optical axis); a point no camera looked toward tells nothing.
+    static func refuseCrossingFloor(_ planes: inout [VerticalPlane], floor: FittedPlane, set: WorkingSet, cameras: [Pose]) {
         // A few thousand floor points tell which columns were looked through.
         let step = max(1, floor.inliers.count / 4_000)
-        let floorPoints = stride(from: 0, to: floor.inliers.count, by: step).map { set.points[Int(floor.inliers[$0])] }
-        let eyes = floorPoints.map { f in cameras.min { (($0 - f) * ($0 - f)).sum() < (($1 - f) * ($1 - f)).sum() }! }
+        let eyes = cameras.map { (position: $0.translation, forward: $0.apply(SIMD3(0, 0, 1)) - $0.translation) }
+        let sightings = stride(from: 0, to: floor.inliers.count, by: step).compactMap { k -> (SIMD3<Double>, SIMD3<Double>)? in
+            let f = set.points[Int(floor.inliers[k])]
+            let looking = eyes.filter { e in
+                let d = f - e.position
+                return dot(d, e.forward) > cos(viewCone) * (d * d).sum().squareRoot()
+            }
+            return looking.min { (($0.position - f) * ($0.position - f)).sum() < (($1.position - f) * ($1.position - f)).sum() }.map { (f, $0.position) }
+        }
         for i in planes.indices where planes[i].clutter == nil {
             let p = planes[i]
             let columns = max(1, Int((p.length / column).rounded(.up)))
             var seenThrough = [Bool](repeating: false, count: columns)
-            for (f, eye) in zip(floorPoints, eyes) {
+            for (f, eye) in sightings {
                 let (sf, se) = (dot(f - p.centroid, p.normal), dot(eye - p.centroid, p.normal))
                 guard abs(sf) > floorBeyond, sf * se < 0 else { continue }
                 let crossing = eye + se / (se - sf) * (f - eye)
