@@ -51,11 +51,14 @@ def _footprints(truth):
 
 def crosses_floor(truth, seg_start, seg_end):
     """Metres of the segment that run over open floor (not along a wall, not over furniture)."""
-    poly = np.array(truth["floorPolygon"])
     length = float(np.linalg.norm(seg_end - seg_start))
     n = max(2, int(length / 0.05))
     pts = seg_start + np.linspace(0, 1, n)[:, None] * (seg_end - seg_start)
-    open_floor = inside_polygon(poly, pts) & (distance_to_outline(poly, pts) > CROSS_CLEARANCE)
+    # The room's floor and the floor behind its doorway (the walk's second room) were both seen.
+    polys = [np.array(truth["floorPolygon"])] + ([np.array(truth["behind"]["polygon"])] if truth.get("behind") else [])
+    open_floor = np.zeros(len(pts), dtype=bool)
+    for poly in polys:
+        open_floor |= inside_polygon(poly, pts) & (distance_to_outline(poly, pts) > CROSS_CLEARANCE)
     for fp in _footprints(truth):
         open_floor &= ~inside_polygon(fp, pts) | (distance_to_outline(fp, pts) < 0.05)
     return float(open_floor.mean() * length)
