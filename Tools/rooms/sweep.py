@@ -126,7 +126,9 @@ def main(argv=None):
         for what, i in jobs:
             kind = kinds[i % len(kinds)]
             sensor = a.sensor if a.sensor != "mixed" else ("kinect" if i % 2 == 0 else "phone")
-            tum = what == "scan" and a.tum_every > 0 and i % a.tum_every == 0
+            # TUM folders carry no intrinsics: cloudgen takes TUM's documented 640x480 default,
+            # which is the Kinect-like sensor's, so only its rooms go through tum: too.
+            tum = what == "scan" and sensor == "kinect" and a.tum_every > 0 and i % a.tum_every == 0
             folder, truth = reuse(out, a.seed, i, kind, sensor, a.drift, tum, what == "walk", not a.no_noise)
             if truth is None:
                 folder, truth = generate(out, a.seed, i, kind, sensor, use_drift=a.drift, tum=tum, walk=what == "walk",
