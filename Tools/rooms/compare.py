@@ -64,6 +64,27 @@ def crosses_floor(truth, seg_start, seg_end):
     return float(open_floor.mean() * length)
 
 
+def what_is_there(truth, mw):
+    """Names what a measured wall that is no true wall most likely is, for the failure listing:
+    a face of furniture, a wall of the space behind the door, or nothing known."""
+    mid = ((mw["start"] + mw["end"]) / 2)[None]
+    for f in truth["furniture"] + truth.get("objects", []):
+        fp = np.array(f["footprint"])
+        if distance_to_outline(fp, mid)[0] < 0.08:
+            return f"a {f.get('kind', 'object')}'s face ({f['height']:.2f} m high)"
+    if truth.get("behind"):
+        bp = np.array(truth["behind"]["polygon"])
+        if distance_to_outline(bp, mid)[0] < 0.1 or inside_polygon(bp, mid)[0]:
+            return f"the {truth['behind']['kind']} behind the door"
+    poly = np.array(truth["floorPolygon"])
+    if distance_to_outline(poly, mid)[0] < MATCH_DISTANCE:
+        # Along a true wall whose match went to another measured wall: the same wall twice.
+        return "a second piece of a true wall (the wall found twice)"
+    if not inside_polygon(poly, mid)[0]:
+        return "outside the room"
+    return f"{distance_to_outline(poly, mid)[0]:.2f} m inside the room, no surface there"
+
+
 def compare(report, truth):
     """Returns (numbers, failures): numbers as dicts(quantity, error, sigma, where), failures as
     strings, one per problem found."""
@@ -120,7 +141,8 @@ def compare(report, truth):
         what = "in the outline" if r["inOutline"] else "not in the outline"
         cross = crosses_floor(truth, mw["start"], mw["end"])
         extra = f", runs {cross:.2f} m over open floor" if cross >= CROSS_LENGTH else ""
-        failures.append(f"measured wall {r['index']} ({what}, visible {r['visibleLength']:.2f} m) is no true wall{extra}")
+        failures.append(f"measured wall {r['index']} ({what}, visible {r['visibleLength']:.2f} m) is no true wall: "
+                        f"{what_is_there(truth, mw)}{extra}")
     if report.get("outline") != "closed":
         failures.append("outline open" + (f" ({'; '.join(report.get('warnings', []))})" if report.get("warnings") else ""))
     elif truth["unseenWalls"]:
