@@ -64,6 +64,27 @@ def crosses_floor(truth, seg_start, seg_end):
     return float(open_floor.mean() * length)
 
 
+def clutter_on(report, truth, tw):
+    """The reason of a vertical clutter plane lying on the true wall, if measure found the wall's
+    plane but called it furniture: that tells a missed plane from a misjudged one."""
+    room_from_world = np.linalg.inv(np.array(truth["roomToWorld"]))
+    R, t = room_from_world[:3, :3], room_from_world[:3, 3]
+    a, b = np.array(tw["start"]), np.array(tw["end"])
+    mid = np.array([*(a + b) / 2, truth["height"] / 2])
+    inward = np.array(tw["inward"])
+    for c in report.get("clutter", []):
+        if c["kind"] != "vertical":
+            continue
+        p = np.array(c["surface"]["plane"], dtype=float)
+        n = R @ p[:3]
+        point = R @ (-p[3] * p[:3]) + t
+        if abs(n[:2] @ inward) < np.cos(np.radians(MATCH_DEGREES)):
+            continue
+        if abs((mid - point) @ n) < MATCH_DISTANCE:
+            return c["reason"]
+    return None
+
+
 def what_is_there(truth, mw):
     """Names what a measured wall that is no true wall most likely is, for the failure listing:
     a face of furniture, a wall of the space behind the door, or nothing known."""
@@ -115,7 +136,9 @@ def compare(report, truth):
         tag = f"wall {tw['index']} ({L:.2f} m{', unseen' if tw['unseen'] else ''})"
         if best is None:
             if not tw["unseen"]:
-                failures.append(f"{tag}: no measured wall (seen {tw['seenFraction'] * 100:.0f} % of its length)")
+                why = clutter_on(report, truth, tw)
+                failures.append(f"{tag}: no measured wall (seen {tw['seenFraction'] * 100:.0f} % of its length)"
+                                + (f"; taken as clutter: {why}" if why else "; no plane found there"))
             continue
         j = best[1]
         owner.setdefault(j, []).append(tw["index"])
