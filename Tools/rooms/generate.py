@@ -88,6 +88,10 @@ def wall_visibility(room, renderer, depth, surf, valid, dirs, cam, seen):
         cols = np.clip((along / 0.1).astype(int), 0, seen[i]["columns"].size - 1)
         seen[i]["columns"][cols] = True
         seen[i]["pixels"] += int(mine.sum())
+        # Columns whose top 15 cm was seen: measure tells walls from furniture by whether they
+        # reach the ceiling, which a pan's top pitch misses on walls near the station.
+        top = pts[mine, 2] > room.height - 0.15
+        seen[i]["top"][cols[top]] = True
 
 
 def generate(out, seed, index, kind, sensor, use_drift=False, tum=False, walk=False, stations=None,
@@ -112,7 +116,8 @@ def generate(out, seed, index, kind, sensor, use_drift=False, tum=False, walk=Fa
     light = rng.normal(size=3)
     light[2] = abs(light[2]) + 1.0
     light /= np.linalg.norm(light)
-    seen = [{"pixels": 0, "columns": np.zeros(int(np.ceil(w["length"] / 0.1)) + 1, dtype=bool)} for w in room.walls]
+    seen = [{"pixels": 0, "columns": np.zeros(int(np.ceil(w["length"] / 0.1)) + 1, dtype=bool),
+             "top": np.zeros(int(np.ceil(w["length"] / 0.1)) + 1, dtype=bool)} for w in room.walls]
     for k, (true_pose, rec_pose) in enumerate(zip(poses, recorded)):
         depth, surf, normals, dirs = renderer.cast(true_pose)
         mm = spoil(depth, spec, rng, noise=noise)
@@ -141,6 +146,7 @@ def ground_truth(room, seed, index, kind, sensor, spots, poses, recorded, world_
         walls.append({"index": w["index"], "start": _r(w["start"]), "end": _r(w["end"]), "length": round(w["length"], 6),
                       "inward": _r(w["inward"]), "seenPixels": s["pixels"],
                       "seenFraction": round(float(s["columns"][:-1].mean()) if s["columns"].size > 1 else 0.0, 3),
+                      "topSeenFraction": round(float(s["top"][:-1].mean()) if s["top"].size > 1 else 0.0, 3),
                       "unseen": s["pixels"] < 50})
     # How far the last recorded pose is from the true one: the drift a measurement must absorb.
     last = np.linalg.inv(poses[-1]) @ recorded[-1]
