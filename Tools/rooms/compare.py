@@ -124,15 +124,20 @@ def compare(report, truth):
         inward = np.array(tw["inward"])
         best = None
         for j, mw in enumerate(measured):
-            if mw["normal"] @ inward < np.cos(np.radians(MATCH_DEGREES)):
+            # Lines within 10 degrees, facing either way: a wall whose normal points out of the
+            # room is still that wall, and is reported as such below.
+            facing = mw["normal"] @ inward
+            if abs(facing) < np.cos(np.radians(MATCH_DEGREES)):
                 continue
             mid = (mw["start"] + mw["end"]) / 2
             off = abs((mid - a) @ inward)
             along = (mid - a) @ u
             if off > MATCH_DISTANCE or along < -SPAN_SLACK or along > L + SPAN_SLACK:
                 continue
-            if best is None or off < best[0]:
-                best = (off, j)
+            # A wall facing the right way wins over one facing away, then the nearer one.
+            key = (facing < 0, off)
+            if best is None or key < best[0]:
+                best = (key, j)
         tag = f"wall {tw['index']} ({L:.2f} m{', unseen' if tw['unseen'] else ''})"
         if best is None:
             if not tw["unseen"]:
@@ -143,6 +148,8 @@ def compare(report, truth):
         j = best[1]
         owner.setdefault(j, []).append(tw["index"])
         mw = measured[j]["report"]
+        if best[0][0]:
+            failures.append(f"{tag}: measured wall {mw['index']} lies on it but its normal points out of the room")
         length = _value(mw["length"])
         if tw["unseen"] and length is not None:
             failures.append(f"{tag}: unseen, but measured {length[0]:.3f} m")
