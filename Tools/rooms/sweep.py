@@ -86,6 +86,31 @@ def table(numbers):
     return "\n".join(rows), summary
 
 
+def failure_kind(text):
+    """A failure line's kind, for the counts under the listing."""
+    for needle, kind in (("measure failed", "measure exited with an error"),
+                         ("normal points out", "wall found, its normal points out of the room"),
+                         ("clutter: furniture: it stops", "true wall called furniture: stops below the ceiling"),
+                         ("clutter: not a wall", "true wall called clutter: floor seen beyond / on both sides"),
+                         ("clutter: beyond a wall", "true wall called clutter: beyond another wall"),
+                         ("taken as clutter", "true wall called clutter: other reason"),
+                         ("no plane found", "seen true wall: no plane found there"),
+                         ("length null", "true wall: length null (an end meets no wall)"),
+                         ("length off", "wall length off by more than 1 cm"),
+                         ("behind the door", "a wall of the corridor behind the door reported as a room wall"),
+                         ("found twice", "a true wall found twice"),
+                         ("'s face", "a furniture face reported as a wall"),
+                         ("no surface there", "a wall where there is nothing"),
+                         ("outline open", "outline open"),
+                         ("height off", "height off by more than 1 cm"),
+                         ("area off", "area off by more than 1 %"),
+                         ("merged", "one measured wall for several true walls"),
+                         ("unseen", "a number for something unseen")):
+        if needle in text:
+            return kind
+    return "other"
+
+
 def targets_missed(summary, failures_by_room):
     missed = []
     for q, s in summary.items():
@@ -159,6 +184,7 @@ def main(argv=None):
                             [f for f in fails if f.startswith("wall ") and "off by" in f]
                 for n in nums:
                     n["room"] = name
+                    n["closed"] = report.get("outline") == "closed"
                 numbers += nums
                 failures[name] = fails
                 listing.append(f"{name}: {truth['frames']} frames, {len(truth['walls'])} walls, generated in "
@@ -176,10 +202,21 @@ def main(argv=None):
     print(f"rooms: seed {a.seed}, {a.rooms} rooms ({a.kinds}), sensor {a.sensor}, drift {'yes' if a.drift else 'no'}, "
           f"noise {'no' if a.no_noise else 'yes'}, walks {a.walks}\n")
     print(text)
+    closed_text, _ = table([n for n in numbers if n.get("closed")])
+    print(f"\nthe {len({n['room'] for n in numbers if n.get('closed')})} measurements whose outline closed:\n")
+    print(closed_text)
     print("\nfailures:")
     for name, fails in failures.items():
         for f in fails:
             print(f"- {name}: {f}")
+    kinds = {}
+    for fails in failures.values():
+        for f in fails:
+            kinds[failure_kind(f)] = kinds.get(failure_kind(f), 0) + 1
+    clean = sum(1 for f in failures.values() if not f)
+    print(f"\n{clean} of {len(failures)} measurements without failures; failures by kind:")
+    for k, v in sorted(kinds.items(), key=lambda kv: -kv[1]):
+        print(f"  {v:4d}  {k}")
     missed = targets_missed(summary, failures)
     for n in numbers:
         if n["quantity"] in ("height", "wall length") and abs(n["error"]) > 0.01:
