@@ -4,9 +4,10 @@ import PackageDescription
 
 // CShims is C++ over PCL, built by g++ through CMake (Tools/bootstrap) into a shared library: the
 // Swift toolchain's clang cannot compile PCL's headers against Debian's Boost. SwiftPM only sees the
-// C header (module `CShims`); CloudPCL opens CShims/build/libcloudgen_shim.so with dlopen on first
-// use (so PCL loads only where it is used), found through a runpath on every program that links
-// CloudPCL.
+// C header (module `CShims`); CloudPCL opens libcloudgen_shim.so with dlopen on first use (so PCL
+// loads only where it is used), found through a runpath on every program that links CloudPCL:
+// `$ORIGIN/../lib/cloudgen` (an installed binary's, Tools/install), then this checkout's CShims/build,
+// which Tools/install removes from the binary it installs. (No shell sees `$ORIGIN`.)
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
 let shimLibraryDir = "\(root)/CShims/build"
 
@@ -47,7 +48,8 @@ let package = Package(
         .target(
             name: "CloudPCL",
             dependencies: ["CloudCore", "CloudIO", "CShims"],
-            linkerSettings: [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", shimLibraryDir])]
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "$ORIGIN/../lib/cloudgen",
+                                            "-Xlinker", "-rpath", "-Xlinker", shimLibraryDir])]
         ),
         // C over libusb, libfreenect and OpenNI2, all dlopen'ed on first use: no command but the
         // camera ones loads them, cloudgen runs without them, and fakenect's reduced library can stand

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CloudCore
 import CloudService
 import Foundation
 import SharedTestData
@@ -39,14 +40,25 @@ final class CaptureStoreCrashTests: XCTestCase {
         }
     }
 
+    /// Replays a run's kill moments: the seed it printed.
+    private static let seedVariable = "CLOUDGEN_TEST_KILL_SEED"
+
     func testKillDuringCommitsLosesNoCaptureAndListsNoHalfOne() async throws {
         let root = try scratchFolder()
         var announced: Set<CaptureID> = []
         var leftovers = 0
-        var random = SystemRandomNumberGenerator()
+        // The kill moments are random, so that runs reach different points of a commit, but seeded
+        // and printed, so that a failing run can be replayed (CLOUDGEN_TEST_KILL_SEED=N).
+        let seed = try ProcessInfo.processInfo.environment[Self.seedVariable].map { text in
+            try XCTUnwrap(UInt64(text), "\(Self.seedVariable)=\(text) is not a whole number")
+        } ?? UInt64.random(in: 0...UInt64(UInt32.max))
+        print("CaptureStoreCrashTests: kill moments from seed \(seed) (\(Self.seedVariable)=\(seed) replays them)")
+        var random = SplitMix64(seed: seed)
         for round in 0..<10 {
-            let (ids, exit) = try runChildUntilKilled(root, afterMilliseconds: Int.random(in: 0..<250, using: &random))
-            XCTAssertEqual(exit, SIGKILL, "round \(round): the child ended otherwise")
+            let delay = Int.random(in: 0..<250, using: &random)
+            print("CaptureStoreCrashTests: round \(round): kill \(delay) ms after the first commit")
+            let (ids, exit) = try runChildUntilKilled(root, afterMilliseconds: delay)
+            XCTAssertEqual(exit, SIGKILL, "round \(round) (seed \(seed)): the child ended otherwise")
             XCTAssertFalse(ids.isEmpty, "round \(round): the child committed nothing")
             announced.formUnion(ids)
 
@@ -82,9 +94,10 @@ final class CaptureStoreCrashTests: XCTestCase {
         child.standardOutput = output
         child.standardError = FileHandle.nullDevice
         try child.run()
-        // Should the child never announce a capture, it is still killed, and the test fails.
+        // Should the child never announce a capture, it is still killed, and the test fails; the
+        // bound is against a hang, generous for a busy machine.
         let pid = child.processIdentifier
-        DispatchQueue.global().asyncAfter(deadline: .now() + 15) { if child.isRunning { kill(pid, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) { if child.isRunning { kill(pid, SIGKILL) } }
         var text = ""
         while !text.contains("committed ") {
             let chunk = output.fileHandleForReading.availableData

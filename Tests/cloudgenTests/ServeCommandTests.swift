@@ -82,14 +82,20 @@ final class ServeCommandTests: XCTestCase {
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             // A fused capture of several frames: seconds of work in a debug build.
-            answer.result = try? ServeProcess.curl(["-H", "Content-Type: application/json",
-                                             "-d", "{\"source\": \"synthetic:seed=4\", \"frames\": 4, \"fuse\": true}", "\(server.url)/v1/captures"])
+            let result = try? ServeProcess.curl(["-H", "Content-Type: application/json",
+                                                 "-d", "{\"source\": \"synthetic:seed=4,depth=640x480\", \"frames\": 8, \"fuse\": true}",
+                                                 "\(server.url)/v1/captures"])
+            answer.set(result)
             done.signal()
         }
-        usleep(500_000)
+        // The signal goes while the capture runs, by the server's own account, and before the
+        // client has its answer: the request is in flight, whatever the machine's speed.
+        XCTAssertTrue(try server.waitUntilCapturing(within: 120), "the server never reported the capture running")
+        XCTAssertTrue(answer.isEmpty, "the capture was answered before SIGTERM was sent")
         server.signal(SIGTERM)
         XCTAssertEqual(done.wait(timeout: .now() + 120), .success)
-        XCTAssertEqual(answer.result?.status, 201, answer.result.map { String(decoding: $0.body, as: UTF8.self) } ?? "no answer")
+        let result = answer.result
+        XCTAssertEqual(result?.status, 201, result.map { String(decoding: $0.body, as: UTF8.self) } ?? "no answer")
         XCTAssertEqual(server.exitStatus(within: 30), 0)
     }
 }
@@ -112,6 +118,28 @@ private final class Confirmed: @unchecked Sendable {
     }
 }
 
+/// curl's answer, set on the client's thread and read on the test's.
 private final class Answer: @unchecked Sendable {
-    var result: (status: Int, body: Data)?
+    private let lock = NSLock()
+    private var answered = false
+    private var stored: (status: Int, body: Data)?
+
+    var isEmpty: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return !answered
+    }
+
+    var result: (status: Int, body: Data)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+
+    func set(_ result: (status: Int, body: Data)?) {
+        lock.lock()
+        answered = true
+        stored = result
+        lock.unlock()
+    }
 }

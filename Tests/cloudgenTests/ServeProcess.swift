@@ -41,6 +41,21 @@ final class ServeProcess {
         return process.isRunning ? nil : process.terminationStatus
     }
 
+    /// Waits until the server says (GET /metrics) that its capture pool is running work: a
+    /// request is in flight, not merely sent. False if that is not seen within `seconds` (a bound
+    /// against a hang) or the process ends.
+    func waitUntilCapturing(within seconds: Double) throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline {
+            let metrics = String(decoding: try Self.curl(["\(url)/metrics"]).body, as: UTF8.self)
+            if metrics.split(separator: "\n").contains(where: { $0.hasPrefix("cloudgen_pool_running{pool=\"capture\"} ") && !$0.hasSuffix(" 0") }) {
+                return true
+            }
+            usleep(20_000)
+        }
+        return false
+    }
+
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }

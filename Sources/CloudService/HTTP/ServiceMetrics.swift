@@ -3,7 +3,8 @@ import Hummingbird
 import Prometheus
 
 /// What GET /metrics reports (Prometheus text format): requests by route and status, their
-/// latency, captures stored, jobs queued and running, bytes written.
+/// latency, captures stored, jobs queued and running, each worker pool's busy threads and waiting
+/// work, bytes written.
 public final class ServiceMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     let capturesStored: Gauge
@@ -29,6 +30,16 @@ public final class ServiceMetrics: Sendable {
         registry.makeDurationHistogram(name: "cloudgen_http_request_duration_seconds", labels: [("route", route)],
                                        buckets: Self.latencyBuckets, help: "Time from request head to response head")
             .recordNanoseconds(Int64(seconds * 1e9))
+    }
+
+    /// A pool's load as it is now (read when /metrics is asked for): how many of its threads are
+    /// busy and how much work waits. It is what says a capture is running, not just requested.
+    func recordLoad(of pool: WorkerPool) {
+        let load = pool.load
+        registry.makeGauge(name: "cloudgen_pool_running", labels: [("pool", pool.name)], help: "Work items a worker pool's threads are doing")
+            .set(Double(load.running))
+        registry.makeGauge(name: "cloudgen_pool_queued", labels: [("pool", pool.name)], help: "Work items waiting for a worker pool's thread")
+            .set(Double(load.queued))
     }
 
     var text: String { registry.emitToString() }

@@ -36,7 +36,7 @@ enum OpenAPIDocument {
         "/metrics": {
           "get": {
             "operationId": "metrics",
-            "summary": "Prometheus text: requests by route and status, latency, captures stored, jobs, bytes written.",
+            "summary": "Prometheus text: requests by route and status, latency, captures stored, jobs, worker pools' load, bytes written.",
             "responses": {
               "200": {"description": "Prometheus exposition format 0.0.4.", "content": {"text/plain": {"schema": {"type": "string"}}}},
               "401": {"$ref": "#/components/responses/Unauthorized"}

@@ -14,6 +14,8 @@ struct ServiceRoutes {
         routes.add(.get, "/metrics", to: router) { _, _ in
             let count = try await service.store.index.count()
             service.metrics.capturesStored.set(Double(count))
+            service.metrics.recordLoad(of: service.capturePool)
+            service.metrics.recordLoad(of: service.exportPool)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                             body: .init(byteBuffer: ByteBuffer(string: service.metrics.text)))
         }
