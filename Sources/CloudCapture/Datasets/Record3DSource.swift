@@ -58,8 +58,8 @@ public final class Record3DSource: DatasetSource {
         let noColor = metadata.poses.indices.filter { depthFiles[$0] != nil && colorFiles[$0] == nil }
         var warnings: [String] = []
         for (missing, what) in [(noDepth, "no depth map (depth/N.exr)"), (noColor, "a depth map but no color image (rgb/N.jpg)")] where !missing.isEmpty {
-            let (frames, have) = missing.count == 1 ? ("frame", "has") : ("frames", "have")
-            warnings.append("record3d:\(directory): \(frames) \(FrameNumberRanges.text(missing)) of \(poseCount) \(have) \(what); left out")
+            let (noun, verb) = missing.count == 1 ? ("frame", "has") : ("frames", "have")
+            warnings.append("record3d:\(directory): \(noun) \(FrameNumberRanges.text(missing)) of \(poseCount) \(verb) \(what); left out")
         }
         self.warnings = warnings
         frames = kept.map { index in
