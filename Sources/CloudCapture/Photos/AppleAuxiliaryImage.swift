@@ -28,9 +28,9 @@ enum AppleAuxiliaryImage: Equatable {
         // The matte first: an iPhone's matte says AuxiliaryImageType "depth", its subtype says what it is.
         if inNamespace(Self.portraitMatteNamespace) || names.contains(where: Self.portraitMatteNames.contains) {
             self = .portraitEffectsMatte
-        } else if inNamespace(Self.semanticMatteNamespace) || inNamespace(Self.gainMapNamespace) || subtype != nil
+        } else if inNamespace(Self.semanticMatteNamespace) || inNamespace(Self.gainMapNamespace)
                     || names.contains(where: { $0.contains("matte") || $0.contains("gainmap") }) {
-            // A subtype names something more particular than depth; a matte or gain map is no depth.
+            // Another matte or a gain map, whatever type it also gives, is no depth.
             self = .other
         } else if type == "depth" || type == "disparity" || xmp.values(AppleDepthMetadata.depthData, "IntrinsicMatrix") != nil {
             self = .depth
