@@ -96,6 +96,7 @@ struct PCDHeaderParser {
                 guard values.count == 7, let pose = Pose(viewpoint: values.compactMap { Double($0) }) else {
                     throw bad("VIEWPOINT needs 7 finite numbers (tx ty tz qw qx qy qz, a non-zero quaternion)")
                 }
+                if let problem = pose.placementProblem { throw bad("VIEWPOINT (where the camera stood): \(problem)") }
                 viewpoint = pose == .identity ? nil : pose
             case "DATA":
                 let encoding: PCDHeader.Encoding

@@ -70,6 +70,7 @@ struct PLYHeaderParser {
                 guard tokens.count == 10, let pose = Pose(viewpoint: tokens[3...].compactMap { Double($0) }) else {
                     throw bad("comment cloudgen viewpoint needs 7 finite numbers (tx ty tz qw qx qy qz, a non-zero quaternion)")
                 }
+                if let problem = pose.placementProblem { throw bad("comment cloudgen viewpoint (where the camera stood): \(problem)") }
                 viewpoint = pose == .identity ? nil : pose
             case "obj_info":
                 // PCL reads these two as the cloud's grid; other obj_info lines are free text.

@@ -48,8 +48,8 @@ public enum TrajectoryLog {
                             translation: SIMD3(rows[0][3], rows[1][3], rows[2][3]))
             // A camera-to-world pose moves the camera, it does not scale or mirror the scene; a
             // bundle written from these frames (--bundle) would be refused when read back.
-            guard pose.isRigid() else {
-                throw CloudError.badInput("\(path): frame \(f): the matrix's upper-left 3x3 is not a rotation (a camera pose is rigid: no scale, shear or mirroring)")
+            if let problem = pose.placementProblem {
+                throw CloudError.badInput("\(path): frame \(f): \(problem)")
             }
             poses.append(pose)
         }

@@ -149,10 +149,10 @@ final class BundleBadInputTests: XCTestCase {
         XCTAssertFalse(try BundleSource(directory: dir.path).knowsPose)
         try edit(frame: 0, ["cameraToWorld"], [[2, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]])
         try edit(frame: 1, ["cameraToWorld"], [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]])
-        assertRefused(naming: "manifest.json", "frames[0].cameraToWorld is not a rotation and a finite translation")
+        assertRefused(naming: "manifest.json", "frames[0].cameraToWorld: the rotation is not a rotation")
         try edit(["calibration", "extrinsicMatrix"], [[1, 0, 0], [0, 1, 0], [0, 0, -1], [0, 0, 0]])
         try edit(frame: 0, ["cameraToWorld"], [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]])
-        assertRefused(naming: "manifest.json", "frames[0].calibration.extrinsicMatrix is not a rotation")
+        assertRefused(naming: "manifest.json", "frames[0].calibration.extrinsicMatrix (depth to color, millimetres): the rotation is not a rotation")
     }
 
     func testFramePathsStayInsideTheBundle() throws {

@@ -6,9 +6,19 @@ import XCTest
 
 /// A portrait JPEG written from a simulated frame of a known room, laid out as an iPhone writes
 /// one: the color image with an EXIF orientation and a Multi-Picture Format index (APP2) listing
-/// a second JPEG, the 8-bit disparity with Apple's depthData/apdi XMP, and a third, the portrait
-/// matte, which marks the nearer half of the depth as the subject.
+/// further JPEGs: the 8-bit disparity with Apple's depthData/apdi XMP, and auxiliary images, each
+/// with its own XMP: by default the portrait matte as an iPhone writes it, which marks the nearer
+/// half of the depth as the subject (the layouts are in PhotoMatteLayoutTests).
 struct DepthPhotoFixture {
+    /// A further 8-bit image: the properties and namespace declarations of its XMP's
+    /// rdf:Description, and whether it marks the subject (a portrait matte) or everything but
+    /// the subject (so that a semantic matte taken for the portrait matte keeps the background).
+    struct Auxiliary {
+        var namespaces = ""
+        var properties: String
+        var marksSubject = true
+    }
+
     static let spec = "synthetic:room=4x3x2.5,format=depth32,color=320x240,noise=0"
     /// The simulated frame, whose depth is in metres.
     let frame: CapturedFrame
@@ -20,7 +30,9 @@ struct DepthPhotoFixture {
 
     /// `accuracy` is written as depthData:Accuracy; `orientation` as the EXIF orientation, the
     /// images being stored turned back from it (so that the photo shows the simulated frame).
-    init(in dir: String, accuracy: String = "absolute", orientation: Int = 1, matte: Bool = true) throws {
+    /// `auxiliaries` follow the depth image in the MPF index, or come before it with `depthLast`.
+    init(in dir: String, accuracy: String = "absolute", orientation: Int = 1, auxiliaries: [Auxiliary] = [.portraitMatteAsAnIPhoneWritesIt],
+         depthLast: Bool = false) throws {
         path = dir + "/portrait.jpg"
         let camera = try syntheticCamera(Self.spec)
         frame = try XCTUnwrap(try camera.nextFrame())
@@ -36,25 +48,26 @@ struct DepthPhotoFixture {
             return UInt8(((1 / Double(z) - floatMin) / (floatMax - floatMin) * 255).rounded())
         }
         let subject = depth.metres.map { $0 > 0 && $0 < subjectDepth ? UInt8(255) : 0 }
+        let background = subject.map { 255 - $0 }
 
         let stored = StoredTurn(orientation)
         let k = stored.intrinsics(frame.intrinsics)
         let colorStored = stored.apply(color.rgb, width: color.width, height: color.height, channels: 3)
         let depthStored = stored.apply(disparity, width: depth.width, height: depth.height, channels: 1)
-        let matteStored = stored.apply(subject, width: depth.width, height: depth.height, channels: 1)
 
         let primary = try JPEGWriter.encode(colorStored.pixels, width: colorStored.width, height: colorStored.height, channels: 3,
                                             quality: 95, origin: path)
         let depthXMP = Self.depthXMP(k, floatMin: floatMin, floatMax: floatMax, accuracy: accuracy)
-        var images = [Self.inserting([Self.segment(0xE1, Array("http://ns.adobe.com/xap/1.0/\u{0}".utf8) + Array(depthXMP.utf8))],
-                                     into: try JPEGWriter.encode(depthStored.pixels, width: depthStored.width, height: depthStored.height,
-                                                                 channels: 1, quality: 100, origin: path))]
-        if matte {
-            let matteXMP = Self.packet("<apdi:AuxiliaryImageType>urn:com:apple:photo:2018:aux:portraiteffectsmatte</apdi:AuxiliaryImageType>")
-            images.append(Self.inserting([Self.segment(0xE1, Array("http://ns.adobe.com/xap/1.0/\u{0}".utf8) + Array(matteXMP.utf8))],
-                                         into: try JPEGWriter.encode(matteStored.pixels, width: matteStored.width, height: matteStored.height,
-                                                                     channels: 1, quality: 100, origin: path)))
+        func grayJPEG(_ pixels: (pixels: [UInt8], width: Int, height: Int), xmp: String) throws -> [UInt8] {
+            Self.inserting([Self.segment(0xE1, Array("http://ns.adobe.com/xap/1.0/\u{0}".utf8) + Array(xmp.utf8))],
+                           into: try JPEGWriter.encode(pixels.pixels, width: pixels.width, height: pixels.height, channels: 1, quality: 100, origin: path))
         }
+        let depthImage = try grayJPEG(depthStored, xmp: depthXMP)
+        let auxiliaryImages = try auxiliaries.map { auxiliary in
+            try grayJPEG(stored.apply(auxiliary.marksSubject ? subject : background, width: depth.width, height: depth.height, channels: 1),
+                         xmp: Self.packet(auxiliary.properties, namespaces: auxiliary.namespaces))
+        }
+        let images = depthLast ? auxiliaryImages + [depthImage] : [depthImage] + auxiliaryImages
         let exif = Self.segment(0xE1, Array("Exif\u{0}\u{0}".utf8) + Self.exifOrientation(orientation))
         // The MPF segment's length does not depend on the offsets in it: place it, then fill them in.
         let mpfLength = Self.segment(0xE2, Self.mpf(primarySize: 0, offsets: images.map { _ in 0 }, sizes: images.map(\.count))).count
@@ -71,10 +84,10 @@ struct DepthPhotoFixture {
         try Data(file).write(to: URL(fileURLWithPath: path))
     }
 
-    static func packet(_ properties: String) -> String {
+    static func packet(_ properties: String, namespaces: String = "") -> String {
         """
         <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-        <rdf:Description rdf:about="" xmlns:apdi="http://ns.apple.com/pixeldatainfo/1.0/" xmlns:depthData="http://ns.apple.com/depthData/1.0/">
+        <rdf:Description rdf:about="" xmlns:apdi="http://ns.apple.com/pixeldatainfo/1.0/" xmlns:depthData="http://ns.apple.com/depthData/1.0/" \(namespaces)>
         \(properties)
         </rdf:Description></rdf:RDF></x:xmpmeta>
         """

@@ -237,7 +237,7 @@ final class PhotoSourceTests: XCTestCase {
     func testBadPhotosAndMisusedFlagsAreRefusedByName() throws {
         let dir = try makeScratchFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let fixture = try DepthPhotoFixture(in: dir.path, matte: false)
+        let fixture = try DepthPhotoFixture(in: dir.path, auxiliaries: [])
         let good = try InputFile.readAll(fixture.path)
         func refused(_ bytes: [UInt8], _ expected: String, options: SourceOptions = SourceOptions(),
                      file: StaticString = #filePath, line: UInt = #line) throws {

@@ -10,16 +10,17 @@ import XCTest
 /// [qx, qy, qz, qw, px, py, pz] camera-to-world in OpenGL's camera axes; rgb/N.jpg; depth/N.exr
 /// with the simulator's float32 metres in channel R. The world is the simulated room's.
 struct Record3DFixture {
-    static let spec = "synthetic:room=4x3x2.5,frames=3,format=depth32,color=320x240,noise=0"
+    static func spec(frames: Int) -> String { "synthetic:room=4x3x2.5,frames=\(frames),format=depth32,color=320x240,noise=0" }
     /// The simulated frames the export was written from, in order.
     let frames: [CapturedFrame]
     let folder: String
     var metadataPath: String { folder + "/metadata.json" }
 
     /// `halfDepth`: the EXRs store half floats (Record3D writes float; an EXR may hold either).
-    init(in dir: String, halfDepth: Bool = false) throws {
+    init(in dir: String, frames count: Int = 3, halfDepth: Bool = false) throws {
         folder = dir + "/record3d"
-        let camera = try syntheticCamera(Self.spec)
+        let spec = Self.spec(frames: count)
+        let camera = try syntheticCamera(spec)
         var frames: [CapturedFrame] = []
         while let frame = try camera.nextFrame() { frames.append(frame) }
         self.frames = frames
@@ -28,7 +29,7 @@ struct Record3DFixture {
         }
         var poses: [[Double]] = []
         for (i, frame) in frames.enumerated() {
-            let decoded = try RGBDFrame(decoding: frame, origin: Self.spec)
+            let decoded = try RGBDFrame(decoding: frame, origin: spec)
             try JPEGWriter.write(rgb: try XCTUnwrap(decoded.color), to: "\(folder)/rgb/\(i).jpg", quality: 95)
             try EXRDepthFile.write(decoded.depth.metres, width: decoded.depth.width, height: decoded.depth.height, channel: "R",
                                    half: halfDepth, to: "\(folder)/depth/\(i).exr")

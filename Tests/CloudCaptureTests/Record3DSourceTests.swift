@@ -69,7 +69,6 @@ final class Record3DSourceTests: XCTestCase {
                                (original.replacingOccurrences(of: "\"w\": 320", with: "\"w\": true"), "'w' is not an image size"),
                                (original.replacingOccurrences(of: "\"dh\"", with: "\"dheight\""), "one of 'dw' and 'dh' without the other"),
                                (original.replacingOccurrences(of: "\"fps\": 60", with: "\"fps\": 60, \"w\": 320"), "appears twice"),
-                               (original.replacingCharacters(in: poses, with: "], [0, 0, 0, 1, 0, 0, 0]]}"), "4 poses, but depth/ holds 3 EXR depth maps"),
                                (original.replacingCharacters(in: poses, with: "], [0, 0, 0, 0, 1, 2, 3]]}"), "poses[3] has a zero quaternion"),
                                (original.replacingCharacters(in: poses, with: "], [0, 0, 0, 1, 0, 0]]}"), "poses[3] is not 7 numbers"),
                                (original.replacingOccurrences(of: "\"poses\"", with: "\"pose\""), "no 'poses'"),
@@ -121,13 +120,52 @@ final class Record3DSourceTests: XCTestCase {
         try EXRDepthFile.write([Float](repeating: 1, count: 256 * 192), width: 256, height: 192, channel: "Z", to: exr)
         assertCloudError(.badInput, naming: exr, containing: "no channel R (the file has Z (float))") { try read() }
 
-        try FileManager.default.moveItem(atPath: exr, toPath: fixture.folder + "/depth/7.exr")
-        assertCloudError(.badInput, naming: exr, containing: "no such file (the depth map of frame 1)") { try read() }
-        try FileManager.default.removeItem(atPath: fixture.folder + "/rgb/2.jpg")
-        try FileManager.default.removeItem(atPath: fixture.folder + "/depth/7.exr")
-        assertCloudError(.badInput, naming: fixture.metadataPath, containing: "3 poses, but depth/ holds 2 EXR depth maps") { try read() }
+        // Files are matched to poses by the number they are named by: one beyond the poses, a name
+        // that is no number, or two files for one frame are refused naming the file.
+        let beyond = fixture.folder + "/depth/7.exr"
+        try FileManager.default.moveItem(atPath: exr, toPath: beyond)
+        assertCloudError(.badInput, naming: beyond, containing: "frame 7, but \(fixture.metadataPath) holds 3 poses (frames 0-2)") { try read() }
+        let unnumbered = fixture.folder + "/depth/depth1.exr"
+        try FileManager.default.moveItem(atPath: beyond, toPath: unnumbered)
+        assertCloudError(.badInput, naming: unnumbered, containing: "not named by a frame number") { try read() }
+        try FileManager.default.moveItem(atPath: unnumbered, toPath: fixture.folder + "/depth/01.exr")
+        try FileManager.default.copyItem(atPath: fixture.folder + "/depth/01.exr", toPath: exr)
+        assertCloudError(.badInput, naming: fixture.folder + "/depth/", containing: "a second file for frame 1") { try read() }
+        for n in 0...2 { try? FileManager.default.removeItem(atPath: fixture.folder + "/depth/\(n).exr") }
+        try FileManager.default.removeItem(atPath: fixture.folder + "/depth/01.exr")
+        assertCloudError(.badInput, naming: fixture.folder, containing: "none of metadata.json's 3 frames has both its depth map") { try read() }
         try FileManager.default.removeItem(atPath: fixture.folder + "/depth")
         assertCloudError(.badInput, naming: fixture.folder, containing: "no depth/ folder") { try read() }
+    }
+
+    /// A real export can lack some frames' files (issue 19: a published Record3D export lacks four
+    /// of its 345 frames). The frames that have both files give the very points and colors the
+    /// full export gives for them, at their own numbers; the ones left out are named, in ranges.
+    func testFramesWhoseFilesAreMissingAreLeftOutAndNamed() throws {
+        let fixture = try Record3DFixture(in: DatasetFixture.scratch(self), frames: 6)
+        let full = try SourceSpec(parsing: "record3d:\(fixture.folder)").open()
+        XCTAssertEqual(full.warnings, [])
+        var fullFrames: [CapturedFrame] = []
+        while let frame = try full.nextFrame() { fullFrames.append(frame) }
+        XCTAssertEqual(fullFrames.count, 6)
+
+        for n in [1, 3, 4] { try FileManager.default.removeItem(atPath: fixture.folder + "/depth/\(n).exr") }
+        try FileManager.default.removeItem(atPath: fixture.folder + "/rgb/5.jpg")
+        let source = try SourceSpec(parsing: "record3d:\(fixture.folder)").open()
+        XCTAssertEqual(source.warnings, ["record3d:\(fixture.folder): frames 1, 3-4 of 6 have no depth map (depth/N.exr); left out",
+                                         "record3d:\(fixture.folder): frame 5 of 6 has a depth map but no color image (rgb/N.jpg); left out"])
+        XCTAssertEqual(source.knownFrameCount, 2)
+        for number in [0, 2] {
+            let frame = try XCTUnwrap(try source.nextFrame())
+            XCTAssertEqual(frame.timestamp, Double(number), "frame \(number) keeps its number")
+            XCTAssertEqual(frame.pose, fullFrames[number].pose)
+            let (kept, keptColors) = try worldPoints(frame)
+            let (whole, wholeColors) = try worldPoints(fullFrames[number])
+            XCTAssertGreaterThan(whole.count, 30_000)
+            XCTAssertEqual(kept, whole, "frame \(number): points")
+            XCTAssertEqual(keptColors, wholeColors, "frame \(number): colors")
+        }
+        XCTAssertNil(try source.nextFrame())
     }
 
     /// A scanline EXR's header made a tiled one's: the version's tiled flag and a `tiles` attribute

@@ -29,3 +29,27 @@ final class PoseRigidTests: XCTestCase {
 private extension SIMD3 where Scalar == Double {
     var rounded6: SIMD3<Double> { (self * 1e6).rounded(.toNearestOrEven) / 1e6 }
 }
+
+/// `Pose.placementProblem`: the one bound every pose reader applies (issue 19).
+final class PoseBoundsTests: XCTestCase {
+    func testTranslationsBeyondTheBoundOrNotANumberAreProblems() {
+        let r = Pose.identity.rotation
+        for bad in [1e308, 1e6, -Pose.maxTranslation.nextUp, .nan, .infinity] {
+            for axis in 0..<3 {
+                var t = SIMD3<Double>(1, 2, 3)
+                t[axis] = bad
+                let problem = Pose(rows: r, translation: t).placementProblem
+                XCTAssertTrue(problem?.contains("is not within ±100000 m of the origin") ?? false, "\(t): \(problem ?? "none")")
+            }
+        }
+        XCTAssertNil(Pose(rows: r, translation: SIMD3(Pose.maxTranslation, -Pose.maxTranslation, 99_999)).placementProblem)
+        XCTAssertNil(Pose.lookAt(eye: SIMD3(1, -2, 1.5), target: SIMD3(2, 1.5, 1)).placementProblem)
+    }
+
+    func testARotationThatIsNoneIsAProblem() {
+        let r = Pose.identity.rotation
+        XCTAssertEqual(Pose(rows: (r.0 * 2, r.1, r.2), translation: .zero).placementProblem,
+                       "the rotation is not a rotation (a camera pose is rigid: no scale, shear or mirroring)")
+        XCTAssertNotNil(Pose(rows: (SIMD3(.nan, 0, 0), r.1, r.2), translation: .zero).placementProblem)
+    }
+}

@@ -94,6 +94,23 @@ final class ViewpointTests: XCTestCase {
                 XCTAssertTrue(error.message.lowercased().contains("viewpoint"), error.message)
             }
         }
+        // A camera beyond ±1e5 m is no camera's (issue 19): its VIEWPOINT would put the cloud out of
+        // Float32's reach; just inside, the file reads with its viewpoint.
+        for (tx, shown, refused) in [("1e308", "1e+308", true), ("1e6", "1000000.0", true), ("-1e6", "-1000000.0", true), ("99999", "", false)] {
+            let ply = "ply\nformat ascii 1.0\ncomment cloudgen viewpoint \(tx) 2 3 1 0 0 0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nend_header\n0 0 1\n"
+            let pcd = "VERSION .7\nFIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nCOUNT 1 1 1\nWIDTH 1\nHEIGHT 1\nVIEWPOINT \(tx) 2 3 1 0 0 0\nPOINTS 1\nDATA ascii\n0 0 1\n"
+            for (name, text, line) in [("far.ply", ply, "comment cloudgen viewpoint (where the camera stood)"), ("far.pcd", pcd, "VIEWPOINT (where the camera stood)")] {
+                let path = folder.appendingPathComponent(name).path
+                try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+                if refused {
+                    assertCloudError(.badInput, naming: path, containing: "\(line): the translation (\(shown), 2.0, 3.0) is not within ±100000 m") {
+                        try CloudReader.read(path)
+                    }
+                } else {
+                    XCTAssertEqual(try CloudReader.read(path).header.viewpoint?.translation, SIMD3(99_999, 2, 3), name)
+                }
+            }
+        }
         // Free-text comments stay free.
         let fine = folder.appendingPathComponent("fine.ply").path
         try Data("ply\nformat ascii 1.0\ncomment cloudgen made this\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nend_header\n0 0 1\n".utf8)

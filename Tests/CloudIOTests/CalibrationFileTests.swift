@@ -94,6 +94,18 @@ final class CalibrationFileTests: XCTestCase {
                 XCTAssertTrue("\(error)".contains("not a rotation"), "\(name): \(error)")
             }
         }
+        // A camera 1e308 m (or 1e6 m) away is no camera's: its points would vanish from the cloud (issue 19).
+        for (x, shown) in [("1e308", "1e+308"), ("1e6", "1000000.0"), ("-1e6", "-1000000.0")] {
+            let path = try write("0 0 0\n" + identity + "1 1 1\n1 0 0 \(x)\n0 1 0 2\n0 0 1 3\n0 0 0 1\n", "far.log")
+            XCTAssertThrowsError(try TrajectoryLog.read(path), x) { error in
+                XCTAssertEqual((error as? CloudError)?.kind, .badInput, "\(error)")
+                XCTAssertTrue("\(error)".hasPrefix(path + ": frame 1: the translation (\(shown), 2.0, 3.0) is not within ±100000 m"), "\(error)")
+            }
+        }
+        let nan = try write("0 0 0\n" + identity + "1 1 1\n1 0 0 nan\n0 1 0 2\n0 0 1 3\n0 0 0 1\n", "nan.log")
+        XCTAssertThrowsError(try TrajectoryLog.read(nan)) { XCTAssertTrue("\($0)".hasPrefix(nan + ": line 7: expected 4 finite numbers"), "\($0)") }
+        let inside = try write("0 0 0\n1 0 0 99999\n0 1 0 2\n0 0 1 3\n0 0 0 1\n", "inside.log")
+        XCTAssertEqual(try TrajectoryLog.read(inside).map(\.translation), [SIMD3(99_999, 2, 3)])
         // A rotation printed with a few decimals (90 degrees about z) is rigid enough.
         let turned = try write("0 0 0\n0.0000001 -1 0 1\n1 0.0000001 0 2\n0 0 1 3\n0 0 0 1\n", "turned.log")
         XCTAssertEqual(try TrajectoryLog.read(turned).map(\.translation), [SIMD3(1, 2, 3)])

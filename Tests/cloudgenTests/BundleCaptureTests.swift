@@ -66,6 +66,27 @@ final class BundleCaptureTests: XCTestCase {
         XCTAssertFalse(filesIn(dir).contains("x.ply"))
     }
 
+    /// Issue 19: a bundle whose pose puts the camera 1e308 m away was captured with exit 0, that
+    /// frame's points gone without a word and the file's VIEWPOINT saying 1e308. It exits 2 now,
+    /// one line naming the manifest and the frame, and writes nothing.
+    func testAPoseBeyondTheBoundExitsTwoNamingTheManifestAndFrame() throws {
+        let made = try CLI.run(["capture", "--source", "synthetic:depth=64x48,color=128x96", "--frame", "world", "--bundle", "b"], in: dir)
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let manifest = dir.appendingPathComponent("b/manifest.json")
+        var root = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any])
+        var frames = try XCTUnwrap(root["frames"] as? [[String: Any]])
+        var pose = try XCTUnwrap(frames[0]["cameraToWorld"] as? [[Double]])
+        pose[3][0] = 1e308
+        frames[0]["cameraToWorld"] = pose
+        root["frames"] = frames
+        try JSONSerialization.data(withJSONObject: root).write(to: manifest)
+        let r = try CLI.run(["capture", "--source", "bundle:b", "--frame", "world", "--pcd", "x.pcd"], in: dir)
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertEqual(r.stderrLines.count, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("b/manifest.json: frames[0].cameraToWorld: the translation (1e+308, "), r.stderr)
+        XCTAssertFalse(filesIn(dir).contains("x.pcd"))
+    }
+
     /// A JPEG whose headers are sound but whose data is damaged passes the bundle's opening checks
     /// and fails when its frame is read (it is decoded once, then): exit 2 naming it. A fused
     /// capture has written nothing by then, not even the bundle or RGBD copies; an unfused one

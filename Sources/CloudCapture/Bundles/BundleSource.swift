@@ -262,7 +262,7 @@ private struct FramePlan {
                 throw bad("calibration.extrinsicMatrix must be 4 columns of 3 numbers ([R | t], t in millimetres)")
             }
             let pose = try Self.rigidPose(columns: e, translationScale: 0.001) {
-                bad("calibration.extrinsicMatrix is not a rotation and a finite translation")
+                bad("calibration.extrinsicMatrix (depth to color, millimetres): \($0)")
             }
             depthToColor = pose
             let baseline = (pose.translation * pose.translation).sum().squareRoot()
@@ -274,19 +274,20 @@ private struct FramePlan {
                 throw bad("cameraToWorld must be 4 columns of 4 numbers with a last row of 0 0 0 1")
             }
             pose = try Self.rigidPose(columns: c, translationScale: 1) {
-                bad("cameraToWorld is not a rotation and a finite translation")
+                bad("cameraToWorld: \($0)")
             }
         }
     }
 
     /// The pose whose rotation is the upper-left 3x3 of the column-major matrix `columns` (4
     /// columns of at least 3 numbers, checked by the caller) and whose translation is the 4th
-    /// column times `translationScale`; `failure` when that is not a rigid motion.
+    /// column times `translationScale`; `failure` with the problem when that is no camera's pose
+    /// (`Pose.placementProblem`: not rigid, or a translation out of bounds).
     private static func rigidPose(columns m: [[Double]], translationScale: Double,
-                                  failure: () -> CloudError) throws -> Pose {
+                                  failure: (String) -> CloudError) throws -> Pose {
         let pose = Pose(rows: (SIMD3(m[0][0], m[1][0], m[2][0]), SIMD3(m[0][1], m[1][1], m[2][1]), SIMD3(m[0][2], m[1][2], m[2][2])),
                         translation: SIMD3(m[3][0], m[3][1], m[3][2]) * translationScale)
-        guard pose.isRigid() else { throw failure() }
+        if let problem = pose.placementProblem { throw failure(problem) }
         return pose
     }
 

@@ -40,9 +40,7 @@ struct PolycamCamera {
         }
         let arkit = Pose(rows: (SIMD3(t[0][0], t[0][1], t[0][2]), SIMD3(t[1][0], t[1][1], t[1][2]), SIMD3(t[2][0], t[2][1], t[2][2])),
                          translation: SIMD3(t[0][3], t[1][3], t[2][3]))
-        guard arkit.isRigid() else {
-            throw bad("t_00 ... t_22 is not a rotation (a camera pose is rigid: no scale, shear or mirroring)")
-        }
+        if let problem = arkit.placementProblem { throw bad("the pose t_00 ... t_23: \(problem)") }
         pose = arkit.fromOpenGLCameraAxes
     }
 }

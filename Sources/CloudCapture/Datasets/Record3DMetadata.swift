@@ -69,6 +69,7 @@ struct Record3DMetadata {
             guard let opengl = Pose(translation: SIMD3(p[4], p[5], p[6]), w: p[3], x: p[0], y: p[1], z: p[2]) else {
                 throw bad("poses[\(index)] has a zero quaternion, which is no rotation")
             }
+            if let problem = opengl.placementProblem { throw bad("poses[\(index)] (frame \(index)): \(problem)") }
             return opengl.fromOpenGLCameraAxes
         }
     }

@@ -9,8 +9,10 @@ import Foundation
 ///     rgb/N.jpg          frame N's color image (N = 0, 1, 2, ...)
 ///     depth/N.exr        its depth: one float32 channel (R) of metres, at the depth map's size
 ///
-/// Frame N is pose N; its intrinsics are scaled from the color images' size to the depth map's, and
-/// its pose is turned from OpenGL's camera axes to cloudgen's. The world is Record3D's: the first
+/// Frame N is pose N, matched by the number its files are named by: an export that lacks some
+/// frames' files (real ones do) gives the others, with a warning naming the frames left out. Its
+/// intrinsics are scaled from the color images' size to the depth map's, and its pose is turned
+/// from OpenGL's camera axes to cloudgen's. The world is Record3D's: the first
 /// camera's, not gravity-aligned (Record3D starts every recording at the identity), so no up is known.
 ///
 /// Record3D's own `.r3d` format (a zip of `metadata` and `rgbd/N.jpg`, `N.depth`, `N.conf`) stores
@@ -24,7 +26,8 @@ public final class Record3DSource: DatasetSource {
     public let directory: String
     public let frameCount: Int
     public let knowsPose = true
-    public let warnings: [String] = []
+    /// Which frames the export lacks files for, when it lacks some.
+    public let warnings: [String]
     public var name: String { "record3d:\(directory)" }
 
     private let frames: [Record3DFrame]
@@ -42,17 +45,26 @@ public final class Record3DSource: DatasetSource {
         for folder in [depthFolder, colorFolder] where !DatasetFiles.isDirectory(folder) {
             throw CloudError.badInput("record3d:\(directory): no \((folder as NSString).lastPathComponent)/ folder (expected \(Self.layout))")
         }
-        let depthCount = try DatasetFiles.files(in: depthFolder, extensions: ["exr"]).count
-        guard depthCount == metadata.poses.count else {
-            throw CloudError.badInput("\(metadataPath): \(metadata.poses.count) poses, but depth/ holds \(depthCount) EXR depth maps; Record3D writes a pose per frame")
+        // Real exports can lack some frames' files (a copy trimmed or published without a few):
+        // each file is matched to its pose by the number it is named by, and what is absent is said.
+        let poseCount = metadata.poses.count
+        let depthFiles = try Self.framesFiles(in: depthFolder, extension: "exr", poses: poseCount, metadataPath)
+        let colorFiles = try Self.framesFiles(in: colorFolder, extension: "jpg", poses: poseCount, metadataPath)
+        let kept = metadata.poses.indices.filter { depthFiles[$0] != nil && colorFiles[$0] != nil }
+        guard !kept.isEmpty else {
+            throw CloudError.badInput("record3d:\(directory): none of metadata.json's \(poseCount) frames has both its depth map (depth/N.exr) and its color image (rgb/N.jpg)")
         }
-        frames = try metadata.poses.enumerated().map { index, pose in
-            let depth = DatasetFiles.join(depthFolder, "\(index).exr")
-            let color = DatasetFiles.join(colorFolder, "\(index).jpg")
-            try DatasetFiles.requireFile(depth, "the depth map of frame \(index)")
-            try DatasetFiles.requireFile(color, "the color image of frame \(index)")
-            return Record3DFrame(depthPath: depth, colorPath: color, intrinsics: metadata.intrinsics, depthSize: metadata.depthSize,
-                                 pose: pose, timestamp: Double(index))
+        let noDepth = metadata.poses.indices.filter { depthFiles[$0] == nil }
+        let noColor = metadata.poses.indices.filter { depthFiles[$0] != nil && colorFiles[$0] == nil }
+        var warnings: [String] = []
+        for (missing, what) in [(noDepth, "no depth map (depth/N.exr)"), (noColor, "a depth map but no color image (rgb/N.jpg)")] where !missing.isEmpty {
+            let (noun, verb) = missing.count == 1 ? ("frame", "has") : ("frames", "have")
+            warnings.append("record3d:\(directory): \(noun) \(FrameNumberRanges.text(missing)) of \(poseCount) \(verb) \(what); left out")
+        }
+        self.warnings = warnings
+        frames = kept.map { index in
+            Record3DFrame(depthPath: DatasetFiles.join(depthFolder, depthFiles[index]!), colorPath: DatasetFiles.join(colorFolder, colorFiles[index]!),
+                          intrinsics: metadata.intrinsics, depthSize: metadata.depthSize, pose: metadata.poses[index], timestamp: Double(index))
         }
         frameCount = frames.count
     }
@@ -61,6 +73,28 @@ public final class Record3DSource: DatasetSource {
         guard next < frames.count else { return nil }
         next += 1
         return try frames[next - 1].read()
+    }
+
+    /// The files of `folder` with the extension, by the frame number each is named by (`N.exr`, as
+    /// Record3D names them): bad input naming the file when a name is not a frame number, two
+    /// name one frame, or a number has no pose in metadata.json (at `metadataPath`).
+    static func framesFiles(in folder: String, extension ext: String, poses: Int, _ metadataPath: String) throws -> [Int: String] {
+        var files: [Int: String] = [:]
+        for name in try DatasetFiles.files(in: folder, extensions: [ext]) {
+            let path = DatasetFiles.join(folder, name)
+            let stem = (name as NSString).deletingPathExtension
+            guard !stem.isEmpty, stem.allSatisfy(\.isASCII), stem.allSatisfy(\.isNumber), let number = Int(stem) else {
+                throw CloudError.badInput("\(path): not named by a frame number (Record3D names frame N's files N.exr and N.jpg)")
+            }
+            guard number < poses else {
+                throw CloudError.badInput("\(path): frame \(number), but \(metadataPath) holds \(poses) poses (frames 0-\(poses - 1)); Record3D writes a pose per frame")
+            }
+            if let other = files[number] {
+                throw CloudError.badInput("\(path): a second file for frame \(number), with \(other)")
+            }
+            files[number] = name
+        }
+        return files
     }
 
     /// A `.r3d` (a zip with `metadata` and `rgbd/N.depth`), or such a zip unpacked into a folder.

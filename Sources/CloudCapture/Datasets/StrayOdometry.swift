@@ -55,6 +55,7 @@ struct StrayOdometry {
             guard abs(norm - 1) <= 1e-3, let pose = Pose(translation: SIMD3(v[2], v[3], v[4]), w: qw, x: qx, y: qy, z: qz) else {
                 throw bad(line.number, "the quaternion qx, qy, qz, qw has length \(norm), not 1 (a rotation)")
             }
+            if let problem = pose.placementProblem { throw bad(line.number, "frame \(frame): \(problem)") }
             entries.append(Entry(timestamp: v[0], frame: frame, pose: pose))
         }
         guard !entries.isEmpty else { throw CloudError.badInput("\(origin): the header alone, no frame") }

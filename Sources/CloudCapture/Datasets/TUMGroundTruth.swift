@@ -38,6 +38,9 @@ public struct TUMGroundTruth: Sendable {
             guard let pose = Pose(translation: SIMD3(values[1], values[2], values[3]), w: values[7], x: values[4], y: values[5], z: values[6]) else {
                 throw CloudError.badInput("\(path): line \(i + 1): the quaternion qx qy qz qw is zero, which is no orientation")
             }
+            if let problem = pose.placementProblem {
+                throw CloudError.badInput("\(path): line \(i + 1) (the pose at \(fields[0]) s): \(problem)")
+            }
             samples.append(Sample(timestamp: values[0], pose: pose))
         }
         guard !samples.isEmpty else { throw CloudError.badInput("\(path): holds no pose") }

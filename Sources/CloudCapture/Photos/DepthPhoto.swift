@@ -8,7 +8,8 @@ import CloudIO
 ///   turns the color image by the file's rotation properties itself, which HEIF says take the place
 ///   of EXIF orientation, so the orientation here is 1.
 /// - JPEG: the depth and matte images are further JPEGs in the file, listed by its Multi-Picture
-///   Format index, each with its own XMP saying what it is.
+///   Format index, each with its own XMP saying what it is (AppleAuxiliaryImage); the semantic
+///   segmentation mattes and gain maps beside them are passed over.
 struct DepthPhoto {
     var container: String
     var color: ColorImage
@@ -54,11 +55,10 @@ struct DepthPhoto {
             let what = "\(origin): MPF image \(i + 1)"
             guard let xmp = try JPEGSegments(bytes, start: image.lowerBound, origin: what).xmp(in: bytes) else { continue }
             let packet = try XMPPacket(xmp, origin: "\(what) XMP")
-            let type = packet.values(AppleDepthMetadata.pixelDataInfo, "AuxiliaryImageType")?.first?.lowercased() ?? ""
-            if type.contains("matte") {
-                matte = matte ?? image
-            } else if depth == nil, type == "disparity" || type == "depth" || packet.values(AppleDepthMetadata.depthData, "IntrinsicMatrix") != nil {
-                depth = (image, try AppleDepthMetadata(packet, origin: what))
+            switch AppleAuxiliaryImage(packet) {
+            case .portraitEffectsMatte?: matte = matte ?? image
+            case .depth? where depth == nil: depth = (image, try AppleDepthMetadata(packet, origin: what))
+            default: break
             }
         }
         guard let depth else { throw CloudError.badInput("\(origin): none of the JPEG's \(index.images.count - 1) further images is a depth image") }
