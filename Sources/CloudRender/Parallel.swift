@@ -23,21 +23,22 @@ enum ParallelRows {
     }
 }
 
-/// Passes over a cloud's points split into one range of points per core, each range reduced to a
-/// `Part` of its own (no shared state), then combined. With `combine` made of min and max alone
-/// the result does not depend on how the points were split.
+/// Passes over a cloud's points split into one range per core (of points, or of blocks of them),
+/// each range reduced to a `Part` of its own (no shared state), then combined. With `combine` made
+/// of min and max alone the result does not depend on how the points were split.
 enum ParallelPoints {
     /// Below this many points one thread is faster than waking the others.
     static let threshold = 200_000
 
-    static func reduce<Part>(_ count: Int, _ body: (Range<Int>) -> Part, combine: (Part, Part) -> Part) -> Part {
-        let parts = count >= threshold ? ProcessorCount.active : 1
-        guard parts > 1 else { return body(0..<count) }
+    /// `items` ranges over what `body` takes; `points` says whether the pass is large enough to split.
+    static func reduce<Part>(_ items: Int, points: Int, _ body: (Range<Int>) -> Part, combine: (Part, Part) -> Part) -> Part {
+        let parts = points >= threshold ? Swift.min(ProcessorCount.active, items) : 1
+        guard parts > 1 else { return body(0..<items) }
         var results = [Part?](repeating: nil, count: parts)
         results.withUnsafeMutableBufferPointer { slots in
             let slots = UnsafeSendable(slots)
             DispatchQueue.concurrentPerform(iterations: parts) { part in
-                slots.value[part] = body((count * part / parts)..<(count * (part + 1) / parts))
+                slots.value[part] = body((items * part / parts)..<(items * (part + 1) / parts))
             }
         }
         // Every slot was filled by its iteration above.
