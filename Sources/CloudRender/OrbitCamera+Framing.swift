@@ -129,7 +129,8 @@ struct PointLanes {
     }
 
     /// The larger (smaller) of each pair of lanes, as one compare and one blend: the standard
-    /// library's pointwiseMax goes lane by lane through a call. No lane here holds NaN.
+    /// library's pointwiseMax goes lane by lane through a call. Its NaN rules are not needed: a
+    /// lane whose point is not finite is replaced before it reaches a running min or max.
     @inline(__always) static func max(_ a: Lanes, _ b: Lanes) -> Lanes { a.replacing(with: b, where: b .> a) }
     @inline(__always) static func min(_ a: Lanes, _ b: Lanes) -> Lanes { a.replacing(with: b, where: b .< a) }
 
