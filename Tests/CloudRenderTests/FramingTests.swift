@@ -63,8 +63,7 @@ final class FramingTests: XCTestCase {
         XCTAssertEqual(bounds.min, Self.lower, "the generated cloud's bounds are the box's")
         XCTAssertEqual(bounds.max, Self.upper)
         let points = (0..<cloud.count).map(cloud.point)
-        for (azimuth, elevation, up) in [(Float(0), Float(0), UpAxis.cameraFrame), (35, 25, .cameraFrame),
-                                         (200, -40, .cameraFrame), (120, 60, .worldFrame)] {
+        for (azimuth, elevation, up) in [(Float(0), Float(0), UpAxis.cameraFrame), (200, -40, .cameraFrame), (120, 60, .worldFrame)] {
             let view = RenderView(width: 1280, height: 720, azimuth: azimuth, elevation: elevation, up: up)
             let camera = try renderer.camera(for: view)
             // PointRenderer.camera's rounds: fit, then centre and fit again four times.
