@@ -76,59 +76,37 @@ public struct OrbitCamera: Equatable, Sendable {
     public var near: Float { distance * 1e-3 }
 
     /// Where `point` lands: continuous pixel coordinates and its depth zc along the view
-    /// direction, or nil when it is behind the near plane.
+    /// direction, or nil when it is behind the near plane. For one point; loops over many take a
+    /// `Projector` once, as this builds one (sin, cos, tan) on every call.
     public func project(_ point: SIMD3<Float>) -> (x: Float, y: Float, depth: Float)? {
-        let b = basis
-        let v = point - eye
-        let z = dot(v, b.forward)
-        guard z > near else { return nil }
-        return (Float(width) / 2 + focal * dot(v, b.right) / z, Float(height) / 2 - focal * dot(v, b.up) / z, z)
+        Projector(self).project(point)
     }
 
-    /// The distance at which every finite point of `positions` (x y z triples) lies inside the
-    /// image, with a small margin: the "reset view" of a viewer. Fitting the points themselves,
-    /// not their bounding box, lets a room seen from inside fill the picture instead of the box's
-    /// far corners deciding.
-    public func fittingDistance(positions: UnsafeBufferPointer<Float>) -> Float {
-        let b = basis
-        let f = focal
-        let (halfW, halfH) = (Float(width) / 2 * 0.92, Float(height) / 2 * 0.92)
-        var needed: Float = 0
-        var radius: Float = 0
-        var nearest = Float.infinity
-        for i in stride(from: 0, to: positions.count - 2, by: 3) {
-            let p = SIMD3(positions[i], positions[i + 1], positions[i + 2])
-            guard p.x.isFinite, p.y.isFinite, p.z.isFinite else { continue }
-            let c = p - target
-            let (x, y, z) = (dot(c, b.right), dot(c, b.up), dot(c, b.forward))
-            // focal·|x| / (D + z) ≤ halfW  ⇔  D ≥ focal·|x| / halfW − z; likewise for y.
-            needed = Swift.max(needed, f * abs(x) / halfW - z, f * abs(y) / halfH - z)
-            radius = Swift.max(radius, (c * c).sum())
-            nearest = Swift.min(nearest, z)
-        }
-        radius = radius.squareRoot()
-        // A flat cloud seen edge on, or a line along the view axis, fits at the distance that puts
-        // the eye on its nearest point, where the near plane culls it: keep the eye a tenth of
-        // the radius in front of that point (which also gives a single point some distance).
-        return radius > 0 ? Swift.max(needed, radius * 0.1 - Swift.min(nearest, 0)) : 1
-    }
+    /// The camera's basis, eye, focal length and near plane, worked out once, for loops that project
+    /// many points with one camera.
+    public struct Projector: Sendable {
+        public let basis: Basis
+        public let eye: SIMD3<Float>
+        public let focal: Float
+        public let near: Float
+        let halfWidth: Float
+        let halfHeight: Float
 
-    /// The target moved across the view so that the projected points' extent is centred in the
-    /// image (at the current distance): a cloud seen off-centre from its bounding box's centre
-    /// (a room from its corner) is framed by what is visible of it.
-    public func centred(on positions: UnsafeBufferPointer<Float>) -> OrbitCamera {
-        var (minX, maxX, minY, maxY) = (Float.infinity, -Float.infinity, Float.infinity, -Float.infinity)
-        for i in stride(from: 0, to: positions.count - 2, by: 3) {
-            guard let q = project(SIMD3(positions[i], positions[i + 1], positions[i + 2])), q.x.isFinite, q.y.isFinite else { continue }
-            (minX, maxX, minY, maxY) = (Swift.min(minX, q.x), Swift.max(maxX, q.x), Swift.min(minY, q.y), Swift.max(maxY, q.y))
+        public init(_ camera: OrbitCamera) {
+            basis = camera.basis
+            eye = camera.target - camera.distance * basis.forward
+            focal = camera.focal
+            near = camera.near
+            (halfWidth, halfHeight) = (Float(camera.width) / 2, Float(camera.height) / 2)
         }
-        guard minX <= maxX, minY <= maxY else { return self }
-        // A pixel offset at the target's depth is distance / focal metres.
-        let dx = ((minX + maxX) / 2 - Float(width) / 2) * distance / focal
-        let dy = ((minY + maxY) / 2 - Float(height) / 2) * distance / focal
-        var moved = self
-        moved.target = target + dx * basis.right - dy * basis.up
-        return moved
+
+        /// As `OrbitCamera.project`, to the bit.
+        @inline(__always) public func project(_ point: SIMD3<Float>) -> (x: Float, y: Float, depth: Float)? {
+            let v = point - eye
+            let z = dot(v, basis.forward)
+            guard z > near else { return nil }
+            return (halfWidth + focal * dot(v, basis.right) / z, halfHeight - focal * dot(v, basis.up) / z, z)
+        }
     }
 }
 

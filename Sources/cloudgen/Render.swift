@@ -87,10 +87,15 @@ struct Render: ParsableCommand {
         var coveredPixels: Int
         var camera: Camera
         var files: [String]
+        /// Every stage of the process, one after the other: together they are `totalMilliseconds`.
         var milliseconds: [String: Double]
+        var totalMilliseconds: Double
     }
 
     func run() throws {
+        // First: the report's first stage is what the process took to get here.
+        let startup = StartupClock.milliseconds()
+        var clock = Stopwatch()
         let (width, height) = try RenderArguments.size(size)
         var view = RenderView(width: width, height: height, azimuth: azimuth, elevation: elevation, distance: distance,
                               fieldOfView: fov, up: try RenderArguments.up(up ?? "-y"))
@@ -106,10 +111,9 @@ struct Render: ParsableCommand {
         let pointSize = try pointSize.map(RenderArguments.pointSize)
         let background = try RenderArguments.background(background)
 
-        var watch = Stopwatch()
         let loaded = try CloudReader.read(file)
         let cloud = loaded.cloud
-        let readMilliseconds = watch.lap()
+        let readMilliseconds = clock.lap()
         if up == nil, let camera = loaded.header.viewpoint {
             view = view.turned(fromCamera: camera)
         }
@@ -122,13 +126,18 @@ struct Render: ParsableCommand {
         let style = RenderStyle(color: mode,
                                 pointSize: pointSize ?? RenderStyle.automaticPointSize(points: cloud.finiteCount, width: width, height: height),
                                 background: background, eyeDomeLighting: eyeDomeLighting)
+        // PointRenderer's bounds and the finite-point count behind the point size.
+        let boundsMilliseconds = clock.lap()
         // A turntable's frames and its animation land together or not at all.
         let result = try OutputSet.all(subject: out) {
-            try PreviewWriter(renderer: renderer, view: view, style: style).write(to: out, turntable: turntable)
+            try PreviewWriter(renderer: renderer, view: view, style: style).write(to: out, turntable: turntable, clock: &clock)
         }
+        var t = result.timings
+        // The output set's commit renames the staged files into place: part of writing them.
+        t.write += clock.lap()
+        let total = startup + clock.total
 
         let first = result.cameras[0]
-        let t = result.timings
         let report = Report(
             path: file, points: cloud.count, width: width, height: height, color: mode.rawValue, pointSize: style.pointSize,
             eyeDomeLighting: eyeDomeLighting, coveredPixels: result.coveredPixels,
@@ -136,7 +145,9 @@ struct Render: ParsableCommand {
                           target: [first.target.x, first.target.y, first.target.z],
                           eye: [first.eye.x, first.eye.y, first.eye.z], up: first.up.description),
             files: result.files,
-            milliseconds: ["read": readMilliseconds, "rasterise": t.rasterise, "shade": t.shade, "encode": t.encode, "write": t.write])
+            milliseconds: ["startup": startup, "read": readMilliseconds, "bounds": boundsMilliseconds, "framing": t.framing,
+                           "rasterise": t.rasterise, "shade": t.shade, "encode": t.encode, "write": t.write],
+            totalMilliseconds: total)
         if json {
             try Console.printJSON(report)
             return
@@ -144,7 +155,8 @@ struct Render: ParsableCommand {
         let frames = result.files.count > 1 ? "\(result.files.count - 1) frames and an animated PNG" : "\(width)x\(height)"
         Console.report(String(format: "rendered %@ (%d points, %@, point size %d) to %@: %@; camera %.2f m from the target, azimuth %.1f°, elevation %.1f°",
                      file, cloud.count, mode.rawValue, style.pointSize, out, frames, first.distance, first.azimuth, first.elevation))
-        Console.report(String(format: "  read %.1f ms, rasterise %.1f ms, shade %.1f ms, encode %.1f ms, write %.1f ms",
-                     readMilliseconds, t.rasterise, t.shade, t.encode, t.write))
+        Console.report(String(format: "  start-up %.1f ms, read %.1f ms, bounds %.1f ms, framing %.1f ms, rasterise %.1f ms, shade %.1f ms, "
+                              + "encode %.1f ms, write %.1f ms; total %.1f ms",
+                              startup, readMilliseconds, boundsMilliseconds, t.framing, t.rasterise, t.shade, t.encode, t.write, total))
     }
 }

@@ -62,6 +62,28 @@ final class RenderCommandTests: XCTestCase {
         XCTAssertNotEqual(try image("sideways.png"), preview)
     }
 
+    /// The report accounts for the whole process: its stages (start-up and framing among them)
+    /// follow one another on one clock, so they add up to its total, in --json and in the text.
+    func testReportNamesEveryStageOfTheProcess() throws {
+        XCTAssertEqual(try CLI.run(["capture", "--source", "synthetic", "--ply", "scan.ply"], in: dir).status, 0)
+        let run = try CLI.run(["render", "scan.ply", "--out", "scan.png", "--json"], in: dir)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let stages = try XCTUnwrap(report["milliseconds"] as? [String: Double])
+        XCTAssertEqual(Set(stages.keys), ["startup", "read", "bounds", "framing", "rasterise", "shade", "encode", "write"])
+        XCTAssert(stages.values.allSatisfy { $0 >= 0 }, "\(stages)")
+        let total = try XCTUnwrap(report["totalMilliseconds"] as? Double)
+        // Each figure is rounded to the microsecond: eight of them stay within 0.01 ms of the total.
+        XCTAssertLessThanOrEqual(stages.values.reduce(0, +), total + 0.01, "the stages overlap: \(stages), total \(total)")
+        XCTAssertGreaterThanOrEqual(stages.values.reduce(0, +), total - 0.01, "time the stages leave out: \(stages), total \(total)")
+
+        let text = try CLI.run(["render", "scan.ply", "--out", "again.png"], in: dir)
+        XCTAssertEqual(text.status, 0, text.stderr)
+        for stage in ["start-up", "read", "bounds", "framing", "rasterise", "shade", "encode", "write", "total"] {
+            XCTAssert(text.stdout.contains("\(stage) "), "the text report names \(stage): \(text.stdout)")
+        }
+    }
+
     func testTurntableWritesFramesAndAnAnimatedPNG() throws {
         XCTAssertEqual(try CLI.run(["capture", "--source", "synthetic", "--ply", "scan.ply"], in: dir).status, 0)
         let run = try CLI.run(["render", "scan.ply", "--out", "turn.png", "--turntable", "4", "--size", "160x120",
