@@ -24,6 +24,8 @@ struct UpDirection {
     static let familyAngle = 5 * Double.pi / 180
     /// Points the search for up looks at.
     static let maxPoints = 8_000
+    /// Planes it peels: in a long room the four largest can all be walls.
+    static let maxPlanes = 8
 
     static func decide(_ scan: RoomScan, settings: MeasureSettings, set: WorkingSet, peeler: PlanePeeler) throws -> UpDirection {
         if let up = settings.up { return UpDirection(vector: normalize(up), method: .flag) }
@@ -32,7 +34,7 @@ struct UpDirection {
         // The direction needs no more than a thinned set; the floor's fit sets it exactly later.
         let step = max(1, set.count / maxPoints)
         let thinned = Swift.stride(from: 0, to: set.count, by: step).map { UInt32($0) }
-        let planes = try peeler.peel(thinned, orientation: .any, minPoints: settings.points(forArea: 0.5) / step, limit: 4,
+        let planes = try peeler.peel(thinned, orientation: .any, minPoints: settings.points(forArea: 0.5) / step, limit: maxPlanes,
                                      thinning: step).planes
         let level = planes.filter { abs(dot($0.plane.normal, prior)) > cos(maxLean) }
         // Each level plane heads a family of those parallel to it; the family with the most points wins.

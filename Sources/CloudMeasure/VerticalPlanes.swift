@@ -225,6 +225,8 @@ extension VerticalPlanes {
     /// Through a doorway they cross a wall at the doorway only, however wide the floor beyond
     /// fans out. A plane left shorter than this is no wall at all.
     static let minWallLength = 0.5
+    /// Columns in a row, not looked through, that end a cut.
+    static let minRun = 0.3
     /// Half the widest view of a depth camera (a Kinect's diagonal is 37 degrees off axis).
     static let viewCone = 40 * Double.pi / 180
 
@@ -257,22 +259,18 @@ extension VerticalPlanes {
                 guard t >= p.start, t < p.end else { continue }
                 seenThrough[min(columns - 1, Int((t - p.start) / column))] = true
             }
-            // The plane's span keeps its columns not looked through, joined across gaps a
-            // doorway wide; what is left of it must still be a wall's worth.
-            var best: (first: Int, last: Int, count: Int)?
-            var current: (first: Int, last: Int, count: Int)?
-            for k in 0..<columns where !seenThrough[k] {
-                if let c = current, Double(k - c.last) * column <= maxColumnGap {
-                    current = (c.first, k, c.count + 1)
-                } else {
-                    current = (k, k, 1)
-                }
-                if current!.count > best?.count ?? 0 { best = current }
-            }
-            guard let best, Double(best.last - best.first + 1) * column >= minWallLength else {
+            // The span is cut back from either end to where a wall's worth of columns in a row
+            // was not looked through: a plane running on along a wall's line over open floor (an
+            // L's other arm) loses that part; a doorway in its middle stays.
+            let run = Int((minRun / column).rounded(.up))
+            func solid(_ k: Int) -> Bool { k + run <= columns && !seenThrough[k..<(k + run)].contains(true) }
+            guard let first = (0..<columns).first(where: solid),
+                  let last = (0..<columns).last(where: solid).map({ $0 + run - 1 }),
+                  Double(last - first + 1) * column >= minWallLength else {
                 planes[i].clutter = String(format: "not a wall: the cameras saw the floor beyond it along its %.2f m", p.length)
                 continue
             }
+            let best = (first: first, last: last)
             planes[i].start = p.start + Double(best.first) * column
             planes[i].end = min(p.end, p.start + Double(best.last + 1) * column)
         }

@@ -89,19 +89,37 @@ final class WorkingSet {
 }
 
 extension WorkingSet {
-    /// PCL's least-squares plane through `indices`, then moved along its normal until the median
-    /// point lies on it. The voxel grid leaves one centroid per occupied leaf, so the far tails of
-    /// a noisy surface weigh as much as its core; when a wall lies along the grid, the leaves its
+    /// PCL's least-squares plane through `indices`, then moved along its normal onto the centre of
+    /// their core. The voxel grid leaves one centroid per occupied leaf, so the far tails of a
+    /// noisy surface weigh as much as its core; when a wall lies along the grid, the leaves its
     /// noise reaches on either side differ by one, and the mean is pulled toward that side (5 mm
     /// on a wall with 1.5 mm z² noise, where the raw points' mean is within 0.1 mm of the truth).
-    /// The median does not follow the tails (0.3 mm there). The normal is the least-squares one:
-    /// the grid shifts an aligned wall as a whole, it does not turn it.
+    /// The core's centre does not follow the tails. The normal is the least-squares one: the grid
+    /// shifts an aligned wall as a whole, it does not turn it.
     func fit(_ indices: [UInt32], like reference: Plane) throws -> Plane {
         var plane = try pcl.fit(indices, like: reference)
-        var residuals = indices.map { plane.distance(points[Int($0)]) }
-        plane.offset -= Self.median(&residuals)
+        plane.offset -= Self.coreCentre(indices.map { plane.distance(points[Int($0)]) })
         return plane
     }
+
+    /// The mean of the residuals within `coreWidth` robust sigmas of their centre, found by moving
+    /// the window onto its own mean from the median. A median alone would stick to one of the
+    /// depth steps a Kinect's disparity leaves (7 cm at 5 m); the window's mean spans several.
+    static func coreCentre(_ residuals: [Double]) -> Double {
+        var sorted = residuals
+        var centre = median(&sorted)
+        var deviations = residuals.map { abs($0 - centre) }
+        let width = max(1e-4, coreWidth * 1.4826 * median(&deviations))
+        for _ in 0..<4 {
+            var sum = 0.0, count = 0
+            for r in residuals where abs(r - centre) < width { sum += r; count += 1 }
+            guard count > 0 else { break }
+            centre = sum / Double(count)
+        }
+        return centre
+    }
+
+    static let coreWidth = 2.0
 
     /// The median of `values` (reordered in place), by quickselect: the bootstrap takes one for
     /// every plane of every round.

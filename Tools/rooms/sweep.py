@@ -114,21 +114,29 @@ def failure_kind(text):
 # What --gate numbers holds every room to: every number measure reports is within its target.
 # The rest (an open outline, a null wall, a wall where there is none) is listed and counted.
 NUMBER_FAILURES = ("length off", "height off", "area off", "unseen")
+# What --gate height holds: the height's targets, and measure answering every room with a report
+# or a refusal in one line (exit 2); the rest is listed. Docs/measure.md says why this is all CI
+# holds today.
+def height_failure(text):
+    return "height off" in text or (text.startswith("measure failed") and not text.startswith("measure failed: exit 2:"))
 
 
 def targets_missed(summary, failures_by_room, gate="all"):
     missed = []
+    if gate == "height":
+        summary = {q: s for q, s in summary.items() if q == "height"}
     for q, s in summary.items():
         if s["coverage"] < TARGET_COVERAGE:
             missed.append(f"{q}: 2 sigma covers {s['coverage'] * 100:.0f} % (< 90 %)")
         if q in ("height", "wall length") and s["medianSigma"] >= TARGET_SIGMA:
             missed.append(f"{q}: median sigma {s['medianSigma'] * 1000:.1f} mm (>= 5 mm)")
-    if gate == "numbers":
-        failures_by_room = {r: [f for f in fs if any(k in f for k in NUMBER_FAILURES)] for r, fs in failures_by_room.items()}
+    if gate != "all":
+        counts = (lambda f: any(k in f for k in NUMBER_FAILURES)) if gate == "numbers" else height_failure
+        failures_by_room = {r: [f for f in fs if counts(f)] for r, fs in failures_by_room.items()}
     rooms_failing = sum(1 for f in failures_by_room.values() if f)
     if rooms_failing:
         missed.append(f"{rooms_failing} of {len(failures_by_room)} measurements have failures"
-                      + (" in their numbers" if gate == "numbers" else ""))
+                      + ({"numbers": " in their numbers", "height": " in their height or exit status"}.get(gate, "")))
     return missed
 
 
@@ -147,8 +155,9 @@ def main(argv=None):
     ap.add_argument("--reuse-measurements", action="store_true",
                     help="with --keep: score the measure-*.json kept from an earlier run instead of measuring again")
     ap.add_argument("--report-only", action="store_true", help="print, exit 0 whatever the numbers")
-    ap.add_argument("--gate", default="all", choices=["all", "numbers"],
-                    help="numbers: a room fails only on a number off its target (accuracy, coverage, median sigma)")
+    ap.add_argument("--gate", default="all", choices=["all", "numbers", "height"],
+                    help="numbers: a room fails only on a number off its target (accuracy, coverage, median sigma); "
+                         "height: only on its height or on measure failing other than by a one-line refusal")
     ap.add_argument("--json", help="write every number and failure here")
     ap.add_argument("--timeout", type=float, default=900)
     a = ap.parse_args(argv)
@@ -229,18 +238,21 @@ def main(argv=None):
         print(f"  {v:4d}  {k}")
     missed = targets_missed(summary, failures, a.gate)
     for n in numbers:
-        if n["quantity"] in ("height", "wall length") and abs(n["error"]) > 0.01:
+        if n["quantity"] in (("height",) if a.gate == "height" else ("height", "wall length")) and abs(n["error"]) > 0.01:
             missed.append(f"{n['room']} {n['where']}: {n['quantity']} off by more than 1 cm")
             break
     print("\ntargets: " + ("all met" if not missed else "MISSED\n- " + "\n- ".join(missed)))
     if not a.report_only:
         # One line a target, which Tools/test counts as a test.
         for q, s in summary.items():
+            if a.gate == "height" and q != "height":
+                continue
             bad = [m for m in missed if m.startswith(q + ":")]
             print(f"check {'failed' if bad else 'passed'}: rooms {q} (n={s['n']}, 2 sigma covers {s['coverage'] * 100:.0f} %)"
                   + (": " + "; ".join(bad) if bad else ""))
         bad = [m for m in missed if not any(m.startswith(q + ":") for q in summary)]
-        print(f"check {'failed' if bad else 'passed'}: rooms every number within its target ({len(failures)} measurements)"
+        held = "every height within 1 cm, every refusal a one-line exit 2" if a.gate == "height" else "every number within its target"
+        print(f"check {'failed' if bad else 'passed'}: rooms {held} ({len(failures)} measurements)"
               + (": " + "; ".join(bad) if bad else ""))
     if a.json:
         with open(a.json, "w") as f:
