@@ -49,7 +49,7 @@ struct Bootstrap {
                     // Too small for blocks: points.
                     for _ in fitted.inliers.indices { drawn.append(fitted.inliers[Int(random.next() % UInt64(fitted.inliers.count))]) }
                 }
-                var plane = drawn.count >= 4 ? try set.fit(drawn, like: fitted.plane) : fitted.plane
+                var plane = drawn.count >= 4 ? try set.fit(drawn, like: fitted.plane, coreCentred: fitted.coreCentred) : fitted.plane
                 plane.offset += random.gaussian() * Self.systematicFraction * fitted.rms
                 round.append(plane)
             }

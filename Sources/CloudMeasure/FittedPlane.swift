@@ -11,6 +11,8 @@ struct FittedPlane {
     var distance: Double
     /// Root mean square of the inliers' distances from the plane.
     var rms: Double
+    /// Whether its offset is its residuals' core centre rather than their mean (walls: WorkingSet.fit).
+    var coreCentred = false
 }
 
 extension Plane {
@@ -30,6 +32,8 @@ struct PlanePeeler {
     let settings: MeasureSettings
     /// Bounds on each plane's own inlier distance; nil: `settings.distanceRange`.
     var distanceRange: ClosedRange<Double>? = nil
+    /// Offsets on the residuals' core (walls) rather than their mean (WorkingSet.fit).
+    var coreCentred = false
 
     /// Planes of `orientation` among `candidates`, largest first, each taking its inliers out of
     /// the candidates, until the next would hold fewer than `minPoints` or `limit` are found.
@@ -102,17 +106,18 @@ struct PlanePeeler {
                 let r = abs(plane.distance(set.points[Int(i)]))
                 if r < window && set.faces(Int(i), plane.normal) { near.append(i); residuals.append(r) }
             }
-            guard near.count >= 4 else { return FittedPlane(plane: plane, inliers: near, distance: distance, rms: 0) }
+            guard near.count >= 4 else { return FittedPlane(plane: plane, inliers: near, distance: distance, rms: 0, coreCentred: coreCentred) }
             let sorted = residuals.sorted()
             let sigma = 1.4826 * sorted[sorted.count / 2]
             let bounds = distanceRange ?? settings.distanceRange
             distance = min(max(3 * sigma, bounds.lowerBound), bounds.upperBound)
             inliers = zip(near, residuals).filter { $0.1 < distance }.map(\.0)
             guard inliers.count >= 4 else { break }
-            plane = try set.fit(inliers, like: plane)
+            plane = try set.fit(inliers, like: plane, coreCentred: coreCentred)
         }
         let squares = inliers.reduce(0.0) { let r = plane.distance(set.points[Int($1)]); return $0 + r * r }
-        return FittedPlane(plane: plane, inliers: inliers, distance: distance, rms: (squares / Double(max(1, inliers.count))).squareRoot())
+        return FittedPlane(plane: plane, inliers: inliers, distance: distance, rms: (squares / Double(max(1, inliers.count))).squareRoot(),
+                           coreCentred: coreCentred)
     }
 
     /// `indices` without `taken` (both index the working set of `count` points).

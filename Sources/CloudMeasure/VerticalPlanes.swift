@@ -42,7 +42,8 @@ enum VerticalPlanes {
     static let coplanarAngle = 3 * Double.pi / 180
 
     /// `base`: the floor's height along up (the room's bottom without one); `ceiling`: the
-    /// ceiling's height above it, when seen.
+    /// ceiling's height above it, when seen; `cameras`: where each frame was taken from, looking
+    /// which way (which side of a plane is its front, what a camera could have seen).
     static func find(set: WorkingSet, up: SIMD3<Double>, base: Double, ceiling: Double?, levels: LevelPlanes, excluding taken: [UInt32],
                      cameras: [Pose], settings: MeasureSettings, peeler: PlanePeeler) throws -> [VerticalPlane] {
         var excluded = [Bool](repeating: false, count: set.count)
@@ -53,6 +54,7 @@ enum VerticalPlanes {
         }.map { UInt32($0) }
         var peeler = peeler
         peeler.distanceRange = settings.wallDistanceRange
+        peeler.coreCentred = true
         var fitted = try peeler.peel(candidates, orientation: .along(axis: up, maxAngle: settings.verticalAngle),
                                      minPoints: settings.points(forArea: settings.minVerticalArea), limit: 40).planes
         fitted = try mergeCoplanar(fitted, up: up, peeler: peeler)
@@ -60,7 +62,7 @@ enum VerticalPlanes {
         if let floor = levels.floor { faceTheFloor(&planes, floor: floor, set: set, up: up) }
         let ceilingAbove = planes.map { p in ceiling.map { topInView(p, cameras: cameras, up: up, base: base, ceiling: $0) } ?? false }
         classify(&planes, ceiling: ceiling, ceilingSeenAbove: ceilingAbove, settings: settings)
-        if let floor = levels.floor { refuseCrossingFloor(&planes, floor: floor, set: set, cameras: cameras) }
+        if let floor = levels.floor { refuseCrossingFloor(&planes, floor: floor, set: set, up: up, cameras: cameras) }
         return planes
     }
 
@@ -77,7 +79,7 @@ enum VerticalPlanes {
                     let centroid = peeler.set.centroid(q.inliers)
                     guard abs(p.plane.distance(centroid)) < max(p.distance, q.distance) else { continue }
                     let inliers = p.inliers + q.inliers
-                    let plane = try peeler.set.fit(inliers, like: p.plane)
+                    let plane = try peeler.set.fit(inliers, like: p.plane, coreCentred: true)
                     let joined = try peeler.refine(plane, among: inliers)
                     guard joined.inliers.count >= max(p.inliers.count, q.inliers.count) else { continue }
                     planes[a] = joined
@@ -195,8 +197,8 @@ enum VerticalPlanes {
 
 extension VerticalPlanes {
     /// A wall has the room's floor along its foot on one side only, the inside (beyond it, only
-    /// through a doorway): where the floor was seen within `footReach` of a plane's foot on the
-    /// other side more than on this one, the plane is turned round. This holds where the cameras'
+    /// through a doorway): where more than twice as much floor was seen within `footReach` of a
+    /// plane's foot on its back as on its front, the plane is turned round. This holds where the cameras'
     /// positions mislead (an L's inner walls, seen from one arm with cameras in the other).
     static func faceTheFloor(_ planes: inout [VerticalPlane], floor: FittedPlane, set: WorkingSet, up: SIMD3<Double>) {
         for i in planes.indices {
@@ -219,12 +221,15 @@ extension VerticalPlanes {
 
     static let footReach = 0.05...0.6
 
-    /// Floor seen at least this far beyond a plane (past the noise and a drifted copy of the wall)...
+    /// Floor seen at least this far beyond a plane (past the noise and a drifted copy of the wall)
+    /// was seen across it: no wall stands where the sight line crossed. Through a doorway sight
+    /// lines cross a wall at the doorway only, however wide the floor beyond fans out.
     static let floorBeyond = 0.25
-    /// ...by cameras whose sight lines cross the plane's span: no wall stands where they did.
-    /// Through a doorway they cross a wall at the doorway only, however wide the floor beyond
-    /// fans out. A plane left shorter than this is no wall at all.
+    /// A plane left shorter than this is no wall at all.
     static let minWallLength = 0.5
+    /// A sight line counts against a plane where it crosses it through points of the plane's own,
+    /// in cells a column wide and this tall: not through a doorway, where the plane has none.
+    static let band = 0.25
     /// Columns in a row, not looked through, that end a cut.
     static let minRun = 0.3
     /// Half the widest view of a depth camera (a Kinect's diagonal is 37 degrees off axis).
@@ -235,7 +240,7 @@ extension VerticalPlanes {
     /// clutter, a wall drawn twice by a drifting walk) stands in that free space. A floor point
     /// is taken as seen by the nearest camera that looked toward it (within `viewCone` of its
     /// optical axis); a point no camera looked toward tells nothing.
-    static func refuseCrossingFloor(_ planes: inout [VerticalPlane], floor: FittedPlane, set: WorkingSet, cameras: [Pose]) {
+    static func refuseCrossingFloor(_ planes: inout [VerticalPlane], floor: FittedPlane, set: WorkingSet, up: SIMD3<Double>, cameras: [Pose]) {
         // A few thousand floor points tell which columns were looked through.
         let step = max(1, floor.inliers.count / 4_000)
         let eyes = cameras.map { (position: $0.translation, forward: $0.apply(SIMD3(0, 0, 1)) - $0.translation) }
@@ -250,29 +255,35 @@ extension VerticalPlanes {
         for i in planes.indices where planes[i].clutter == nil {
             let p = planes[i]
             let columns = max(1, Int((p.length / column).rounded(.up)))
+            func cell(_ q: SIMD3<Double>) -> (column: Int, band: Int)? {
+                let t = dot(q - p.centroid, p.along)
+                guard t >= p.start, t < p.end else { return nil }
+                return (min(columns - 1, Int((t - p.start) / column)), Int((dot(q - p.centroid, up) / band).rounded(.down)))
+            }
+            // Where the plane has points: a sight line through a doorway passes below its lintel.
+            var solid = Set<SIMD2<Int>>()
+            for k in p.fitted.inliers { if let c = cell(set.points[Int(k)]) { solid.insert(SIMD2(c.column, c.band)) } }
             var seenThrough = [Bool](repeating: false, count: columns)
             for (f, eye) in sightings {
                 let (sf, se) = (dot(f - p.centroid, p.normal), dot(eye - p.centroid, p.normal))
                 guard abs(sf) > floorBeyond, sf * se < 0 else { continue }
-                let crossing = eye + se / (se - sf) * (f - eye)
-                let t = dot(crossing - p.centroid, p.along)
-                guard t >= p.start, t < p.end else { continue }
-                seenThrough[min(columns - 1, Int((t - p.start) / column))] = true
+                if let c = cell(eye + se / (se - sf) * (f - eye)), solid.contains(SIMD2(c.column, c.band)) {
+                    seenThrough[c.column] = true
+                }
             }
-            // The span is cut back from either end to where a wall's worth of columns in a row
-            // was not looked through: a plane running on along a wall's line over open floor (an
+            // The span is cut back from either end to where a run of columns in a row was not
+            // looked through: a plane running on along a wall's line over open floor (an
             // L's other arm) loses that part; a doorway in its middle stays.
             let run = Int((minRun / column).rounded(.up))
-            func solid(_ k: Int) -> Bool { k + run <= columns && !seenThrough[k..<(k + run)].contains(true) }
-            guard let first = (0..<columns).first(where: solid),
-                  let last = (0..<columns).last(where: solid).map({ $0 + run - 1 }),
+            func standing(_ k: Int) -> Bool { k + run <= columns && !seenThrough[k..<(k + run)].contains(true) }
+            guard let first = (0..<columns).first(where: standing),
+                  let last = (0..<columns).last(where: standing).map({ $0 + run - 1 }),
                   Double(last - first + 1) * column >= minWallLength else {
                 planes[i].clutter = String(format: "not a wall: the cameras saw the floor beyond it along its %.2f m", p.length)
                 continue
             }
-            let best = (first: first, last: last)
-            planes[i].start = p.start + Double(best.first) * column
-            planes[i].end = min(p.end, p.start + Double(best.last + 1) * column)
+            planes[i].start = p.start + Double(first) * column
+            planes[i].end = min(p.end, p.start + Double(last + 1) * column)
         }
     }
 }
