@@ -54,7 +54,8 @@ public struct MeasureSettings: Sendable {
     var minCeilingHeight: Double { 1.8 }
     /// A vertical plane whose top stays below this (above the floor) is furniture.
     var minWallTop: Double { 1.0 }
-    /// With a ceiling seen, a wall reaches within this of it.
+    /// With a ceiling seen, and a wall's top looked at, a wall reaches within this of it (a
+    /// far wall's top is blurred by noise of several centimetres).
     var wallReachesCeiling: Double { 0.3 }
     /// How far a wall may run on unseen (hidden by furniture, out of view) to meet the next one.
     var maxCornerGap: Double { 1.5 }
