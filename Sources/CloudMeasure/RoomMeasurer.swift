@@ -144,7 +144,7 @@ public enum RoomMeasurer {
             if onFloor[i] { floorPoints.append(SIMD2(Float(q.x), Float(q.y))) } else { otherPoints.append(SIMD2(Float(q.x), Float(q.y))) }
         }
         let cameras = scan.cameras.map { pose -> RoomPlanData.Camera in
-            let forward = pose.apply(SIMD3(0, 0, 1)) - pose.translation
+            let forward = CameraView(pose).forward
             let level = forward - dot(forward, frame.up) * frame.up
             let length = (level * level).sum().squareRoot()
             return RoomPlanData.Camera(position: frame.plan(pose.translation),

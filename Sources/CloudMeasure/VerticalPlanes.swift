@@ -60,9 +60,10 @@ enum VerticalPlanes {
         fitted = try mergeCoplanar(fitted, up: up, peeler: peeler)
         var planes = fitted.map { describe($0, set: set, up: up, base: base, cameras: cameras.map(\.translation)) }
         if let floor = levels.floor { faceTheFloor(&planes, floor: floor, set: set, up: up) }
-        let ceilingAbove = planes.map { p in ceiling.map { topInView(p, cameras: cameras, up: up, base: base, ceiling: $0) } ?? false }
+        let views = cameras.map(CameraView.init)
+        let ceilingAbove = planes.map { p in ceiling.map { topInView(p, cameras: views, up: up, base: base, ceiling: $0) } ?? false }
         classify(&planes, ceiling: ceiling, ceilingSeenAbove: ceilingAbove, settings: settings)
-        if let floor = levels.floor { refuseCrossingFloor(&planes, floor: floor, set: set, up: up, cameras: cameras) }
+        if let floor = levels.floor { refuseCrossingFloor(&planes, floor: floor, set: set, up: up, cameras: views) }
         return planes
     }
 
@@ -141,19 +142,15 @@ enum VerticalPlanes {
     /// `ceiling` above `base`) along most of its span: only then does a plane that stops below
     /// the ceiling stop short. Near a camera a wall's top is out of view. Its front is the side of
     /// the camera nearest to it (the cameras' middle can lie in its plane, as in an L's notch).
-    static func topInView(_ p: VerticalPlane, cameras: [Pose], up: SIMD3<Double>, base: Double, ceiling: Double) -> Bool {
-        let side = { (c: Pose) in dot(c.translation - p.centroid, p.normal) }
+    static func topInView(_ p: VerticalPlane, cameras: [CameraView], up: SIMD3<Double>, base: Double, ceiling: Double) -> Bool {
+        let side = { (c: CameraView) in dot(c.position - p.centroid, p.normal) }
         guard let nearest = cameras.min(by: { abs(side($0)) < abs(side($1)) }) else { return false }
         let eyes = cameras.filter { side($0) * side(nearest) > 0 }
-            .map { (position: $0.translation, forward: $0.apply(SIMD3(0, 0, 1)) - $0.translation) }
         let rise = ceiling - (dot(p.centroid, up) - base)
         let columns = max(1, Int((p.length / column).rounded(.up)))
         let seen = (0..<columns).filter { k in
             let top = p.centroid + (p.start + (Double(k) + 0.5) * column) * p.along + rise * up
-            return eyes.contains { e in
-                let d = top - e.position
-                return dot(d, e.forward) > cos(topViewCone) * (d * d).sum().squareRoot()
-            }
+            return eyes.contains { $0.looks(at: top, within: topViewCone) }
         }
         return seen.count * 2 >= columns
     }
@@ -240,16 +237,13 @@ extension VerticalPlanes {
     /// clutter, a wall drawn twice by a drifting walk) stands in that free space. A floor point
     /// is taken as seen by the nearest camera that looked toward it (within `viewCone` of its
     /// optical axis); a point no camera looked toward tells nothing.
-    static func refuseCrossingFloor(_ planes: inout [VerticalPlane], floor: FittedPlane, set: WorkingSet, up: SIMD3<Double>, cameras: [Pose]) {
+    static func refuseCrossingFloor(_ planes: inout [VerticalPlane], floor: FittedPlane, set: WorkingSet, up: SIMD3<Double>,
+                                    cameras: [CameraView]) {
         // A few thousand floor points tell which columns were looked through.
         let step = max(1, floor.inliers.count / 4_000)
-        let eyes = cameras.map { (position: $0.translation, forward: $0.apply(SIMD3(0, 0, 1)) - $0.translation) }
         let sightings = stride(from: 0, to: floor.inliers.count, by: step).compactMap { k -> (SIMD3<Double>, SIMD3<Double>)? in
             let f = set.points[Int(floor.inliers[k])]
-            let looking = eyes.filter { e in
-                let d = f - e.position
-                return dot(d, e.forward) > cos(viewCone) * (d * d).sum().squareRoot()
-            }
+            let looking = cameras.filter { $0.looks(at: f, within: viewCone) }
             return looking.min { (($0.position - f) * ($0.position - f)).sum() < (($1.position - f) * ($1.position - f)).sum() }.map { (f, $0.position) }
         }
         for i in planes.indices where planes[i].clutter == nil {
