@@ -31,14 +31,22 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("A folder whose datasets JSON capture requests may name (repeatable).", valueName: "dir"))
     var allowDir: [String] = []
 
+    @Option(help: ArgumentHelp("A host name the server answers to besides localhost and its address, e.g. behind a proxy (repeatable).", valueName: "name"))
+    var allowHost: [String] = []
+
+    @Option(help: ArgumentHelp("A web origin whose pages may upload, change and read captures, e.g. https://scans.example (repeatable; CORS).", valueName: "origin"))
+    var allowOrigin: [String] = []
+
     func run() throws {
         guard (1...1 << 20).contains(maxUploadMb) else {
             throw ValidationError("--max-upload-mb \(maxUploadMb): needs 1...1048576")
         }
-        let configuration = ServiceConfiguration(
+        var configuration = ServiceConfiguration(
             host: host, port: port, dataDirectory: data, maxUploadBytes: maxUploadMb << 20,
             workers: workers ?? ProcessInfo.processInfo.activeProcessorCount,
             token: try tokenFile.map(ServiceConfiguration.readToken), allowedDirectories: allowDir)
+        configuration.allowedHosts = allowHost
+        configuration.allowedOrigins = allowOrigin
         // The CLI's main is synchronous; the server runs on Swift's concurrency pool meanwhile.
         let outcome = ServeOutcome()
         let finished = DispatchSemaphore(value: 0)

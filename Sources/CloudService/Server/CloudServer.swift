@@ -24,6 +24,7 @@ public enum CloudServer {
         // HEAD answers as GET would, without the body (RFC 9110).
         let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: MetricsMiddleware(metrics: service.metrics))
+        router.add(middleware: OriginMiddleware(origins: RequestOrigins(configuration: configuration)))
         router.add(middleware: ProblemMiddleware(routes: service.routes))
         if let token = configuration.token { router.add(middleware: AuthMiddleware(token: Array(token.utf8))) }
         service.registerRoutes(on: router)

@@ -16,6 +16,10 @@ public struct ServiceConfiguration: Sendable {
     public var token: String?
     /// Folders whose datasets a JSON capture request may name (`--allow-dir`).
     public var allowedDirectories: [String]
+    /// Host names the server answers to besides loopback's and its own address (`--allow-host`).
+    public var allowedHosts: [String] = []
+    /// Web origins whose pages may change captures and read answers (`--allow-origin`, CORS).
+    public var allowedOrigins: [String] = []
 
     public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String = "cloudgen-data",
                 maxUploadBytes: Int = 512 << 20, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
@@ -34,6 +38,9 @@ public struct ServiceConfiguration: Sendable {
         guard (0...65535).contains(port) else { throw CloudError.badInput("--port \(port): needs 0...65535 (0 picks a free port)") }
         guard workers >= 1 && workers <= 256 else { throw CloudError.badInput("--workers \(workers): needs 1...256") }
         guard maxUploadBytes >= 1 << 20 else { throw CloudError.badInput("--max-upload-mb: needs at least 1") }
+        for origin in allowedOrigins where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) || origin.dropFirst(8).contains("/") {
+            throw CloudError.badInput("--allow-origin \(MessageTextShort.of(origin)): needs an origin as browsers send it, e.g. https://scans.example:8443 (scheme, name, port; no path)")
+        }
         if !Self.isLoopback(host) && token == nil {
             throw CloudError.badInput("--host \(host): listening beyond this machine needs --token-file FILE (a bearer token every request must carry)")
         }
