@@ -18,7 +18,9 @@ struct CaptureRoutes {
         }
         routes.add(.delete, "/v1/captures/{id}", to: router) { _, context in
             let id = try service.captureID(context.parameters.get("id"))
+            let folder = service.store.folder(id)
             guard try await service.store.remove(id) else { throw Problem.notFound("no capture \(id)") }
+            if let folder { service.derived.forget(folder: folder) }
             service.metrics.capturesStored.decrement()
             return Response(status: .noContent)
         }
@@ -80,7 +82,14 @@ struct CaptureRoutes {
     private func store(_ order: CaptureOrder, describe: @escaping @Sendable (String) -> String, parts: UploadedParts?) async throws -> Response {
         let runner = service.runner
         do {
-            let staged = try await service.capturePool.run { try runner.capture(order, observer: CollectingObserver(), describe: describe) }
+            let staged = try await service.capturePool.run { cancelled in
+                try runner.capture(order, observer: CollectingObserver(cancelled: cancelled), cancelled: cancelled, describe: describe)
+            }
+            // A client gone while the last step ran: nothing of its capture is kept.
+            if Task.isCancelled {
+                service.store.abandon(staging: staged.folder)
+                throw CancellationError()
+            }
             let record = try await runner.store(staged)
             return Response.json(Data(record.report.utf8), status: .created, headers: [.location: "/v1/captures/\(record.id)"])
         } catch let error as CloudError where error.kind == .badInput {

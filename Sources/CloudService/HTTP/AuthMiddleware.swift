@@ -11,11 +11,7 @@ struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
         if Self.open.contains(request.uri.path) && (request.method == .get || request.method == .head) {
             return try await next(request, context)
         }
-        let given = request.headers[.authorization].flatMap { value -> [UInt8]? in
-            guard value.hasPrefix("Bearer ") else { return nil }
-            return Array(value.dropFirst("Bearer ".count).utf8)
-        }
-        guard let given, Self.equal(given, token) else {
+        guard Self.authorized(request.head, token: token) else {
             throw Problem(.unauthorized, "this server needs Authorization: Bearer TOKEN (the token of its --token-file)",
                           headers: [.wwwAuthenticate: "Bearer"])
         }
@@ -23,6 +19,12 @@ struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     static var open: Set<String> { ["/healthz", "/", "/openapi.json"] }
+
+    /// Whether `request` carries `Authorization: Bearer TOKEN` with exactly the token.
+    static func authorized(_ request: HTTPRequest, token: [UInt8]) -> Bool {
+        guard let value = request.headerFields[.authorization], value.hasPrefix("Bearer ") else { return false }
+        return equal(Array(value.dropFirst("Bearer ".count).utf8), token)
+    }
 
     /// Equal when both the lengths and every byte agree. The time depends only on the server's
     /// token (its length is no secret), never on where a guess goes wrong. (A length difference

@@ -36,16 +36,16 @@ struct RequestOrigins: Sendable {
 
     /// Refuses the request (a `Problem`) when its Host, Origin or fetch metadata say it comes
     /// from where it may not.
-    func check(_ request: Request) throws {
-        let authority = request.head.authority
+    func check(_ request: HTTPRequest) throws {
+        let authority = request.authority
         if let hosts, let authority, !hosts.contains(Self.hostName(authority)) {
             throw Problem(.misdirectedRequest,
                           "this server does not answer to the name \(MessageTextShort.of(Self.hostName(authority))); start it with --allow-host NAME to add one")
         }
-        let origin = request.headers[.origin].map { Self.normalised(origin: $0) }
+        let origin = request.headerFields[.origin].map { Self.normalised(origin: $0) }
         if let origin, origins.contains(origin) { return }
-        let site = request.headers[Self.fetchSite]?.lowercased()
-        let navigation = request.headers[Self.fetchMode]?.lowercased() == "navigate"
+        let site = request.headerFields[Self.fetchSite]?.lowercased()
+        let navigation = request.headerFields[Self.fetchMode]?.lowercased() == "navigate"
         if site == "cross-site" && !(navigation && request.method == .get) {
             throw Problem(.forbidden, "requests from another site's pages are refused; start the server with --allow-origin ORIGIN to let one in")
         }
@@ -101,7 +101,7 @@ struct OriginMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
-            try origins.check(request)
+            try origins.check(request.head)
         } catch let problem as Problem {
             return try problem.response(from: request, context: context)
         }

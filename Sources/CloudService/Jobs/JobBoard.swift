@@ -46,7 +46,7 @@ final class JobBoard: Sendable {
     private func run(_ submitted: JobRecord, archive: String, kind: String?, order: CaptureOrder, folder: URL) async {
         var job = submitted
         do {
-            let staged = try await service.capturePool.run { [self] () throws -> CaptureRunner.Staged in
+            let staged = try await service.capturePool.run { [self] (cancelled: CancellationFlag) throws -> CaptureRunner.Staged in
                 changeCounts(queued: -1, running: 1)
                 defer { changeCounts(running: -1) }
                 var running = submitted
@@ -60,7 +60,8 @@ final class JobBoard: Sendable {
                 order.sourceSpec = try ArchiveSource.spec(kind: kind, folder: root)
                 let progress = JobProgress(board: self, job: running)
                 let describe: @Sendable (String) -> String = { $0.replacingOccurrences(of: root, with: "bundle").replacingOccurrences(of: folder.path + "/", with: "") }
-                return try service.runner.capture(order, observer: CollectingObserver { done, total in progress.advance(done, total) }, describe: describe)
+                return try service.runner.capture(order, observer: CollectingObserver { done, total in progress.advance(done, total) },
+                                                  cancelled: cancelled, describe: describe)
             }
             let record = try await service.runner.store(staged)
             job = (try? await service.store.index.job(job.id)) ?? job
