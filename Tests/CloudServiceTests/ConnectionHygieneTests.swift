@@ -71,6 +71,9 @@ final class ConnectionHygieneTests: XCTestCase {
             XCTAssertFalse(metrics.contains("status=\"500\""), metrics)
             let listed = try await client.execute(uri: "/v1/captures", method: .get).json()
             XCTAssertEqual((listed["captures"] as? [Any])?.count, 0, "the abandoned capture was stored")
+            // A path no route has is labelled as Docs/http.md says.
+            _ = try await client.execute(uri: "/no/such/route", method: .get)
+            try await Self.waitForMetric(client, "route=\"unmatched\"")
         }
     }
 
