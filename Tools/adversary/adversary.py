@@ -333,6 +333,37 @@ def check_token(cloudgen):
         server.stop()
 
 
+def check_connection_cap(cloudgen):
+    """Past --max-connections the server accepts no more until one closes. (Checked on the real
+    process: HummingbirdTesting's live server drops the application's connection limit.)"""
+    server = Server(cloudgen, ["--max-connections", "8"])
+    try:
+        held = []
+        for _ in range(8):
+            s = connect(server.port, 10)
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            s.recv(4096)
+            held.append(s)
+        ninth = connect(server.port, 2)
+        ninth.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        try:
+            early = ninth.recv(100)
+        except socket.timeout:
+            early = None
+        held[0].close()
+        ninth.settimeout(10)
+        start = time.perf_counter()
+        late = ninth.recv(100)
+        waited = time.perf_counter() - start
+        report("the connection cap", early is None and late.startswith(b"HTTP/1.1 200"),
+               f"--max-connections 8 and 8 open: a ninth got {'no answer' if early is None else early[:12]} in 2 s, "
+               f"then {late[:12]!r} {waited * 1000:.0f} ms after one closed")
+        for s in held[1:] + [ninth]:
+            s.close()
+    finally:
+        server.stop()
+
+
 def check_cache(cloudgen, previews):
     server = Server(cloudgen, ["--derived-cache-mb", "2"])
     try:
@@ -378,6 +409,7 @@ def main():
     check_slow_clients(cloudgen, slow=150)
     check_requests(cloudgen, args.quick)
     check_token(cloudgen)
+    check_connection_cap(cloudgen)
     check_cache(cloudgen, previews=12 if args.quick else 40)
     check_fused_under_ulimit(cloudgen)
     sys.exit(1 if FAILED else 0)
