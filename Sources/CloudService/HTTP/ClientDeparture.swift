@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTPTypes
 
@@ -13,39 +14,66 @@ import NIOHTTPTypes
 final class ClientDeparture: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
-    private var promise: EventLoopPromise<Void>?
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        promise = context.eventLoop.makePromise()
-    }
+    let presence = ConnectionPresence()
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        departed()
+        presence.depart()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        departed()
+        presence.depart()
         context.fireChannelInactive()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let event = event as? ChannelEvent, event == .inputClosed { departed() }
+        if let event = event as? ChannelEvent, event == .inputClosed { presence.depart() }
         context.fireUserInboundEventTriggered(event)
     }
 
-    private func departed() {
-        promise?.succeed()
-        promise = nil
+    /// The presence of `channel`'s client; nil for a channel without this handler (the tests'
+    /// in-process router).
+    static func presence(of channel: any Channel) async -> ConnectionPresence? {
+        try? await channel.eventLoop.submit {
+            try? channel.pipeline.syncOperations.handler(type: ClientDeparture.self).presence
+        }.get()
+    }
+}
+
+/// Whether a connection's client is still there, and what to cancel when it goes: the request
+/// being answered registers itself for as long as it runs (a keep-alive connection's earlier
+/// requests leave nothing behind).
+final class ConnectionPresence: Sendable {
+    private let state = NIOLockedValueBox(State())
+
+    private struct State {
+        var gone = false
+        var watchers: [Int: @Sendable () -> Void] = [:]
+        var next = 0
     }
 
-    /// Completes when the client of `channel` has gone; nil for a channel without this handler
-    /// (the tests' in-process router).
-    static func departure(of channel: any Channel) async -> EventLoopFuture<Void>? {
-        try? await channel.eventLoop.submit { () -> EventLoopFuture<Void>? in
-            guard let handler = try? channel.pipeline.syncOperations.handler(type: ClientDeparture.self) else { return nil }
-            // Already gone (the request's last bytes and the close came together).
-            return handler.promise?.futureResult ?? channel.eventLoop.makeSucceededFuture(())
-        }.get()
+    /// Calls `cancel` when the client goes (at once if it has); the id undoes it.
+    func watch(_ cancel: @escaping @Sendable () -> Void) -> Int? {
+        let id = state.withLockedValue { state -> Int? in
+            guard !state.gone else { return nil }
+            state.next += 1
+            state.watchers[state.next] = cancel
+            return state.next
+        }
+        if id == nil { cancel() }
+        return id
+    }
+
+    func unwatch(_ id: Int) {
+        state.withLockedValue { _ = $0.watchers.removeValue(forKey: id) }
+    }
+
+    func depart() {
+        let watchers = state.withLockedValue { state -> [@Sendable () -> Void] in
+            state.gone = true
+            defer { state.watchers = [:] }
+            return Array(state.watchers.values)
+        }
+        watchers.forEach { $0() }
     }
 }
 
@@ -71,11 +99,12 @@ struct DepartureAwareResponder<Routes: HTTPResponder>: HTTPResponder where Route
 
     func respond(to request: Request, context: ConnectionContext) async throws -> Response {
         let inner = BasicRequestContext(source: .init(channel: context.channel, logger: context.logger))
-        guard let departure = await ClientDeparture.departure(of: context.channel) else {
+        guard let presence = await ClientDeparture.presence(of: context.channel) else {
             return try await routes.respond(to: request, context: inner)
         }
         let work = Task { try await routes.respond(to: request, context: inner) }
-        departure.whenSuccess { work.cancel() }
+        let watch = presence.watch { work.cancel() }
+        defer { if let watch { presence.unwatch(watch) } }
         return try await withTaskCancellationHandler {
             try await work.value
         } onCancel: {
