@@ -67,7 +67,7 @@ struct ExportRoutes {
             _ = try CloudWriter.write(cloud, to: path, format: format, viewpoint: loaded.header.viewpoint,
                                       relativeUnits: loaded.header.relativeUnits)
         }
-        return try await FileResponse.serve(variant, contentType: contentType, etag: "\(id)-\(name.prefix(16))", request: request, context: context)
+        return try await FileResponse.serve(variant, contentType: contentType, etag: "\(id)-\(name.prefix(64))", request: request, context: context)
     }
 
     /// The first frame's depth as a jet picture over a scale bar (as `capture --depth-image`).
@@ -85,9 +85,9 @@ struct ExportRoutes {
     private func preview(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let (id, folder) = try await service.captureFolder(context.parameters.get("id"))
         var query = ExportQuery(request, allowed: ["azimuth", "elevation", "width", "height"])
-        // Quantised to what a picture shows (a quarter degree moves a 4096-pixel picture's edge by
-        // under a pixel at the framing's field of view), so that fractions cannot make endless
-        // distinct files: the picture is drawn, and named, at the quantised angles.
+        // To the quarter degree (the cloud's edge moves about a pixel at the default 640 pixels
+        // wide), so that angles a viewer cannot tell apart share one file; the picture is drawn,
+        // and named, at the quantised angles. The derived files' byte budget bounds the rest.
         let azimuth = Self.quantised(try query.number("azimuth", default: 0, within: -360...360))
         let elevation = Self.quantised(try query.number("elevation", default: 0, within: -90...90))
         let width = Int(try query.number("width", default: 640, within: 16...4096, whole: true))
@@ -104,7 +104,7 @@ struct ExportRoutes {
                                     pointSize: RenderStyle.automaticPointSize(points: loaded.cloud.finiteCount, width: width, height: height))
             _ = try PreviewWriter(renderer: renderer, view: view, style: style).write(to: path)
         }
-        return try await FileResponse.serve(variant, contentType: "image/png", etag: "\(id)-\(name.prefix(16))", request: request, context: context)
+        return try await FileResponse.serve(variant, contentType: "image/png", etag: "\(id)-\(name.prefix(64))", request: request, context: context)
     }
 
     /// An angle to the nearest quarter degree, -0 as 0 (one name for one picture).

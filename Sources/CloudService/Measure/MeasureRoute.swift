@@ -48,7 +48,7 @@ struct MeasureRoute {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             try AtomicFile.write(try encoder.encode(measured.report), to: path)
         }
-        return try await FileResponse.serve(report, contentType: "application/json", etag: "\(id)-\(name.prefix(16))",
+        return try await FileResponse.serve(report, contentType: "application/json", etag: "\(id)-\(name.prefix(64))",
                                             request: request, context: context)
     }
 }

@@ -41,11 +41,13 @@ struct WorkLimits: Sendable {
 
     /// Before an export is queued: its steps' estimate on the `points` of the stored cloud.
     func admit(_ steps: [FilterStep], points: Int, field: String?) throws {
+        // The stored cloud read back: positions (12 bytes a point), colors (3), normals (12) at most.
+        let cloudBytes = points * 27
         do {
             try cpuShare.admit(steps[...], points: points)
             for step in steps {
                 try MemoryBudget.require(step.filter.workingBytes(points: points), for: "\(step.filter.name) on \(points) points",
-                                         origin: step.label, within: memoryShare, held: points * 16)
+                                         origin: step.label, within: memoryShare, held: cloudBytes)
             }
         } catch let error as CloudError {
             throw Problem.unprocessable(CaptureOrder.httpWording(error.message), field: field)
