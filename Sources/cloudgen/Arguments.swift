@@ -35,7 +35,13 @@ enum FrameCount: ExpressibleByArgument {
 
 extension OutputFrame: ExpressibleByArgument {}
 
-extension CloudEncoding: ExpressibleByArgument {}
+extension CloudEncoding: ExpressibleByArgument {
+    /// Also PCD's own name for the compressed encoding, `binary_compressed`, which the service's
+    /// `format` query takes: a script need not know which door it talks to.
+    public init?(argument: String) {
+        self.init(rawValue: argument == "binary_compressed" ? "compressed" : argument)
+    }
+}
 
 /// The outputs every cloud-writing command shares.
 struct CloudOutputOptions: ParsableArguments {
@@ -45,7 +51,7 @@ struct CloudOutputOptions: ParsableArguments {
     @Option(name: .customLong("pcd"), help: ArgumentHelp("Write a PCD file.", valueName: "file"))
     var pcdPath: String?
 
-    @Option(help: ArgumentHelp("binary, ascii or compressed (PCD binary_compressed; PLY has no compressed form and is written binary).",
+    @Option(help: ArgumentHelp("binary, ascii or compressed (also binary_compressed: PCD's name for it; PLY has no compressed form and is written binary).",
                                valueName: "encoding"))
     var encoding: CloudEncoding = .binary
 

@@ -37,6 +37,10 @@ final class ConvertAndInfoTests: XCTestCase {
         XCTAssertEqual(a["points"] as? Int, c["points"] as? Int)
         XCTAssertEqual(c["hasColors"] as? Bool, true)
         XCTAssertEqual((a["bounds"] as? [String: [Double]])?["max"], (c["bounds"] as? [String: [Double]])?["max"])
+        // PCD's own name for the encoding, as the service's format query spells it: the same file.
+        let r3 = try CLI.run(["convert", "m.ply", "--pcd", "m2.pcd", "--encoding", "binary_compressed"], in: dir)
+        XCTAssertEqual(r3.status, 0, r3.stderr)
+        XCTAssertEqual(try Data(contentsOf: dir.appendingPathComponent("m2.pcd")), try Data(contentsOf: dir.appendingPathComponent("m.pcd")))
     }
 
     /// Lying headers and truncated bodies: exit 2, one line naming the file, no output file.
