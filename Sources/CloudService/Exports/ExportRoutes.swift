@@ -17,17 +17,21 @@ struct ExportRoutes {
 
     func register(on router: Router<BasicRequestContext>) {
         let routes = service.routes
-        routes.add(.get, "/v1/captures/{id}/cloud.ply", to: router) { request, context in
-            try await cloud(request, context, container: "ply")
-        }
-        routes.add(.get, "/v1/captures/{id}/cloud.pcd", to: router) { request, context in
-            try await cloud(request, context, container: "pcd")
+        // Each download is an attachment named after the capture and the variant (DownloadName).
+        for container in ["ply", "pcd"] {
+            routes.add(.get, "/v1/captures/{id}/cloud.\(container)", to: router) { request, context in
+                try await service.attachment(try await cloud(request, context, container: container), capture: context.parameters.get("id")) {
+                    DownloadName.cloud($0, container: container, query: request.orderedQuery)
+                }
+            }
         }
         routes.add(.get, "/v1/captures/{id}/preview.png", to: router) { request, context in
-            try await preview(request, context)
+            try await service.attachment(try await preview(request, context), capture: context.parameters.get("id")) {
+                DownloadName.preview($0, query: request.orderedQuery)
+            }
         }
         routes.add(.get, "/v1/captures/{id}/depth.png", to: router) { request, context in
-            try await depthImage(request, context)
+            try await service.attachment(try await depthImage(request, context), capture: context.parameters.get("id")) { $0 + "-depth.png" }
         }
     }
 
