@@ -59,6 +59,69 @@ final class ServicePageBrowserTests: XCTestCase {
         }
     }
 
+    /// What users reach for on the page: a capture's name, tags and warnings on its card, and the
+    /// latest jobs with their state and frames done of total, from the routes the page reads.
+    func testThePageShowsNamesTagsWarningsAndJobsWithTheirProgressInHeadlessChromium() async throws {
+        let chromium = try Chromium()
+        let harness = try ServiceHarness()
+        defer { harness.remove() }
+        let scratch = try makeScratchFolder()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var named = try MultipartBody.tumFrame()
+        named.field("name", "desk <b>north</b>")
+        named.field("tags", "office,tum")
+        // A range that drops pixels: the capture's report warns how many.
+        named.field("range", "0.5,2")
+        var archive = MultipartBody()
+        archive.file("bundle", try Self.redwoodTar(in: scratch), filename: "scan.tar")
+        let bodies = (named, archive)
+        try await harness.test(.live) { client in
+            let port = try XCTUnwrap(client.port, "the live harness has a port")
+            let created = try await client.execute(uri: "/v1/captures", method: .post, headers: bodies.0.headers, body: bodies.0.body)
+            XCTAssertEqual(created.status, .created, String(buffer: created.body))
+            let capture = try created.json()
+            let id = try XCTUnwrap(capture["id"] as? String)
+            let warning = try XCTUnwrap((capture["warnings"] as? [String])?.first, "the range gives a warning")
+            let accepted = try await client.execute(uri: "/v1/captures", method: .post, headers: bodies.1.headers, body: bodies.1.body)
+            XCTAssertEqual(accepted.status, .accepted, String(buffer: accepted.body))
+            let job = try XCTUnwrap(try accepted.json()["id"] as? String)
+            // The event stream ends once the job has.
+            _ = try await client.execute(uri: "/v1/jobs/\(job)/events", method: .get)
+
+            let dom = try await chromium.run(["--dump-dom", "http://127.0.0.1:\(port)/"], scratch: scratch)
+            let card = try XCTUnwrap(dom.range(of: "id=\"capture-\(id)\""), "the page does not list capture \(id)")
+            let cardText = String(dom[card.upperBound...].prefix(4000))
+            // The name as text, never as markup.
+            XCTAssertTrue(cardText.contains("<h2 class=\"name\">desk &lt;b&gt;north&lt;/b&gt;</h2>"), cardText)
+            XCTAssertTrue(cardText.contains("<div class=\"tags\"><span>office</span><span>tum</span></div>"), cardText)
+            XCTAssertTrue(cardText.contains("<ul class=\"warnings\"><li>\(warning)</li></ul>"), cardText)
+            XCTAssertTrue(warning.hasPrefix("range=0.5,2 dropped"), warning)
+
+            let row = try XCTUnwrap(dom.range(of: "<li id=\"job-\(job)\"[^>]*>.*?</li>", options: .regularExpression), "the page lists no job \(job)")
+            let rowText = String(dom[row])
+            XCTAssertTrue(rowText.contains("data-state=\"succeeded\""), rowText)
+            XCTAssertTrue(rowText.contains("succeeded · 5 of 5 frames"), rowText)
+            XCTAssertTrue(rowText.contains("<progress max=\"5\" value=\"5\">") || rowText.contains("<progress value=\"5\" max=\"5\">"), rowText)
+            // The job's capture is listed too.
+            let polled = try await client.execute(uri: "/v1/jobs/\(job)", method: .get).json()
+            let made = try XCTUnwrap((polled["capture"] as? String)?.split(separator: "/").last)
+            XCTAssertNotNil(dom.range(of: "id=\"capture-\(made)\""), "the job's capture is not on the page")
+        }
+    }
+
+    /// ../shared/data/open3d-rgbd's five posed Redwood frames as a tar archive made by GNU tar.
+    private static func redwoodTar(in folder: URL) throws -> Data {
+        let archive = folder.appendingPathComponent("scan.tar")
+        let tar = Process()
+        tar.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        tar.arguments = ["tar", "-cf", archive.path, "-C", try sharedDataDirectory().path, "open3d-rgbd/color", "open3d-rgbd/depth",
+                         "open3d-rgbd/camera_primesense.json", "open3d-rgbd/trajectory.log"]
+        try tar.run()
+        tar.waitUntilExit()
+        XCTAssertEqual(tar.terminationStatus, 0)
+        return try Data(contentsOf: archive)
+    }
+
     /// The preview <img> inside capture `id`'s card: its whole tag and its src (a path).
     static func previewImage(in dom: String, of id: String) -> (tag: String, source: String)? {
         guard let card = dom.range(of: "id=\"capture-\(id)\""),
