@@ -12,6 +12,10 @@ extension CaptureRecord {
         object["tags"] = labels.tags
         object["note"] = labels.note ?? NSNull()
         object["files"] = uploadedFiles
+        if var links = object["links"] as? [String: Any] {
+            links["zip"] = "/v1/captures/\(id)/capture.zip"
+            object["links"] = links
+        }
         // The pipeline words its warnings and filter steps as the CLI's flags; over HTTP they are
         // fields (captures stored before this rewording are read the same way).
         if let warnings = object["warnings"] as? [String] { object["warnings"] = warnings.map(CaptureOrder.httpWording) }

@@ -71,12 +71,17 @@ struct ExportRoutes {
     private func depthImage(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let (id, folder) = try await service.captureFolder(context.parameters.get("id"))
         try ExportQuery(request, allowed: []).finish()
+        let variant = try await depthImageFile(id, folder)
+        return try await FileResponse.serve(variant, contentType: "image/png", etag: "\(id)-depth", request: request, context: context)
+    }
+
+    /// The depth picture's path, drawn on first request (depth.png and capture.zip share it).
+    func depthImageFile(_ id: CaptureID, _ folder: URL) async throws -> String {
         let depthMap = folder.appendingPathComponent(CaptureFiles.depthMap).path
-        let variant = try await service.derived.file("depth.png", in: folder, capture: id) { path in
+        return try await service.derived.file("depth.png", in: folder, capture: id) { path in
             let image = try DepthImage.render(depth: try DepthMapFile.read(depthMap), origin: "capture \(id)")
             try AtomicFile.write(bytes: try PNGWriter.encode(rgb: image, origin: path), to: path)
         }
-        return try await FileResponse.serve(variant, contentType: "image/png", etag: "\(id)-depth", request: request, context: context)
     }
 
     private func preview(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
@@ -87,6 +92,12 @@ struct ExportRoutes {
         let width = Int(try query.number("width", default: 640, within: 16...4096, whole: true))
         let height = Int(try query.number("height", default: 480, within: 16...4096, whole: true))
         try query.finish()
+        let (key, variant) = try await previewFile(id, folder, azimuth: azimuth, elevation: elevation, width: width, height: height)
+        return try await FileResponse.serve(variant, contentType: "image/png", etag: "\(id)-\(DerivedName.of(key))", request: request, context: context)
+    }
+
+    /// A preview's derived-file key and path, rendered on first request (preview.png and capture.zip share it).
+    func previewFile(_ id: CaptureID, _ folder: URL, azimuth: Double, elevation: Double, width: Int, height: Int) async throws -> (String, String) {
         let key = "preview \(azimuth) \(elevation) \(width) \(height)"
         let stored = folder.appendingPathComponent(CaptureFiles.cloud).path
         let variant = try await service.derived.file("\(DerivedName.of(key)).png", in: folder, capture: id) { path in
@@ -98,7 +109,7 @@ struct ExportRoutes {
                                     pointSize: RenderStyle.automaticPointSize(points: loaded.cloud.finiteCount, width: width, height: height))
             _ = try PreviewWriter(renderer: renderer, view: view, style: style).write(to: path)
         }
-        return try await FileResponse.serve(variant, contentType: "image/png", etag: "\(id)-\(DerivedName.of(key))", request: request, context: context)
+        return (key, variant)
     }
 }
 

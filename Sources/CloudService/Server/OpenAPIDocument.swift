@@ -281,6 +281,22 @@ enum OpenAPIDocument {
             }
           }
         },
+        "/v1/captures/{id}/capture.zip": {
+          "parameters": [{"$ref": "#/components/parameters/CaptureIDPath"}],
+          "get": {
+            "operationId": "downloadZip",
+            "summary": "The whole capture as one zip (members stored uncompressed) in a folder named after it: capture.json (its document), cloud.ply, preview.png (the default view) and depth.png. Uploaded inputs are not kept by the store, so not included.",
+            "responses": {
+              "200": {"description": "The archive.",
+                      "headers": {"Content-Length": {"schema": {"type": "integer"}}, "Content-Disposition": {"$ref": "#/components/headers/Attachment"}},
+                      "content": {"application/zip": {"schema": {"type": "string", "format": "binary"}}}},
+              "400": {"$ref": "#/components/responses/BadRequest"},
+              "401": {"$ref": "#/components/responses/Unauthorized"},
+              "404": {"$ref": "#/components/responses/NotFound"},
+              "503": {"$ref": "#/components/responses/Busy"}
+            }
+          }
+        },
         "/v1/captures/{id}/measure": {
           "parameters": [{"$ref": "#/components/parameters/CaptureIDPath"}],
           "get": {
@@ -539,10 +555,10 @@ enum OpenAPIDocument {
               "warnings": {"type": "array", "items": {"type": "string"}},
               "links": {
                 "type": "object",
-                "required": ["self", "cloud_ply", "cloud_pcd", "preview", "depth"],
+                "required": ["self", "cloud_ply", "cloud_pcd", "preview", "depth", "zip"],
                 "properties": {
                   "self": {"type": "string"}, "cloud_ply": {"type": "string"}, "cloud_pcd": {"type": "string"},
-                  "preview": {"type": "string"}, "depth": {"type": "string"}
+                  "preview": {"type": "string"}, "depth": {"type": "string"}, "zip": {"type": "string"}
                 }
               },
               "frame": {"enum": ["camera", "world"]},

@@ -22,6 +22,7 @@ extension ServiceState {
         ServiceRoutes(service: self).register(on: router)
         CaptureRoutes(service: self).register(on: router)
         CaptureLabelRoute(service: self).register(on: router)
+        CaptureArchiveRoute(service: self).register(on: router)
         ExportRoutes(service: self).register(on: router)
         MeasureRoute(service: self).register(on: router)
         JobRoutes(service: self).register(on: router)

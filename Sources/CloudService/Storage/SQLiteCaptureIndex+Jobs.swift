@@ -70,8 +70,9 @@ extension SQLiteCaptureIndex {
         }
         arguments += [max(0, limit)]
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let bound = arguments
         return try await reading { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM job \(filter) ORDER BY id DESC LIMIT ?", arguments: arguments).map { try Self.job($0, path) }
+            try Row.fetchAll(db, sql: "SELECT * FROM job \(filter) ORDER BY id DESC LIMIT ?", arguments: bound).map { try Self.job($0, path) }
         }
     }
 }
