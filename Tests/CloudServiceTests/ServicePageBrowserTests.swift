@@ -109,6 +109,51 @@ final class ServicePageBrowserTests: XCTestCase {
         }
     }
 
+    /// The page used as a person would, over the DevTools protocol: pick an archive, fill in a
+    /// filter, a name and tags, press Upload; the page lists the job, follows it to the end and
+    /// lists its capture, which the server stored with what the page sent.
+    func testThePageUploadsAnArchiveWithFieldsAndFollowsItsJobInHeadlessChromium() async throws {
+        let chromium = try Chromium()
+        let harness = try ServiceHarness()
+        defer { harness.remove() }
+        let scratch = try makeScratchFolder()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let archive = scratch.appendingPathComponent("scan.tar")
+        _ = try Self.redwoodTar(in: scratch)
+        try await harness.test(.live) { client in
+            let port = try XCTUnwrap(client.port, "the live harness has a port")
+            let browser = try DevToolsPipe(chromium: chromium.path, profile: scratch.appendingPathComponent("devtools-profile"))
+            try browser.open("http://127.0.0.1:\(port)/")
+            // Loaded, and the listing fetched: the status line says how many captures there are.
+            XCTAssertTrue(try browser.wait(until: "document.readyState === 'complete' && document.getElementById('status')?.textContent"))
+            try browser.setFiles("#upload input[name=bundle]", [archive.path])
+            try browser.evaluate("""
+                (() => {
+                  const form = document.getElementById('upload');
+                  form.elements.voxel.value = '0.02';
+                  form.elements.name.value = 'scan from the page';
+                  form.elements.tags.value = 'redwood,page';
+                  form.requestSubmit();
+                })()
+                """)
+            let finished = try browser.wait(until: "document.querySelector('#jobs li[data-state=succeeded]')")
+            let shown = try browser.evaluate("document.getElementById('jobs-panel').outerHTML + ' ' + document.getElementById('status').textContent")
+            XCTAssertTrue(finished, "the page shows no finished job: \(shown ?? "")")
+            let row = try browser.evaluate("document.querySelector('#jobs li').textContent") as? String ?? ""
+            XCTAssertTrue(row.contains("succeeded · 5 of 5 frames"), row)
+            XCTAssertTrue(try browser.wait(until: "[...document.querySelectorAll('.capture h2.name')].some(h => h.textContent === 'scan from the page')"),
+                          "the job's capture is not listed with its name")
+
+            let listed = try await client.execute(uri: "/v1/captures?tag=page", method: .get).json()
+            let capture = try XCTUnwrap((listed["captures"] as? [[String: Any]])?.first, "no capture tagged page")
+            XCTAssertEqual(capture["name"] as? String, "scan from the page")
+            XCTAssertEqual(capture["tags"] as? [String], ["redwood", "page"])
+            XCTAssertEqual((capture["files"] as? [String: String])?["bundle"], "scan.tar")
+            XCTAssertEqual(((capture["filters"] as? [[String: Any]])?.first)?["argument"] as? String, "voxel=0.02")
+            XCTAssertEqual(capture["frames"] as? Int, 5)
+        }
+    }
+
     /// ../shared/data/open3d-rgbd's five posed Redwood frames as a tar archive made by GNU tar.
     private static func redwoodTar(in folder: URL) throws -> Data {
         let archive = folder.appendingPathComponent("scan.tar")
