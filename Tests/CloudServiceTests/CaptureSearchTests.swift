@@ -6,9 +6,10 @@ import XCTest
 /// GET /v1/captures?q=&tag=&sort=: search, tags (all of them) and each order, paged through the
 /// `next` links, against the order the documents themselves imply.
 final class CaptureSearchTests: XCTestCase {
-    /// Five TUM uploads with names, tags and leaves that give each a different point count.
+    /// Five TUM uploads with names (two the same but for case: ordered by id), tags and leaves that
+    /// give each a different point count.
     private static let uploads: [(name: String?, tags: String, voxel: String?)] = [
-        ("delta", "kitchen,floor1", nil), ("Alpha", "kitchen", "0.01"), ("charlie", "floor1", "0.02"),
+        ("delta", "kitchen,floor1", nil), ("Alpha", "kitchen", "0.01"), ("Delta", "floor1", "0.02"),
         (nil, "kitchen,floor1,wide", "0.05"), ("bravo 100%", "", "0.1"),
     ]
 

@@ -43,7 +43,7 @@ extension SQLiteCaptureIndex {
     static func listSQL(_ query: CaptureQuery) -> (String, StatementArguments) {
         let key: String? = switch query.sort {
         case .created, .newest: nil
-        case .name, .nameDescending: "COALESCE(name, '') COLLATE NOCASE"
+        case .name, .nameDescending: "sortName"
         case .points, .mostPoints: "points"
         }
         let direction = query.sort.descending ? "DESC" : "ASC", beyond = query.sort.descending ? "<" : ">"
@@ -51,10 +51,10 @@ extension SQLiteCaptureIndex {
         var arguments: StatementArguments = []
         if let after = query.after {
             if let key {
-                // The anchor's own key, read in the same statement: a page is one snapshot.
-                let anchor = "(SELECT \(key) FROM capture WHERE id = ?)"
-                conditions.append("(\(key) \(beyond) \(anchor) OR (\(key) = \(anchor) AND id \(beyond) ?))")
-                arguments += [after.rawValue, after.rawValue, after.rawValue]
+                // The anchor's own key, read in the same statement (a page is one snapshot); a row
+                // value, so that SQLite seeks the (key, id) index rather than scanning it.
+                conditions.append("(\(key), id) \(beyond) ((SELECT \(key) FROM capture WHERE id = ?), ?)")
+                arguments += [after.rawValue, after.rawValue]
             } else {
                 conditions.append("id \(beyond) ?")
                 arguments += [after.rawValue]
