@@ -7,9 +7,6 @@ public protocol CaptureIndex: Sendable {
     /// Adds a capture's row; an id already present is an error.
     func insert(_ capture: CaptureRecord) async throws
     func capture(_ id: CaptureID) async throws -> CaptureRecord?
-    /// At most `limit` captures, newest first (id descending), starting after `after`: the last
-    /// id of the previous page, nil for the first page.
-    func list(limit: Int, after: CaptureID?) async throws -> [CaptureRecord]
     /// A page of captures as `query` asks: its order, its text and tags, starting after its anchor.
     func list(_ query: CaptureQuery) async throws -> [CaptureRecord]
     /// Replaces the capture's name, tags and note and counts the change; the updated row, or nil
@@ -33,4 +30,12 @@ public protocol CaptureIndex: Sendable {
     /// On start-up: every queued or running job becomes failed with `JobRecord.interruptedProblem`
     /// (the server stopped before it finished); how many.
     func markUnfinishedJobsInterrupted(at date: Date) async throws -> Int
+}
+
+extension CaptureIndex {
+    /// At most `limit` captures, newest first (id descending), starting after `after`: the last
+    /// id of the previous page, nil for the first page.
+    public func list(limit: Int, after: CaptureID?) async throws -> [CaptureRecord] {
+        try await list(CaptureQuery(limit: limit, after: after))
+    }
 }

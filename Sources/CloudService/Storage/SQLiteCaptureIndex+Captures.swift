@@ -26,10 +26,6 @@ extension SQLiteCaptureIndex {
         }
     }
 
-    public func list(limit: Int, after: CaptureID?) async throws -> [CaptureRecord] {
-        try await list(CaptureQuery(limit: limit, after: after))
-    }
-
     public func list(_ query: CaptureQuery) async throws -> [CaptureRecord] {
         let path = path
         let (sql, arguments) = Self.listSQL(query)
