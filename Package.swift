@@ -66,6 +66,7 @@ let package = Package(
             name: "CloudService",
             dependencies: ["CloudCore", "CloudIO", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender", "CloudPipeline", "CloudMeasure",
                            .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdCore", package: "hummingbird"),
                            .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

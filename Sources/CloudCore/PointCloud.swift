@@ -38,6 +38,11 @@ public struct PointCloud: Equatable, Sendable {
     }
 
     public var count: Int { positions.count / 3 }
+
+    /// The bytes its arrays take.
+    public var memoryBytes: Int {
+        4 * (positions.count + (normals?.count ?? 0) + (curvature?.count ?? 0)) + (colors?.count ?? 0)
+    }
     public var isEmpty: Bool { positions.isEmpty }
 
     public func point(_ index: Int) -> SIMD3<Float> {

@@ -44,16 +44,20 @@ public struct MemoryBudget: Equatable, Sendable {
     }
 
     /// Throws `CloudError.badInput` "ORIGIN: needs about 9.1 GiB for WHAT; ..." when `bytes` do
-    /// not fit. `what` says what the memory is for ("a 16384x16384 depth frame").
-    public func require(_ bytes: Int, for what: String, origin: String) throws {
+    /// not fit, or do not fit `share` (a server's limit for one request) beside the `held` bytes
+    /// the work already has. `what` says what the memory is for ("a 16384x16384 depth frame").
+    public func require(_ bytes: Int, for what: String, origin: String, within share: MemoryShare? = nil, held: Int = 0) throws {
+        if let share, bytes + held > share.bytes {
+            throw CloudError.badInput("\(origin): needs about \(Self.format(bytes + held)) of memory for \(what); \(share.holder) may use at most \(Self.format(share.bytes)) (\(share.setting))")
+        }
         guard let available, bytes > available else { return }
         let limit = addressSpaceLimit.map { " (ulimit -v \(Self.format($0)))" } ?? ""
         throw CloudError.badInput("\(origin): needs about \(Self.format(bytes)) of memory for \(what); this process may use at most \(Self.format(available)) more\(limit)")
     }
 
     /// The current budget's `require`.
-    public static func require(_ bytes: Int, for what: String, origin: String) throws {
-        try current().require(bytes, for: what, origin: origin)
+    public static func require(_ bytes: Int, for what: String, origin: String, within share: MemoryShare? = nil, held: Int = 0) throws {
+        try current().require(bytes, for: what, origin: origin, within: share, held: held)
     }
 
     /// "9.1 GiB", "350 MiB".
@@ -85,5 +89,21 @@ public struct MemoryBudget: Equatable, Sendable {
             return fields.first.flatMap { Int($0) }.map { $0 * 1024 }
         }
         return nil
+    }
+}
+
+/// A part of the process's memory set aside for one piece of work: a server gives each request
+/// one, so that one request cannot take what the others (and the server itself) need.
+public struct MemoryShare: Equatable, Sendable {
+    public var bytes: Int
+    /// Who is limited, for the message: "a request on this server".
+    public var holder: String
+    /// The setting that sets it, for the message: "--max-request-memory-mb".
+    public var setting: String
+
+    public init(bytes: Int, holder: String, setting: String) {
+        self.bytes = bytes
+        self.holder = holder
+        self.setting = setting
     }
 }

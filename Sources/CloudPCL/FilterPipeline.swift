@@ -20,6 +20,13 @@ public struct FilterPipeline: Sendable {
     public var steps: [FilterStep]
     /// Keep width x height (NaN for dropped pixels) through every step that can (`--organized`).
     public var organized: Bool
+    /// The part of memory the steps may take, when less than the process's (a server request's).
+    public var memoryShare: MemoryShare?
+    /// The CPU time the steps may take, estimated before each step runs (a server request's).
+    public var cpuShare: CPUShare?
+    /// Asked before each step: true when whoever wanted the result has gone (a server's client),
+    /// and the steps end with `CancellationError`.
+    public var stop: (@Sendable () -> Bool)?
 
     public init(steps: [FilterStep], organized: Bool) {
         self.steps = steps
@@ -49,6 +56,7 @@ public struct FilterPipeline: Sendable {
         var reports: [FilterStepReport] = []
         var points = cloud.finiteCount
         for (index, step) in steps.enumerated() {
+            if stop?() == true { throw CancellationError() }
             var watch = Stopwatch()
             if step.filter.needsGrid && cloud.organized == nil {
                 let dropper = steps[..<index].last { !$0.filter.keepsGrid }
@@ -57,8 +65,9 @@ public struct FilterPipeline: Sendable {
                 } ?? "and the cloud has none (it is a plain list of points)"))
             }
             // Refused with the figure before a buffer exists, rather than aborting inside PCL.
-            try MemoryBudget.require(step.filter.workingBytes(points: cloud.count),
-                                     for: "\(step.filter.name) on \(cloud.count) points", origin: step.label)
+            try MemoryBudget.require(step.filter.workingBytes(points: cloud.count), for: "\(step.filter.name) on \(cloud.count) points",
+                                     origin: step.label, within: memoryShare, held: cloud.memoryBytes)
+            try cpuShare?.admit(steps[index...], points: cloud.count)
             let keepGrid = wantsGrid(from: index + 1)
             if cloud.organized != nil, !step.filter.keepsGrid, organized {
                 warnings.append("\(step.label) drops the organized grid (voxel centroids have no pixel); the cloud is unorganized from here on")
@@ -85,11 +94,52 @@ public struct FilterPipeline: Sendable {
     }
 }
 
+/// The CPU time a piece of work may take (a server request's), checked against each step's
+/// estimate before the step runs.
+public struct CPUShare: Sendable {
+    public var seconds: Double
+    /// Who is limited and the setting that sets it, for the message.
+    public var holder: String
+    public var setting: String
+
+    public init(seconds: Double, holder: String, setting: String) {
+        self.seconds = seconds
+        self.holder = holder
+        self.setting = setting
+    }
+
+    /// Refuses `steps` when their estimate on `points` points exceeds the share. Each is taken
+    /// at the points the first sees: a step rarely adds points, so that bounds the rest.
+    public func admit(_ steps: ArraySlice<FilterStep>, points: Int) throws {
+        let estimate = steps.reduce(0) { $0 + $1.filter.estimatedNanoseconds(points: points) } / 1e9
+        guard estimate > seconds else { return }
+        let labels = steps.map(\.label).joined(separator: " ")
+        throw CloudError.badInput(String(format: "%@: about %.0f s of CPU on %d points; %@ may take at most %.0f s (%@)",
+                                         MessageText.shortened(labels, to: 120), estimate, points, holder, seconds, setting))
+    }
+}
+
 extension CloudFilter {
+    /// Roughly how long the step takes on `points` input points on one core: the TUM frame's
+    /// per-point times (248,250 points; 2-core CI machine, release build). The neighbour searches
+    /// grow with their neighbours: k, or the square of the radius on a surface. A server holds a
+    /// request's steps to its CPU share with this before running them.
+    public func estimatedNanoseconds(points: Int) -> Double {
+        let perPoint: Double
+        switch self {
+        case .passThroughZ, .cropBox, .foreground: perPoint = 40
+        case .voxelGrid: perPoint = 200
+        case let .statisticalOutliers(k, _): perPoint = 150 * Double(Swift.max(k, 1))
+        case let .radiusOutliers(radius, _): perPoint = 300 * Swift.max(1, (radius / 0.05) * (radius / 0.05))
+        case let .normals(radius): perPoint = 1400 * Swift.max(1, Double(radius / 0.1) * Double(radius / 0.1))
+        }
+        return perPoint * Double(points)
+    }
+
     /// Peak memory a step takes on `points` input points, beyond the cloud itself: its copy of
     /// the points into PCL's or the neighbour index's layout, its neighbour lists, the selection
     /// mask and the gathered result (measured with /usr/bin/time on the grabber and Redwood clouds).
-    func workingBytes(points: Int) -> Int {
+    public func workingBytes(points: Int) -> Int {
         let perPoint: Int
         switch self {
         case .passThroughZ, .cropBox: perPoint = 50

@@ -34,6 +34,11 @@ public struct CapturePipeline {
     /// Keeps the cloud (the last frame's, or the fused one) and where its cameras stood, for a
     /// command that goes on with it in memory (`measure`).
     public var collector: CloudCollector?
+    /// The part of memory this capture may take, when it is less than the process's (a server
+    /// request's); the fused cloud and the filters are held to it.
+    public var memoryShare: MemoryShare? {
+        didSet { filters.memoryShare = memoryShare }
+    }
 
     public init(sourceSpec: String?, sourceOptions: SourceOptions, frame: OutputFrame = .camera, range: ClosedRange<Float>? = nil,
                 frameLimit: Int?, duration: Double? = nil, fuse: Bool = false, outputs: [(path: String, format: CloudFileFormat)],
@@ -152,7 +157,7 @@ public struct CapturePipeline {
                 warnIfStretched(captured, origin: source.name)
             }
             if fuse {
-                try fused.append(cloud, origin: source.name)
+                try fused.append(cloud, origin: source.name, frame: index, share: memoryShare)
                 clock.lap("fuse")
             } else if frameLimit != 1 && Self.isBlank(cloud) && !outputs.isEmpty {
                 // One blank frame (a covered lens, a range that excludes it) should not end a recording.
@@ -294,13 +299,27 @@ extension BackProjection.Counts {
 extension PointCloud {
     /// Appends another cloud's points. Both must agree on carrying colors; organized grids do not
     /// survive concatenation.
-    public mutating func append(_ other: PointCloud, origin: String) throws {
+    ///
+    /// The storage grows by doubling, and each doubling is asked of the memory budget (and of
+    /// `share`, a server request's part) before it is made: a fused capture of more frames than
+    /// memory holds stops with a message naming the frame, where the array's own growth would
+    /// abort the process ("failed to allocate").
+    public mutating func append(_ other: PointCloud, origin: String, frame: Int = 0, share: MemoryShare? = nil) throws {
         if isEmpty {
             self = PointCloud(positions: other.positions, colors: other.colors, normals: other.normals, curvature: other.curvature)
             return
         }
         guard (colors == nil) == (other.colors == nil) else {
             throw CloudError.badInput("\(origin): frames disagree on having color, so they cannot be fused")
+        }
+        let needed = positions.count + other.positions.count
+        if needed > positions.capacity {
+            let grown = Swift.max(needed, 2 * positions.capacity)
+            let bytesPerValue = MemoryLayout<Float>.stride + (colors == nil ? 0 : 1)
+            try MemoryBudget.require(grown * bytesPerValue, for: "fusing frame \(frame) into the \(count) points of the frames before it",
+                                     origin: origin, within: share)
+            positions.reserveCapacity(grown)
+            colors?.reserveCapacity(grown)
         }
         positions += other.positions
         if let c = other.colors { colors! += c }

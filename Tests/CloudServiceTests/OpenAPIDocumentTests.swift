@@ -227,7 +227,7 @@ final class OpenAPIDocumentTests: XCTestCase {
 }
 
 /// The document as served, and the checks of answers against it.
-private struct OpenAPI {
+struct OpenAPI {
     let root: [String: Any]
 
     static func fetch(_ client: any TestClientProtocol) async throws -> OpenAPI {

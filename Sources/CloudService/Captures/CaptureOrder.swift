@@ -52,8 +52,11 @@ struct CaptureOrder: Sendable {
                 throw Problem.unprocessable("frames \(MessageTextShort.of(value)): needs a count 1...\(Self.maxFrames) or all", field: name)
             }
         case "foreground":
-            if try Self.boolean(value, field: name) { steps.append(try Self.step(name, nil)) }
+            guard try Self.boolean(value, field: name) else { return }
+            try WorkLimits.checkStepCount(steps.count + 1, field: name)
+            steps.append(try Self.step(name, nil))
         default:
+            try WorkLimits.checkStepCount(steps.count + 1, field: name)
             steps.append(try Self.step(name, value.isEmpty ? nil : value))
         }
     }

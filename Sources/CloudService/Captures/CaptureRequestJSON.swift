@@ -50,6 +50,7 @@ enum CaptureRequestJSON {
             guard let list = filters as? [String] else {
                 throw Problem.badRequest("filters: needs an array of steps such as [\"voxel=0.01\", \"sor=20,2\", \"normals\"]", field: "filters")
             }
+            try WorkLimits.checkStepCount(list.count, field: "filters")
             for step in list {
                 let pair = step.split(separator: "=", maxSplits: 1).map(String.init)
                 guard let name = pair.first, CaptureOrder.filterFields.contains(name) else {

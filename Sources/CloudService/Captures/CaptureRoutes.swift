@@ -18,7 +18,9 @@ struct CaptureRoutes {
         }
         routes.add(.delete, "/v1/captures/{id}", to: router) { _, context in
             let id = try service.captureID(context.parameters.get("id"))
+            let folder = service.store.folder(id)
             guard try await service.store.remove(id) else { throw Problem.notFound("no capture \(id)") }
+            if let folder { service.derived.forget(folder: folder) }
             service.metrics.capturesStored.decrement()
             return Response(status: .noContent)
         }
@@ -84,7 +86,14 @@ struct CaptureRoutes {
                        labels: CaptureLabels, files: [String: String]) async throws -> Response {
         let runner = service.runner
         do {
-            var staged = try await service.capturePool.run { try runner.capture(order, observer: CollectingObserver(), describe: describe) }
+            var staged = try await service.capturePool.run { cancelled in
+                try runner.capture(order, observer: CollectingObserver(cancelled: cancelled), cancelled: cancelled, describe: describe)
+            }
+            // A client gone while the last step ran: nothing of its capture is kept.
+            if Task.isCancelled {
+                service.store.abandon(staging: staged.folder)
+                throw CancellationError()
+            }
             staged.record.labels = labels
             staged.record.uploadedFiles = files
             let record = try await runner.store(staged)

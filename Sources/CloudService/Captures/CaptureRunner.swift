@@ -12,6 +12,7 @@ import Foundation
 struct CaptureRunner: Sendable {
     let store: CaptureStore
     let metrics: ServiceMetrics
+    let limits: WorkLimits
 
     /// A capture written to its staging folder, not yet in place.
     struct Staged: Sendable {
@@ -20,15 +21,21 @@ struct CaptureRunner: Sendable {
     }
 
     /// `describe` turns server paths in messages and in the source's name into what the client
-    /// knows (an upload's part names).
-    func capture(_ order: CaptureOrder, observer: CollectingObserver, describe: @Sendable (String) -> String = { $0 }) throws -> Staged {
+    /// knows (an upload's part names). The capture is held to the request's shares of CPU and
+    /// memory, and stops (nothing staged) once `cancelled` is raised: its client has gone.
+    func capture(_ order: CaptureOrder, observer: CollectingObserver, cancelled: CancellationFlag,
+                 describe: @Sendable (String) -> String = { $0 }) throws -> Staged {
         let staging = try store.makeStaging()
         do {
             let cloudPath = staging.appendingPathComponent(CaptureFiles.cloud).path
             // The depth picture is drawn when first asked for; the depth map it needs is kept as it is.
             let pictures = PreviewOutputs(previewPath: nil, depthImagePath: nil, depthBlend: nil,
                                           depthMapPath: staging.appendingPathComponent(CaptureFiles.depthMap).path)
-            let (report, filters, lost) = try order.pipeline(outputs: [(cloudPath, .ply(.binary))], pictures: pictures, observer: observer).run()
+            var pipeline = order.pipeline(outputs: [(cloudPath, .ply(.binary))], pictures: pictures, observer: observer)
+            pipeline.filters = limits.pipeline(order.steps, organized: order.organized, cancelled: cancelled)
+            pipeline.memoryShare = limits.memoryShare
+            let (report, filters, lost) = try pipeline.run()
+            if cancelled.isRaised { throw CancellationError() }
             if let lost { throw lost }
             let id = CaptureID()
             let document = try CaptureDocument(id: id.description, created: Date(), report: report, filters: filters,
@@ -64,13 +71,16 @@ enum CaptureFiles {
     static let derived = "derived"
 }
 
-/// A capture's warnings, kept for its document, and its progress, passed on (a job's events).
+/// A capture's warnings, kept for its document, and its progress, passed on (a job's events);
+/// it asks the capture to stop taking frames once its client has gone.
 final class CollectingObserver: CaptureObserver, @unchecked Sendable {
     private let lock = NSLock()
     private var collected: [String] = []
     private let progress: (@Sendable (Int, Int?) -> Void)?
+    private let cancelled: CancellationFlag?
 
-    init(progress: (@Sendable (Int, Int?) -> Void)? = nil) {
+    init(cancelled: CancellationFlag? = nil, progress: (@Sendable (Int, Int?) -> Void)? = nil) {
+        self.cancelled = cancelled
         self.progress = progress
     }
 
@@ -92,5 +102,5 @@ final class CollectingObserver: CaptureObserver, @unchecked Sendable {
 
     func finished(frames: Int, points: Int, seconds: Double) {}
 
-    var stopRequested: Bool { false }
+    var stopRequested: Bool { cancelled?.isRaised ?? false }
 }

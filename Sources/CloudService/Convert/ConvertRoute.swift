@@ -37,7 +37,9 @@ struct ConvertRoute {
         guard let format = encodings[encodingName] else {
             throw Problem.badRequest("encoding \(MessageTextShort.of(encodingName)): \(container.uppercased()) is written as \(encodings.keys.sorted().joined(separator: ", "))", field: "encoding")
         }
-        let steps = try parts.fields.filter { !["format", "encoding"].contains($0.name) }.map { field -> FilterStep? in
+        let stepFields = parts.fields.filter { !["format", "encoding"].contains($0.name) }
+        try WorkLimits.checkStepCount(stepFields.count, field: stepFields.first?.name ?? "filters")
+        let steps = try stepFields.map { field -> FilterStep? in
             if field.name == "foreground" {
                 guard try CaptureOrder.boolean(field.value, field: field.name) else { return nil }
                 return try CaptureOrder.step(field.name, nil)
@@ -46,10 +48,11 @@ struct ConvertRoute {
         }.compactMap { $0 }
         let output = folder.appendingPathComponent("converted.\(container)").path
         do {
-            try await service.capturePool.run {
+            let limits = service.limits
+            try await service.capturePool.run { cancelled in
                 let loaded = try CloudReader.read(input.path)
                 var warnings: [String] = []
-                let (cloud, reports) = try FilterPipeline(steps: steps, organized: false).run(loaded, warnings: &warnings)
+                let (cloud, reports) = try limits.pipeline(steps, cancelled: cancelled).run(loaded, warnings: &warnings)
                 if let empty = reports.first(where: { $0.pointsOut == 0 }) {
                     throw CloudError.badInput("cloud: no points to write: \(CaptureOrder.httpWording(empty.argument)) kept none of its \(empty.pointsIn) points")
                 }

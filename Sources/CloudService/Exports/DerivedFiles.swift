@@ -3,43 +3,164 @@ import NIOConcurrencyHelpers
 
 /// Makes each derived file (an encoding, a filtered export, a preview, the depth picture) once,
 /// on the export pool, however many requests ask for it at the same moment: the first starts the
-/// work, the others wait for it rather than drawing the same picture again each.
+/// work, the others wait for it rather than drawing the same picture again each. When every
+/// request waiting for a file has gone (their clients closed), its work is cancelled.
+///
+/// The files live in their capture's `derived/` folder, named by the SHA-256 of their canonical
+/// parameters, and all of them together are held to a byte budget: past it, the least recently
+/// used go (a capture's stored cloud and depth map are never derived files). The budget and the
+/// bytes held are in /metrics.
 final class DerivedFiles: Sendable {
     private let pool: WorkerPool
     private let metrics: ServiceMetrics
-    private let inFlight = NIOLockedValueBox<[String: Task<Void, Error>]>([:])
+    let budget: Int
+    private let state: NIOLockedValueBox<State>
 
-    init(pool: WorkerPool, metrics: ServiceMetrics) {
-        self.pool = pool
-        self.metrics = metrics
+    private struct State {
+        var inFlight: [String: Flight] = [:]
+        /// Every derived file on disk: its bytes and when it was last served (a use count).
+        var entries: [String: (bytes: Int, lastUse: UInt64)] = [:]
+        var bytes = 0
+        var uses: UInt64 = 0
     }
 
-    /// Ensures `name` exists in the capture `folder`'s derived/ folder, made by `make(path)`, and
-    /// returns its path. A capture deleted meanwhile is not found (404), not a failure to write.
+    private final class Flight: Sendable {
+        let task: Task<Void, Error>
+        let waiters = NIOLockedValueBox(0)
+        init(task: Task<Void, Error>) { self.task = task }
+    }
+
+    /// `captures`: the store's captures folder, whose derived files (left by an earlier run) are
+    /// counted from the start, oldest first.
+    init(pool: WorkerPool, metrics: ServiceMetrics, budget: Int, captures: URL) {
+        self.pool = pool
+        self.metrics = metrics
+        self.budget = budget
+        var initial = State()
+        let files = Self.existing(in: captures).sorted { $0.modified < $1.modified }
+        for file in files {
+            initial.uses += 1
+            initial.entries[file.path] = (file.bytes, initial.uses)
+            initial.bytes += file.bytes
+        }
+        state = NIOLockedValueBox(initial)
+        metrics.derivedBudget.set(Double(budget))
+        metrics.derivedBytes.set(Double(initial.bytes))
+    }
+
+    /// A name for the variant `parameters` describes, canonically (the same variant always has
+    /// the same text): its SHA-256 in hex, with the file's extension.
+    static func name(_ parameters: String, extension ext: String) -> String {
+        "\(SHA256.hex(parameters)).\(ext)"
+    }
+
+    /// Ensures `name` exists in the capture `folder`'s derived/ folder, made by `make(path,
+    /// cancelled)`, and returns its path. A capture deleted meanwhile is not found (404), and
+    /// leaves no folder behind.
     func file(_ name: String, in folder: URL, capture: CaptureID,
-              make: @escaping @Sendable (String) throws -> Void) async throws -> String {
+              make: @escaping @Sendable (String, CancellationFlag) throws -> Void) async throws -> String {
         let directory = folder.appendingPathComponent(CaptureFiles.derived)
         let path = directory.appendingPathComponent(name).path
-        if FileManager.default.fileExists(atPath: path) { return path }
-        let work = inFlight.withLockedValue { tasks -> Task<Void, Error> in
-            if let running = tasks[path] { return running }
+        if FileManager.default.fileExists(atPath: path) {
+            touch(path)
+            return path
+        }
+        let flight = state.withLockedValue { state -> Flight in
+            if let running = state.inFlight[path] { return running }
             let task = Task { [pool, metrics] in
-                try await pool.run {
-                    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                    try make(path)
+                try await pool.run { cancelled in
+                    // Not with intermediate folders: a capture deleted before this point must not
+                    // come back as an orphan derived/ folder.
+                    do {
+                        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+                    } catch CocoaError.fileWriteFileExists {}
+                    try make(path, cancelled)
                     metrics.bytesWritten.increment(by: Int64(FileSize.of(path)))
                 }
+                self.record(path)
             }
-            tasks[path] = task
-            return task
+            let flight = Flight(task: task)
+            state.inFlight[path] = flight
+            return flight
         }
-        defer { inFlight.withLockedValue { _ = $0.removeValue(forKey: path) } }
+        flight.waiters.withLockedValue { $0 += 1 }
+        defer {
+            let left = flight.waiters.withLockedValue { count -> Int in
+                count -= 1
+                return count
+            }
+            if left == 0 { state.withLockedValue { if $0.inFlight[path] === flight { $0.inFlight[path] = nil } } }
+        }
         do {
-            try await work.value
+            try await withTaskCancellationHandler {
+                try await flight.task.value
+            } onCancel: {
+                // The last one waiting has gone: no one will read the file.
+                if flight.waiters.withLockedValue({ $0 }) <= 1 { flight.task.cancel() }
+            }
         } catch {
             if !FileManager.default.fileExists(atPath: folder.path) { throw Problem.notFound("capture \(capture) was deleted") }
             throw error
         }
         return path
+    }
+
+    /// Forgets a deleted capture's files.
+    func forget(folder: URL) {
+        let prefix = folder.appendingPathComponent(CaptureFiles.derived).path + "/"
+        state.withLockedValue { state in
+            for (path, entry) in state.entries where path.hasPrefix(prefix) {
+                state.entries[path] = nil
+                state.bytes -= entry.bytes
+            }
+            metrics.derivedBytes.set(Double(state.bytes))
+        }
+    }
+
+    private func touch(_ path: String) {
+        state.withLockedValue { state in
+            guard state.entries[path] != nil else { return }
+            state.uses += 1
+            state.entries[path]?.lastUse = state.uses
+        }
+    }
+
+    /// Counts a new file and removes the least recently used others while over the budget.
+    private func record(_ path: String) {
+        let bytes = FileSize.of(path)
+        let evicted = state.withLockedValue { state -> [String] in
+            state.uses += 1
+            state.entries[path] = (bytes, state.uses)
+            state.bytes += bytes
+            var evicted: [String] = []
+            if state.bytes > budget {
+                for (candidate, entry) in state.entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) where candidate != path {
+                    guard state.bytes > budget else { break }
+                    state.entries[candidate] = nil
+                    state.bytes -= entry.bytes
+                    evicted.append(candidate)
+                }
+            }
+            metrics.derivedBytes.set(Double(state.bytes))
+            return evicted
+        }
+        // A file being sent stays readable after its name is gone (it is open).
+        for candidate in evicted { try? FileManager.default.removeItem(atPath: candidate) }
+        metrics.derivedEvictions.increment(by: Int64(evicted.count))
+    }
+
+    private static func existing(in captures: URL) -> [(path: String, bytes: Int, modified: Date)] {
+        let manager = FileManager.default
+        guard let ids = try? manager.contentsOfDirectory(atPath: captures.path) else { return [] }
+        var found: [(String, Int, Date)] = []
+        for id in ids {
+            let derived = captures.appendingPathComponent(id).appendingPathComponent(CaptureFiles.derived)
+            for name in (try? manager.contentsOfDirectory(atPath: derived.path)) ?? [] {
+                let path = derived.appendingPathComponent(name).path
+                guard let attributes = try? manager.attributesOfItem(atPath: path), attributes[.type] as? FileAttributeType == .typeRegular else { continue }
+                found.append((path, (attributes[.size] as? NSNumber)?.intValue ?? 0, attributes[.modificationDate] as? Date ?? .distantPast))
+            }
+        }
+        return found
     }
 }

@@ -36,7 +36,8 @@ struct ExportRoutes {
     }
 
     private func cloud(_ request: Request, _ context: BasicRequestContext, container: String) async throws -> Response {
-        let (id, folder) = try await service.captureFolder(context.parameters.get("id"))
+        let record = try await service.record(context.parameters.get("id"))
+        let (id, folder) = try await service.captureFolder(record.id.description)
         var query = ExportQuery(request, allowed: CaptureOrder.filterFields.subtracting(["foreground"]).union(["format"]))
         let encodings: [String: CloudFileFormat] = container == "ply"
             ? ["binary": .ply(.binary), "ascii": .ply(.ascii)]
@@ -46,17 +47,23 @@ struct ExportRoutes {
             throw Problem.badRequest("format \(MessageTextShort.of(formatName)): \(container.uppercased()) is written as \(encodings.keys.sorted().joined(separator: ", "))", field: "format")
         }
         try query.finish()
+        try WorkLimits.checkStepCount(query.remaining.count, field: query.remaining.first?.name ?? "filters")
         let steps = try query.remaining.map { try CaptureOrder.step($0.name, $0.value.isEmpty ? nil : $0.value) }
         let stored = folder.appendingPathComponent(CaptureFiles.cloud).path
         let contentType = container == "ply" ? "application/x-ply" : "application/x-pcd"
         if container == "ply" && formatName == "binary" && steps.isEmpty {
             return try await FileResponse.serve(stored, contentType: contentType, etag: "\(id)-cloud", request: request, context: context)
         }
-        let key = ([container, formatName] + steps.map(\.label)).joined(separator: " ")
-        let variant = try await service.derived.file("\(DerivedName.of(key)).\(container)", in: folder, capture: id) { path in
+        // Refused before it is queued: the stored cloud's points are known.
+        try service.limits.admit(steps, points: record.points, field: query.remaining.first?.name)
+        // The steps as values, not as the client spelled them: voxel=0.010 and voxel=0.01 are one file.
+        let key = ([container, formatName] + steps.map { "\($0.filter)" }).joined(separator: " ")
+        let name = DerivedFiles.name(key, extension: container)
+        let limits = service.limits
+        let variant = try await service.derived.file(name, in: folder, capture: id) { path, cancelled in
             let loaded = try CloudReader.read(stored)
             var warnings: [String] = []
-            let (cloud, reports) = try FilterPipeline(steps: steps, organized: false).run(loaded, warnings: &warnings)
+            let (cloud, reports) = try limits.pipeline(steps, cancelled: cancelled).run(loaded, warnings: &warnings)
             if let empty = reports.first(where: { $0.pointsOut == 0 }) {
                 throw Problem.unprocessable("\(CaptureOrder.httpWording(empty.argument)) kept none of the capture's \(empty.pointsIn) points",
                                             field: empty.argument.split(separator: " ").first.map { String($0.dropFirst(2)) })
@@ -64,7 +71,7 @@ struct ExportRoutes {
             _ = try CloudWriter.write(cloud, to: path, format: format, viewpoint: loaded.header.viewpoint,
                                       relativeUnits: loaded.header.relativeUnits)
         }
-        return try await FileResponse.serve(variant, contentType: contentType, etag: "\(id)-\(DerivedName.of(key))", request: request, context: context)
+        return try await FileResponse.serve(variant, contentType: contentType, etag: "\(id)-\(name.prefix(16))", request: request, context: context)
     }
 
     /// The first frame's depth as a jet picture over a scale bar (as `capture --depth-image`).
@@ -78,7 +85,7 @@ struct ExportRoutes {
     /// The depth picture's path, drawn on first request (depth.png and capture.zip share it).
     func depthImageFile(_ id: CaptureID, _ folder: URL) async throws -> String {
         let depthMap = folder.appendingPathComponent(CaptureFiles.depthMap).path
-        return try await service.derived.file("depth.png", in: folder, capture: id) { path in
+        return try await service.derived.file("depth.png", in: folder, capture: id) { path, _ in
             let image = try DepthImage.render(depth: try DepthMapFile.read(depthMap), origin: "capture \(id)")
             try AtomicFile.write(bytes: try PNGWriter.encode(rgb: image, origin: path), to: path)
         }
@@ -87,20 +94,23 @@ struct ExportRoutes {
     private func preview(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let (id, folder) = try await service.captureFolder(context.parameters.get("id"))
         var query = ExportQuery(request, allowed: ["azimuth", "elevation", "width", "height"])
-        let azimuth = try query.number("azimuth", default: 0, within: -360...360)
-        let elevation = try query.number("elevation", default: 0, within: -90...90)
+        // Quantised to what a picture shows (a quarter degree moves a 4096-pixel picture's edge by
+        // under a pixel at the framing's field of view), so that fractions cannot make endless
+        // distinct files: the picture is drawn, and named, at the quantised angles.
+        let azimuth = Self.quantised(try query.number("azimuth", default: 0, within: -360...360))
+        let elevation = Self.quantised(try query.number("elevation", default: 0, within: -90...90))
         let width = Int(try query.number("width", default: 640, within: 16...4096, whole: true))
         let height = Int(try query.number("height", default: 480, within: 16...4096, whole: true))
         try query.finish()
-        let (key, variant) = try await previewFile(id, folder, azimuth: azimuth, elevation: elevation, width: width, height: height)
-        return try await FileResponse.serve(variant, contentType: "image/png", etag: "\(id)-\(DerivedName.of(key))", request: request, context: context)
+        let (name, variant) = try await previewFile(id, folder, azimuth: azimuth, elevation: elevation, width: width, height: height)
+        return try await FileResponse.serve(variant, contentType: "image/png", etag: "\(id)-\(name.prefix(16))", request: request, context: context)
     }
 
-    /// A preview's derived-file key and path, rendered on first request (preview.png and capture.zip share it).
+    /// A preview's derived-file name and path, rendered on first request (preview.png and capture.zip share it).
     func previewFile(_ id: CaptureID, _ folder: URL, azimuth: Double, elevation: Double, width: Int, height: Int) async throws -> (String, String) {
-        let key = "preview \(azimuth) \(elevation) \(width) \(height)"
+        let name = DerivedFiles.name("preview \(azimuth) \(elevation) \(width) \(height)", extension: "png")
         let stored = folder.appendingPathComponent(CaptureFiles.cloud).path
-        let variant = try await service.derived.file("\(DerivedName.of(key)).png", in: folder, capture: id) { path in
+        let variant = try await service.derived.file(name, in: folder, capture: id) { path, _ in
             let loaded = try CloudReader.read(stored)
             var view = RenderView(width: width, height: height, azimuth: Float(azimuth), elevation: Float(elevation))
             if let camera = loaded.header.viewpoint { view = view.turned(fromCamera: camera) }
@@ -109,20 +119,13 @@ struct ExportRoutes {
                                     pointSize: RenderStyle.automaticPointSize(points: loaded.cloud.finiteCount, width: width, height: height))
             _ = try PreviewWriter(renderer: renderer, view: view, style: style).write(to: path)
         }
-        return (key, variant)
+        return (name, variant)
     }
-}
 
-/// A variant's file name: a 64-bit FNV-1a of its description, so that any query maps to a short,
-/// safe name (nothing of the client's text reaches the file system).
-enum DerivedName {
-    static func of(_ key: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x100_0000_01b3
-        }
-        return String(hash, radix: 16)
+    /// An angle to the nearest quarter degree, -0 as 0 (one name for one picture).
+    static func quantised(_ degrees: Double) -> Double {
+        let value = (degrees * 4).rounded() / 4
+        return value == 0 ? 0 : value
     }
 }
 

@@ -11,11 +11,7 @@ struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
         if Self.open.contains(request.uri.path) && (request.method == .get || request.method == .head) {
             return try await next(request, context)
         }
-        let given = request.headers[.authorization].flatMap { value -> [UInt8]? in
-            guard value.hasPrefix("Bearer ") else { return nil }
-            return Array(value.dropFirst("Bearer ".count).utf8)
-        }
-        guard let given, Self.equal(given, token) else {
+        guard Self.authorized(request.head, token: token) else {
             throw Problem(.unauthorized, "this server needs Authorization: Bearer TOKEN (the token of its --token-file)",
                           headers: [.wwwAuthenticate: "Bearer"])
         }
@@ -24,11 +20,20 @@ struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
 
     static var open: Set<String> { ["/healthz", "/", "/openapi.json"] }
 
-    /// Constant time in the bytes compared (the length of the server's token is not a secret).
-    static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
-        for i in 0..<b.count {
-            difference |= (i < a.count ? a[i] : 0) ^ b[i]
+    /// Whether `request` carries `Authorization: Bearer TOKEN` with exactly the token.
+    static func authorized(_ request: HTTPRequest, token: [UInt8]) -> Bool {
+        guard let value = request.headerFields[.authorization], value.hasPrefix("Bearer ") else { return false }
+        return equal(Array(value.dropFirst("Bearer ".count).utf8), token)
+    }
+
+    /// Equal when both the lengths and every byte agree. The time depends only on the server's
+    /// token (its length is no secret), never on where a guess goes wrong. (A length difference
+    /// is a flag of its own: folded into the byte differences it could wrap to zero, and a token
+    /// with 256 more bytes after it would pass.)
+    static func equal(_ given: [UInt8], _ token: [UInt8]) -> Bool {
+        var difference: UInt8 = given.count == token.count ? 0 : 1
+        for i in 0..<token.count {
+            difference |= (i < given.count ? given[i] : 0) ^ token[i]
         }
         return difference == 0
     }

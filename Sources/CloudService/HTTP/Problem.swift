@@ -22,6 +22,11 @@ public struct Problem: HTTPResponseError, Sendable {
     static func notFound(_ detail: String) -> Problem { Problem(.notFound, detail) }
     static func unprocessable(_ detail: String, field: String? = nil) -> Problem { Problem(.unprocessableContent, detail, field: field) }
     static func unsupportedMediaType(_ detail: String) -> Problem { Problem(.unsupportedMediaType, detail) }
+    /// The answer to a request whose client has gone (never read): 499, nginx's status for it,
+    /// so that /metrics tells client aborts from server errors.
+    static let clientClosed = Problem(HTTPResponse.Status(code: 499, reasonPhrase: "Client Closed Request"),
+                                      "the client closed the connection before the answer; its work was cancelled")
+
     static func tooLarge(limit: Int) -> Problem {
         Problem(.contentTooLarge, "the request body is larger than the \(limit >> 20) MiB this server accepts (--max-upload-mb)")
     }

@@ -11,6 +11,9 @@ public final class ServiceMetrics: Sendable {
     let jobsQueued: Gauge
     let jobsRunning: Gauge
     let bytesWritten: Counter
+    let derivedBytes: Gauge
+    let derivedBudget: Gauge
+    let derivedEvictions: Counter
     private static let latencyBuckets: [Duration] = [
         .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
         .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10), .seconds(30),
@@ -21,6 +24,9 @@ public final class ServiceMetrics: Sendable {
         jobsQueued = registry.makeGauge(name: "cloudgen_jobs_queued", help: "Upload jobs waiting for a worker")
         jobsRunning = registry.makeGauge(name: "cloudgen_jobs_running", help: "Upload jobs being captured")
         bytesWritten = registry.makeCounter(name: "cloudgen_bytes_written_total", help: "Bytes of clouds, previews and uploads written to disk")
+        derivedBytes = registry.makeGauge(name: "cloudgen_derived_bytes", help: "Bytes of derived files (encodings, filtered exports, previews) on disk")
+        derivedBudget = registry.makeGauge(name: "cloudgen_derived_budget_bytes", help: "The derived files' byte budget (--derived-cache-mb)")
+        derivedEvictions = registry.makeCounter(name: "cloudgen_derived_evictions_total", help: "Derived files removed, least recently used first, to stay within the budget")
     }
 
     func recordRequest(route: String, method: String, status: Int, seconds: Double) {

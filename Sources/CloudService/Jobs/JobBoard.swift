@@ -49,7 +49,7 @@ final class JobBoard: Sendable {
                      labels: CaptureLabels, files: [String: String]) async {
         var job = submitted
         do {
-            var staged = try await service.capturePool.run { [self] () throws -> CaptureRunner.Staged in
+            var staged = try await service.capturePool.run { [self] (cancelled: CancellationFlag) throws -> CaptureRunner.Staged in
                 changeCounts(queued: -1, running: 1)
                 defer { changeCounts(running: -1) }
                 var running = submitted
@@ -63,7 +63,8 @@ final class JobBoard: Sendable {
                 order.sourceSpec = try ArchiveSource.spec(kind: kind, folder: root)
                 let progress = JobProgress(board: self, job: running)
                 let describe: @Sendable (String) -> String = { $0.replacingOccurrences(of: root, with: "bundle").replacingOccurrences(of: folder.path + "/", with: "") }
-                return try service.runner.capture(order, observer: CollectingObserver { done, total in progress.advance(done, total) }, describe: describe)
+                return try service.runner.capture(order, observer: CollectingObserver { done, total in progress.advance(done, total) },
+                                                  cancelled: cancelled, describe: describe)
             }
             staged.record.labels = labels
             staged.record.uploadedFiles = files

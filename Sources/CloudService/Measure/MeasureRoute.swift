@@ -34,11 +34,13 @@ struct MeasureRoute {
             }
             settings.up = axis
         }
-        settings.leaf = try query.number("leaf", default: settings.leaf, within: 0.005...0.2)
+        // To the millimetre, so that fractions cannot make endless distinct reports.
+        settings.leaf = (try query.number("leaf", default: settings.leaf, within: 0.005...0.2) * 1000).rounded() / 1000
         try query.finish()
         let stored = folder.appendingPathComponent(CaptureFiles.cloud).path
         let key = "measure up=\(upName) leaf=\(settings.leaf)"
-        let report = try await service.derived.file("\(DerivedName.of(key)).json", in: folder, capture: id) { [settings] path in
+        let name = DerivedFiles.name(key, extension: "json")
+        let report = try await service.derived.file(name, in: folder, capture: id) { [settings] path, _ in
             let loaded = try CloudReader.read(stored)
             let scan = RoomScan(name: "capture \(id)", cloud: loaded.cloud, cameras: [loaded.header.viewpoint ?? .identity])
             let measured = try RoomMeasurer.measure(scan, settings: settings)
@@ -46,7 +48,7 @@ struct MeasureRoute {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             try AtomicFile.write(try encoder.encode(measured.report), to: path)
         }
-        return try await FileResponse.serve(report, contentType: "application/json", etag: "\(id)-\(DerivedName.of(key))",
+        return try await FileResponse.serve(report, contentType: "application/json", etag: "\(id)-\(name.prefix(16))",
                                             request: request, context: context)
     }
 }

@@ -4,6 +4,7 @@ import Glibc
 import CloudCore
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -24,13 +25,28 @@ public enum CloudServer {
         // HEAD answers as GET would, without the body (RFC 9110).
         let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: MetricsMiddleware(metrics: service.metrics))
+        let origins = RequestOrigins(configuration: configuration)
+        let token = configuration.token.map { Array($0.utf8) }
+        router.add(middleware: OriginMiddleware(origins: origins))
         router.add(middleware: ProblemMiddleware(routes: service.routes))
-        if let token = configuration.token { router.add(middleware: AuthMiddleware(token: Array(token.utf8))) }
+        if let token { router.add(middleware: AuthMiddleware(token: token)) }
         service.registerRoutes(on: router)
         let host = configuration.host
+        let maxUpload = configuration.maxUploadBytes
+        // 100 Continue only for a request the middlewares above will let through.
+        let accepts: @Sendable (HTTPRequest) -> Bool = { head in
+            if let length = head.headerFields[.contentLength].flatMap(Int.init), length > maxUpload { return false }
+            if (try? origins.check(head)) == nil { return false }
+            return token.map { AuthMiddleware<BasicRequestContext>.authorized(head, token: $0) } ?? true
+        }
+        let http1 = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [ContinueHandler(accepts: accepts), ClientDeparture()],
+            idleTimeout: .milliseconds(Int64(configuration.idleTimeoutSeconds * 1000)))
         return Application(
-            router: router,
-            configuration: .init(address: .hostname(host, port: configuration.port), serverName: "cloudgen"),
+            responder: DepartureAwareResponder(routes: router.buildResponder()),
+            server: .http1(configuration: http1),
+            configuration: .init(address: .hostname(host, port: configuration.port), serverName: "cloudgen",
+                                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 let shown = host.contains(":") ? "[\(host)]" : host

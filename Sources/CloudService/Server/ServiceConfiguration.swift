@@ -16,6 +16,26 @@ public struct ServiceConfiguration: Sendable {
     public var token: String?
     /// Folders whose datasets a JSON capture request may name (`--allow-dir`).
     public var allowedDirectories: [String]
+    /// Host names the server answers to besides loopback's and its own address (`--allow-host`).
+    public var allowedHosts: [String] = []
+    /// Web origins whose pages may change captures and read answers (`--allow-origin`, CORS).
+    public var allowedOrigins: [String] = []
+    /// Estimated CPU seconds one request's filter steps may take (`--max-request-seconds`).
+    public var maxRequestSeconds: Double = 120
+    /// Memory one request's work may hold: a fused cloud, a filter's working set
+    /// (`--max-request-memory-mb`). A quarter of the machine's memory, at most 4 GiB, so that a
+    /// few requests at once still fit.
+    public var maxRequestMemoryBytes: Int = min(4 << 30, Int(ProcessInfo.processInfo.physicalMemory / 4))
+    /// A connection must send its next request's head within this many seconds of opening or of
+    /// its last answer, and a body may pause no longer (`--idle-timeout`): half-sent headers do
+    /// not hold a connection open.
+    public var idleTimeoutSeconds: Double = 15
+    /// Connections open at once (`--max-connections`); past it the server accepts no more until
+    /// one closes, which leaves it file descriptors for its own files.
+    public var maxConnections: Int = 256
+    /// Bytes all derived files (other encodings, filtered exports, previews) may take on disk
+    /// together (`--derived-cache-mb`); past it the least recently used are removed.
+    public var derivedCacheBytes: Int = 1 << 30
 
     public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String = "cloudgen-data",
                 maxUploadBytes: Int = 512 << 20, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
@@ -34,6 +54,18 @@ public struct ServiceConfiguration: Sendable {
         guard (0...65535).contains(port) else { throw CloudError.badInput("--port \(port): needs 0...65535 (0 picks a free port)") }
         guard workers >= 1 && workers <= 256 else { throw CloudError.badInput("--workers \(workers): needs 1...256") }
         guard maxUploadBytes >= 1 << 20 else { throw CloudError.badInput("--max-upload-mb: needs at least 1") }
+        guard maxRequestSeconds.isFinite && maxRequestSeconds >= 1 else {
+            throw CloudError.badInput("--max-request-seconds \(maxRequestSeconds): needs at least 1")
+        }
+        guard maxRequestMemoryBytes >= 64 << 20 else { throw CloudError.badInput("--max-request-memory-mb: needs at least 64") }
+        guard idleTimeoutSeconds.isFinite && (1...3600).contains(idleTimeoutSeconds) else {
+            throw CloudError.badInput("--idle-timeout \(idleTimeoutSeconds): needs 1...3600 seconds")
+        }
+        guard derivedCacheBytes >= 1 << 20 else { throw CloudError.badInput("--derived-cache-mb: needs at least 1") }
+        guard (8...65536).contains(maxConnections) else { throw CloudError.badInput("--max-connections \(maxConnections): needs 8...65536") }
+        for origin in allowedOrigins where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) || origin.dropFirst(8).contains("/") {
+            throw CloudError.badInput("--allow-origin \(MessageTextShort.of(origin)): needs an origin as browsers send it, e.g. https://scans.example:8443 (scheme, name, port; no path)")
+        }
         if !Self.isLoopback(host) && token == nil {
             throw CloudError.badInput("--host \(host): listening beyond this machine needs --token-file FILE (a bearer token every request must carry)")
         }

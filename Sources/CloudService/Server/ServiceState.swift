@@ -16,14 +16,16 @@ final class ServiceState: Sendable {
     let runner: CaptureRunner
     let jobs: JobBoard
     let derived: DerivedFiles
+    let limits: WorkLimits
 
     init(configuration: ServiceConfiguration, store: CaptureStore) {
         self.configuration = configuration
         self.store = store
         capturePool = WorkerPool(name: "capture", threads: configuration.workers, queueLimit: configuration.workers * 8)
         exportPool = WorkerPool(name: "export", threads: max(1, configuration.workers / 2), queueLimit: 256)
-        runner = CaptureRunner(store: store, metrics: metrics)
-        derived = DerivedFiles(pool: exportPool, metrics: metrics)
+        limits = WorkLimits(configuration: configuration)
+        runner = CaptureRunner(store: store, metrics: metrics, limits: limits)
+        derived = DerivedFiles(pool: exportPool, metrics: metrics, budget: configuration.derivedCacheBytes, captures: store.captures)
         // An archive may unpack to several times its size (PNG depth compresses well), not more.
         let limits = ArchiveLimits(maxTotalBytes: configuration.maxUploadBytes * 8, maxMembers: 100_000)
         jobs = JobBoard(service: JobServices(store: store, runner: runner, capturePool: capturePool, metrics: metrics, archiveLimits: limits))

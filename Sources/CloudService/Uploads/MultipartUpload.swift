@@ -17,6 +17,8 @@ struct MultipartUpload {
     let fieldNames: Set<String>
     let limit: Int
     static let fieldLimit = 64 << 10
+    /// Text fields in one body: the steps' limit and every other field the routes take, with room.
+    static let maxFields = 48
 
     /// Reads `request`'s body into `folder` (which must exist and be empty).
     func receive(_ request: Request, into folder: String) async throws -> UploadedParts {
@@ -123,6 +125,12 @@ private final class PartWriter {
             } else {
                 guard let text = String(validating: field, as: UTF8.self) else {
                     problem = .badRequest("field \(name): not UTF-8 text", field: name)
+                    return
+                }
+                // Refused as the body streams in: a form of thousands of filter steps is turned
+                // away within its first kilobytes, not parsed whole and then refused.
+                guard parts.fields.count < MultipartUpload.maxFields else {
+                    problem = Problem.unprocessable("more than \(MultipartUpload.maxFields) fields; a request may ask for at most \(WorkLimits.maxSteps) filter steps", field: name)
                     return
                 }
                 parts.fields.append((name, text.trimmingCharacters(in: .whitespacesAndNewlines)))

@@ -33,21 +33,63 @@ public final class WorkerPool: Sendable {
     var load: (queued: Int, running: Int) { queue.load }
 
     /// Runs `work` on a pool thread and returns its result; 503 when the queue is full.
-    func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
-            let accepted = queue.add(limit: queueLimit) { continuation.resume(with: Result { try work() }) }
-            if !accepted {
-                continuation.resume(throwing: Problem(.serviceUnavailable, "the server is busy (\(name): \(queueLimit) requests waiting); retry shortly",
-                                                      headers: [.retryAfter: "1"]))
+    ///
+    /// Cancelling the calling task (its client went away) takes work that has not started off
+    /// the queue at once, and raises `cancelled` for work that has: the work looks at it between
+    /// its steps (frames, filters) and stops. Either way the call throws `CancellationError`.
+    func run<T: Sendable>(_ work: @escaping @Sendable (_ cancelled: CancellationFlag) throws -> T) async throws -> T {
+        let item = QueuedWork()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
+                item.start = { continuation.resume(with: Result { try work(item.cancelled) }) }
+                item.abandon = { continuation.resume(throwing: CancellationError()) }
+                if !queue.add(item, limit: queueLimit) {
+                    continuation.resume(throwing: Problem(.serviceUnavailable, "the server is busy (\(name): \(queueLimit) requests waiting); retry shortly",
+                                                          headers: [.retryAfter: "1"]))
+                }
             }
+        } onCancel: {
+            item.cancelled.raise()
+            if queue.withdraw(item) { item.abandon() }
         }
     }
+
+    /// `run` for work that has no steps to stop between.
+    func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await run { _ in try work() }
+    }
+}
+
+/// Raised when the work's requester is gone; the work reads it between its steps.
+final class CancellationFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var raised = false
+
+    var isRaised: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return raised
+    }
+
+    func raise() {
+        lock.lock()
+        raised = true
+        lock.unlock()
+    }
+}
+
+/// One call's work in the queue: `start` runs it, `abandon` answers for it when it never will.
+/// Both are set before the item is queued, and the queue's lock orders them against `withdraw`.
+private final class QueuedWork: @unchecked Sendable {
+    let cancelled = CancellationFlag()
+    var start: () -> Void = {}
+    var abandon: () -> Void = {}
 }
 
 /// The pool's queue, shared with its threads.
 private final class WorkQueue: @unchecked Sendable {
     private let condition = NSCondition()
-    private var items: [() -> Void] = []
+    private var items: [QueuedWork] = []
     private var running = 0
     private var closed = false
 
@@ -57,12 +99,31 @@ private final class WorkQueue: @unchecked Sendable {
         return (items.count, running)
     }
 
-    func add(limit: Int, _ work: @escaping () -> Void) -> Bool {
+    /// Queues `work`; false when `limit` items wait already. Work whose caller is gone already
+    /// is answered at once.
+    func add(_ work: QueuedWork, limit: Int) -> Bool {
         condition.lock()
-        defer { condition.unlock() }
-        guard items.count < limit else { return false }
+        guard items.count < limit else {
+            condition.unlock()
+            return false
+        }
+        if work.cancelled.isRaised {
+            condition.unlock()
+            work.abandon()
+            return true
+        }
         items.append(work)
         condition.signal()
+        condition.unlock()
+        return true
+    }
+
+    /// Takes `work` off the queue if no thread has started it: true if it was there.
+    func withdraw(_ work: QueuedWork) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let index = items.firstIndex(where: { $0 === work }) else { return false }
+        items.remove(at: index)
         return true
     }
 
@@ -84,7 +145,7 @@ private final class WorkQueue: @unchecked Sendable {
             let work = items.removeFirst()
             running += 1
             condition.unlock()
-            work()
+            work.start()
             condition.lock()
             running -= 1
             condition.unlock()
