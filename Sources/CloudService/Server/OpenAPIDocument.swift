@@ -497,15 +497,15 @@ enum OpenAPIDocument {
           "CaptureID": {"type": "string", "description": "26 lowercase Crockford base-32 characters, made by the server; they sort by creation time.",
                         "pattern": "^[0-9a-hjkmnp-tv-z]{26}$"},
           "JobID": {"type": "string", "description": "A job's id: the same shape as a capture's.", "pattern": "^[0-9a-hjkmnp-tv-z]{26}$"},
-          "Tag": {"type": "string", "minLength": 1, "maxLength": 40, "pattern": "^[\\p{L}\\p{N}._:-]+$", "description": "Letters, digits, '-', '_', '.' or ':'."},
+          "Tag": {"type": "string", "minLength": 1, "maxLength": 40, "pattern": "^[A-Za-z0-9._:-]+$", "description": "Letters, digits, '-', '_', '.' or ':' (letters and digits of other scripts are taken too)."},
           "CaptureLabels": {
             "type": "object",
             "description": "A capture's name, tags and note. In a PATCH, a key left out keeps its value and null clears it.",
             "additionalProperties": false,
             "properties": {
-              "name": {"type": ["string", "null"], "maxLength": 120, "description": "No control characters; empty or null for none."},
+              "name": {"type": ["string", "null"], "maxLength": 120, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$", "description": "No control characters; empty or null for none."},
               "tags": {"oneOf": [{"type": "null"}, {"type": "array", "items": {"$ref": "#/components/schemas/Tag"}, "maxItems": 20}]},
-              "note": {"type": ["string", "null"], "maxLength": 2000, "description": "Free text; tabs and line breaks allowed."}
+              "note": {"type": ["string", "null"], "maxLength": 2000, "pattern": "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*$", "description": "Free text; tabs and line breaks allowed."}
             }
           },
           "JobList": {
