@@ -63,7 +63,8 @@ final class ServicePageBrowserTests: XCTestCase {
     /// latest jobs with their state and frames done of total, from the routes the page reads.
     func testThePageShowsNamesTagsWarningsAndJobsWithTheirProgressInHeadlessChromium() async throws {
         let chromium = try Chromium()
-        let harness = try ServiceHarness()
+        // The test's own client idles while chromium runs; the server must not close it.
+        let harness = try ServiceHarness { $0.idleTimeoutSeconds = 600 }
         defer { harness.remove() }
         let scratch = try makeScratchFolder()
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -114,7 +115,8 @@ final class ServicePageBrowserTests: XCTestCase {
     /// lists its capture, which the server stored with what the page sent.
     func testThePageUploadsAnArchiveWithFieldsAndFollowsItsJobInHeadlessChromium() async throws {
         let chromium = try Chromium()
-        let harness = try ServiceHarness()
+        // The test's own client idles while the browser works; the server must not close it.
+        let harness = try ServiceHarness { $0.idleTimeoutSeconds = 600 }
         defer { harness.remove() }
         let scratch = try makeScratchFolder()
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -144,13 +146,33 @@ final class ServicePageBrowserTests: XCTestCase {
             XCTAssertTrue(try browser.wait(until: "[...document.querySelectorAll('.capture h2.name')].some(h => h.textContent === 'scan from the page')"),
                           "the job's capture is not listed with its name")
 
-            let listed = try await client.execute(uri: "/v1/captures?tag=page", method: .get).json()
-            let capture = try XCTUnwrap((listed["captures"] as? [[String: Any]])?.first, "no capture tagged page")
+            let tagged = try await client.execute(uri: "/v1/captures?tag=page", method: .get).json()
+            let capture = try XCTUnwrap((tagged["captures"] as? [[String: Any]])?.first, "no capture tagged page")
             XCTAssertEqual(capture["name"] as? String, "scan from the page")
             XCTAssertEqual(capture["tags"] as? [String], ["redwood", "page"])
             XCTAssertEqual((capture["files"] as? [String: String])?["bundle"], "scan.tar")
             XCTAssertEqual(((capture["filters"] as? [[String: Any]])?.first)?["argument"] as? String, "voxel=0.02")
             XCTAssertEqual(capture["frames"] as? Int, 5)
+
+            // A phone's portrait through the photo field, scaled by a known distance: the card
+            // shows the capture's warning, which names the field, not the CLI's flag.
+            try browser.setFiles("#upload input[name=photo]", [try sharedData("phone/iphonex-portrait-depth.jpg")])
+            try browser.evaluate("""
+                (() => {
+                  const form = document.getElementById('upload');
+                  form.elements.known_distance.value = '1512,2016=0.6';
+                  form.elements.name.value = 'vase';
+                  form.requestSubmit();
+                })()
+                """)
+            let listed = try browser.wait(until: "[...document.querySelectorAll('.capture h2.name')].some(h => h.textContent === 'vase')")
+            let status = try browser.evaluate("document.getElementById('status').textContent")
+            XCTAssertTrue(listed, "the photo's capture is not listed: \(status ?? "")")
+            let warnings = try browser.evaluate("""
+                [...document.querySelectorAll('.capture')].find(c => c.querySelector('h2.name').textContent === 'vase')
+                  .querySelector('ul.warnings').textContent
+                """) as? String ?? ""
+            XCTAssertTrue(warnings.contains("lies 0.6 m away (known_distance)"), warnings)
         }
     }
 
