@@ -11,6 +11,10 @@ import PackageDescription
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
 let shimLibraryDir = "\(root)/CShims/build"
 
+// The simulated camera and the room measurement are optimised in debug builds too: the tests
+// simulate and measure dozens of rooms, which unoptimised code takes ten minutes of CI for.
+let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "cloudgen",
     platforms: [.macOS(.v13)],
@@ -55,11 +59,11 @@ let package = Package(
         // camera ones loads them, cloudgen runs without them, and fakenect's reduced library can stand
         // in for the real one.
         .target(name: "CDevices", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "CloudCapture", dependencies: ["CloudCore", "CloudIO", "CDevices"]),
+        .target(name: "CloudCapture", dependencies: ["CloudCore", "CloudIO", "CDevices"], swiftSettings: optimizedInDebug),
         .target(name: "CloudRender", dependencies: ["CloudCore", "CloudIO"]),
         // The capture stages (source -> frames -> cloud -> filters -> files and pictures) that the
         // CLI's `capture` and the service's uploads both drive.
-        .target(name: "CloudMeasure", dependencies: ["CloudCore", "CloudPCL"]),
+        .target(name: "CloudMeasure", dependencies: ["CloudCore", "CloudPCL"], swiftSettings: optimizedInDebug),
         .target(name: "CloudPipeline", dependencies: ["CloudCore", "CloudIO", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender"]),
         // `cloudgen serve`: the HTTP API over CloudPipeline, with its SQLite capture index.
         .target(

@@ -29,6 +29,11 @@ final class RawConnection {
         close(descriptor)
     }
 
+    /// Closes both directions at once, as a client that gives up does.
+    func closeNow() {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+
     func send(_ text: String) throws {
         try send(Data(text.utf8))
     }

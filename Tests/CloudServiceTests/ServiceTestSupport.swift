@@ -34,10 +34,29 @@ struct ServiceHarness {
         return logger
     }()
 
+    /// Runs `body` against the service. Every answer it gets is checked for the data folder's
+    /// path: no answer may show where the server keeps its files.
     func test<Value>(_ setup: TestingSetup = .router, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
         let app = try await CloudServer.application(configuration, logger: Self.logger)
-        return try await app.test(setup, body)
+        let folder = data.path
+        return try await app.test(setup) { client in try await body(PathCheckingClient(base: client, hidden: folder)) }
     }
+}
+
+/// A test client that fails the test when an answer's body or headers name `hidden`.
+struct PathCheckingClient: TestClientProtocol {
+    let base: any TestClientProtocol
+    let hidden: String
+
+    func executeRequest(uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> TestResponse {
+        let response = try await base.executeRequest(uri: uri, method: method, headers: headers, body: body)
+        let text = String(decoding: response.body.readableBytesView, as: UTF8.self)
+        XCTAssertFalse(text.contains(hidden), "\(method) \(uri) answered with the server's data path: \(text.prefix(500))")
+        for field in response.headers { XCTAssertFalse(field.value.contains(hidden), "\(method) \(uri): header \(field.name) names the data path") }
+        return response
+    }
+
+    var port: Int? { base.port }
 }
 
 /// multipart/form-data bodies, built the way browsers and curl send them.

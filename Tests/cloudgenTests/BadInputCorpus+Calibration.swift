@@ -210,6 +210,11 @@ extension BadInputCorpus {
                  expect: .badInput, names: "format=depth32: needs about", timeout: 20),
         BadInput(name: "synthetic 16384x12000 depth, ulimit -v 2 GiB", arguments: ["capture", "--source", "synthetic:depth=16384x12000", "--ply", "{dir}/out.ply"],
                  expect: .badInput, names: "depth=16384x12000,color=1920x1440,format=depth16: needs about", existing: earlier, shell: "ulimit -v 2097152", timeout: 20),
+        // Each frame fits; their fused cloud does not: the growth is asked for before it is made.
+        BadInput(name: "2000 fused frames, ulimit -v 650 MiB",
+                 arguments: ["capture", "--source", "synthetic:path=orbit,frames=2000,depth=640x480,color=64x48", "--frames", "all", "--fuse",
+                             "--ply", "{dir}/out.ply"],
+                 expect: .badInput, names: "of memory for fusing frame", existing: earlier, shell: "ulimit -v 665600", timeout: 180),
         BadInput(name: "genuine 16384x16384 16-bit PNG depth", files: ["c.jpg": Fixture.colorJPEG, "d.png": PNGChunks.zeroDepth(width: 16384, height: 16384),
                                                                      "k.json": Fixture.intrinsicsJSON],
                  arguments: ["capture", "--source", "rgbd:{dir}/c.jpg,{dir}/d.png", "--intrinsics", "{dir}/k.json", "--ply", "{dir}/out.ply"],

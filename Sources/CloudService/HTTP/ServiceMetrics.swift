@@ -61,7 +61,8 @@ struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         let start = ContinuousClock.now
         let response = try await next(request, context)
         let elapsed = ContinuousClock.now - start
-        let route = context.coreContext.endpointPath.value ?? "unmatched"
+        // Hummingbird's router names a miss "NotFound"; no route has that pattern.
+        let route = context.coreContext.endpointPath.value.flatMap { $0 == "NotFound" ? nil : $0 } ?? "unmatched"
         metrics.recordRequest(route: route, method: request.method.rawValue, status: response.status.code,
                               seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         return response

@@ -14,7 +14,7 @@ enum OpenAPIDocument {
         "title": "cloudgen",
         "version": "1",
         "summary": "Point clouds from RGB-D frames: upload, capture, list, export.",
-        "description": "Every error is an RFC 9457 application/problem+json document whose `field` names the form part, JSON key or query parameter at fault. HEAD is answered wherever GET is, without the body. A path that exists for other methods answers 405 with `Allow` (components.responses.MethodNotAllowed); any other unknown path answers 404. When the server runs with --token-file, every route but /healthz, / and /openapi.json needs `Authorization: Bearer TOKEN` and answers 401 without it. Docs/http.md describes the API in prose."
+        "description": "Every error is an RFC 9457 application/problem+json document whose `field` names the form part, JSON key or query parameter at fault. HEAD is answered wherever GET is, without the body. A path that exists for other methods answers 405 with `Allow` (components.responses.MethodNotAllowed); any other unknown path answers 404. When the server runs with --token-file, every route but /healthz, / and /openapi.json needs `Authorization: Bearer TOKEN` and answers 401 without it. On every route, a Host that is not one of the server's names answers 421, and a change (POST, PATCH, DELETE) from a foreign page's Origin, or any request marked Sec-Fetch-Site: cross-site, answers 403 (Docs/http.md, Browsers). A request may ask for at most 16 filter steps, held to the server's CPU and memory shares (422). Docs/http.md describes the API in prose."
       },
       "security": [{}, {"bearer": []}],
       "paths": {
