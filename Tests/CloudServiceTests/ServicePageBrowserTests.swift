@@ -12,7 +12,8 @@ import XCTest
 final class ServicePageBrowserTests: XCTestCase {
     func testThePageListsTheUploadedCapturesWithTheirPreviewsInHeadlessChromium() async throws {
         let chromium = try Chromium()
-        let harness = try ServiceHarness()
+        // The test's own client idles while chromium runs; the server must not close it.
+        let harness = try ServiceHarness { $0.idleTimeoutSeconds = 600 }
         defer { harness.remove() }
         let scratch = try makeScratchFolder()
         defer { try? FileManager.default.removeItem(at: scratch) }
