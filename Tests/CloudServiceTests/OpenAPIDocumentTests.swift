@@ -156,6 +156,59 @@ final class OpenAPIDocumentTests: XCTestCase {
         }
     }
 
+    /// The routes users reach for (labels, search, jobs, the archive, photos) answer as documented.
+    func testLabelSearchJobAndArchiveAnswersAreDocumented() async throws {
+        let harness = try ServiceHarness()
+        defer { harness.remove() }
+        var upload = try MultipartBody.tumFrame()
+        upload.field("name", "desk")
+        upload.field("tags", "tum")
+        let body = upload
+        try await harness.test { client in
+            let document = try await OpenAPI.fetch(client)
+            let created = try await client.execute(uri: "/v1/captures", method: .post, headers: body.headers, body: body.body)
+            document.check(created, "post", "/v1/captures")
+            let id = try XCTUnwrap(try created.json()["id"] as? String)
+            let patch: HTTPFields = [.contentType: "application/merge-patch+json"]
+            for (text, status) in [(#"{"note": "by the window", "tags": ["tum", "office"]}"#, HTTPResponse.Status.ok),
+                                   (#"{"tags": ["no spaces"]}"#, .unprocessableContent), (#"{"id": "x"}"#, .badRequest)] {
+                let answer = try await client.execute(uri: "/v1/captures/\(id)", method: .patch, headers: patch, body: ByteBuffer(string: text))
+                XCTAssertEqual(answer.status, status, text)
+                document.check(answer, "patch", "/v1/captures/{id}")
+            }
+            let text = try await client.execute(uri: "/v1/captures/\(id)", method: .patch, headers: [.contentType: "text/plain"], body: ByteBuffer(string: "x"))
+            XCTAssertEqual(text.status, .unsupportedMediaType)
+            document.check(text, "patch", "/v1/captures/{id}")
+            let missing = try await client.execute(uri: "/v1/captures/\(String(repeating: "0", count: 26))", method: .patch, headers: patch,
+                                                   body: ByteBuffer(string: "{}"))
+            XCTAssertEqual(missing.status, .notFound)
+            document.check(missing, "patch", "/v1/captures/{id}")
+
+            for query in ["sort=-points&tag=tum&tag=office&q=desk", "sort=name&limit=1"] {
+                let answer = try await client.execute(uri: "/v1/captures?\(query)", method: .get)
+                XCTAssertEqual(answer.status, .ok, query)
+                document.check(answer, "get", "/v1/captures")
+            }
+            let jobs = try await client.execute(uri: "/v1/jobs?state=failed&limit=5", method: .get)
+            XCTAssertEqual(jobs.status, .ok)
+            document.check(jobs, "get", "/v1/jobs")
+            let badState = try await client.execute(uri: "/v1/jobs?state=done", method: .get)
+            XCTAssertEqual(badState.status, .badRequest)
+            document.check(badState, "get", "/v1/jobs")
+            let zip = try await client.execute(uri: "/v1/captures/\(id)/capture.zip", method: .get)
+            XCTAssertEqual(zip.status, .ok)
+            document.check(zip, "get", "/v1/captures/{id}/capture.zip")
+
+            var photo = MultipartBody()
+            try photo.file("photo", path: sharedData("phone/iphonex-portrait-depth.jpg"))
+            photo.field("known_distance", "1512,2016=0.6")
+            let photoBody = photo
+            let fromPhoto = try await client.execute(uri: "/v1/captures", method: .post, headers: photoBody.headers, body: photoBody.body)
+            XCTAssertEqual(fromPhoto.status, .created, String(buffer: fromPhoto.body))
+            document.check(fromPhoto, "post", "/v1/captures")
+        }
+    }
+
     func testAnUploadOverTheLimitAnswersTheDocumented413() async throws {
         let harness = try ServiceHarness { $0.maxUploadBytes = 1 << 20 }
         defer { harness.remove() }

@@ -12,7 +12,8 @@ import XCTest
 final class ServicePageBrowserTests: XCTestCase {
     func testThePageListsTheUploadedCapturesWithTheirPreviewsInHeadlessChromium() async throws {
         let chromium = try Chromium()
-        let harness = try ServiceHarness()
+        // The test's own client idles while chromium runs; the server must not close it.
+        let harness = try ServiceHarness { $0.idleTimeoutSeconds = 600 }
         defer { harness.remove() }
         let scratch = try makeScratchFolder()
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -57,6 +58,136 @@ final class ServicePageBrowserTests: XCTestCase {
             XCTAssertGreaterThan(full.pixelsDiffering(from: empty), 2 * 240 * 180 / 2, "the screenshot shows no previews")
             XCTAssertGreaterThan(full.distinctColors, empty.distinctColors + 1000, "the previews add no picture to the page")
         }
+    }
+
+    /// What users reach for on the page: a capture's name, tags and warnings on its card, and the
+    /// latest jobs with their state and frames done of total, from the routes the page reads.
+    func testThePageShowsNamesTagsWarningsAndJobsWithTheirProgressInHeadlessChromium() async throws {
+        let chromium = try Chromium()
+        // The test's own client idles while chromium runs; the server must not close it.
+        let harness = try ServiceHarness { $0.idleTimeoutSeconds = 600 }
+        defer { harness.remove() }
+        let scratch = try makeScratchFolder()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var named = try MultipartBody.tumFrame()
+        named.field("name", "desk <b>north</b>")
+        named.field("tags", "office,tum")
+        // A range that drops pixels: the capture's report warns how many.
+        named.field("range", "0.5,2")
+        var archive = MultipartBody()
+        archive.file("bundle", try Self.redwoodTar(in: scratch), filename: "scan.tar")
+        let bodies = (named, archive)
+        try await harness.test(.live) { client in
+            let port = try XCTUnwrap(client.port, "the live harness has a port")
+            let created = try await client.execute(uri: "/v1/captures", method: .post, headers: bodies.0.headers, body: bodies.0.body)
+            XCTAssertEqual(created.status, .created, String(buffer: created.body))
+            let capture = try created.json()
+            let id = try XCTUnwrap(capture["id"] as? String)
+            let warning = try XCTUnwrap((capture["warnings"] as? [String])?.first, "the range gives a warning")
+            let accepted = try await client.execute(uri: "/v1/captures", method: .post, headers: bodies.1.headers, body: bodies.1.body)
+            XCTAssertEqual(accepted.status, .accepted, String(buffer: accepted.body))
+            let job = try XCTUnwrap(try accepted.json()["id"] as? String)
+            // The event stream ends once the job has.
+            _ = try await client.execute(uri: "/v1/jobs/\(job)/events", method: .get)
+
+            let dom = try await chromium.run(["--dump-dom", "http://127.0.0.1:\(port)/"], scratch: scratch)
+            let card = try XCTUnwrap(dom.range(of: "id=\"capture-\(id)\""), "the page does not list capture \(id)")
+            let cardText = String(dom[card.upperBound...].prefix(4000))
+            // The name as text, never as markup.
+            XCTAssertTrue(cardText.contains("<h2 class=\"name\">desk &lt;b&gt;north&lt;/b&gt;</h2>"), cardText)
+            XCTAssertTrue(cardText.contains("<div class=\"tags\"><span>office</span><span>tum</span></div>"), cardText)
+            XCTAssertTrue(cardText.contains("<ul class=\"warnings\"><li>\(warning)</li></ul>"), cardText)
+            XCTAssertTrue(warning.hasPrefix("range=0.5,2 dropped"), warning)
+
+            let row = try XCTUnwrap(dom.range(of: "<li id=\"job-\(job)\"[^>]*>.*?</li>", options: .regularExpression), "the page lists no job \(job)")
+            let rowText = String(dom[row])
+            XCTAssertTrue(rowText.contains("data-state=\"succeeded\""), rowText)
+            XCTAssertTrue(rowText.contains("succeeded · 5 of 5 frames"), rowText)
+            XCTAssertTrue(rowText.contains("<progress max=\"5\" value=\"5\">") || rowText.contains("<progress value=\"5\" max=\"5\">"), rowText)
+            // The job's capture is listed too.
+            let polled = try await client.execute(uri: "/v1/jobs/\(job)", method: .get).json()
+            let made = try XCTUnwrap((polled["capture"] as? String)?.split(separator: "/").last)
+            XCTAssertNotNil(dom.range(of: "id=\"capture-\(made)\""), "the job's capture is not on the page")
+        }
+    }
+
+    /// The page used as a person would, over the DevTools protocol: pick an archive, fill in a
+    /// filter, a name and tags, press Upload; the page lists the job, follows it to the end and
+    /// lists its capture, which the server stored with what the page sent.
+    func testThePageUploadsAnArchiveWithFieldsAndFollowsItsJobInHeadlessChromium() async throws {
+        let chromium = try Chromium()
+        // The test's own client idles while the browser works; the server must not close it.
+        let harness = try ServiceHarness { $0.idleTimeoutSeconds = 600 }
+        defer { harness.remove() }
+        let scratch = try makeScratchFolder()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let archive = scratch.appendingPathComponent("scan.tar")
+        _ = try Self.redwoodTar(in: scratch)
+        try await harness.test(.live) { client in
+            let port = try XCTUnwrap(client.port, "the live harness has a port")
+            let browser = try DevToolsPipe(chromium: chromium.path, profile: scratch.appendingPathComponent("devtools-profile"))
+            try browser.open("http://127.0.0.1:\(port)/")
+            // Loaded, and the listing fetched: the status line says how many captures there are.
+            XCTAssertTrue(try browser.wait(until: "document.readyState === 'complete' && document.getElementById('status')?.textContent"))
+            try browser.setFiles("#upload input[name=bundle]", [archive.path])
+            try browser.evaluate("""
+                (() => {
+                  const form = document.getElementById('upload');
+                  form.elements.voxel.value = '0.02';
+                  form.elements.name.value = 'scan from the page';
+                  form.elements.tags.value = 'redwood,page';
+                  form.requestSubmit();
+                })()
+                """)
+            let finished = try browser.wait(until: "document.querySelector('#jobs li[data-state=succeeded]')")
+            let shown = try browser.evaluate("document.getElementById('jobs-panel').outerHTML + ' ' + document.getElementById('status').textContent")
+            XCTAssertTrue(finished, "the page shows no finished job: \(shown ?? "")")
+            let row = try browser.evaluate("document.querySelector('#jobs li').textContent") as? String ?? ""
+            XCTAssertTrue(row.contains("succeeded · 5 of 5 frames"), row)
+            XCTAssertTrue(try browser.wait(until: "[...document.querySelectorAll('.capture h2.name')].some(h => h.textContent === 'scan from the page')"),
+                          "the job's capture is not listed with its name")
+
+            let tagged = try await client.execute(uri: "/v1/captures?tag=page", method: .get).json()
+            let capture = try XCTUnwrap((tagged["captures"] as? [[String: Any]])?.first, "no capture tagged page")
+            XCTAssertEqual(capture["name"] as? String, "scan from the page")
+            XCTAssertEqual(capture["tags"] as? [String], ["redwood", "page"])
+            XCTAssertEqual((capture["files"] as? [String: String])?["bundle"], "scan.tar")
+            XCTAssertEqual(((capture["filters"] as? [[String: Any]])?.first)?["argument"] as? String, "voxel=0.02")
+            XCTAssertEqual(capture["frames"] as? Int, 5)
+
+            // A phone's portrait through the photo field, scaled by a known distance: the card
+            // shows the capture's warning, which names the field, not the CLI's flag.
+            try browser.setFiles("#upload input[name=photo]", [try sharedData("phone/iphonex-portrait-depth.jpg")])
+            try browser.evaluate("""
+                (() => {
+                  const form = document.getElementById('upload');
+                  form.elements.known_distance.value = '1512,2016=0.6';
+                  form.elements.name.value = 'vase';
+                  form.requestSubmit();
+                })()
+                """)
+            let listed = try browser.wait(until: "[...document.querySelectorAll('.capture h2.name')].some(h => h.textContent === 'vase')")
+            let status = try browser.evaluate("document.getElementById('status').textContent")
+            XCTAssertTrue(listed, "the photo's capture is not listed: \(status ?? "")")
+            let warnings = try browser.evaluate("""
+                [...document.querySelectorAll('.capture')].find(c => c.querySelector('h2.name').textContent === 'vase')
+                  .querySelector('ul.warnings').textContent
+                """) as? String ?? ""
+            XCTAssertTrue(warnings.contains("lies 0.6 m away (known_distance)"), warnings)
+        }
+    }
+
+    /// ../shared/data/open3d-rgbd's five posed Redwood frames as a tar archive made by GNU tar.
+    private static func redwoodTar(in folder: URL) throws -> Data {
+        let archive = folder.appendingPathComponent("scan.tar")
+        let tar = Process()
+        tar.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        tar.arguments = ["tar", "-cf", archive.path, "-C", try sharedDataDirectory().path, "open3d-rgbd/color", "open3d-rgbd/depth",
+                         "open3d-rgbd/camera_primesense.json", "open3d-rgbd/trajectory.log"]
+        try tar.run()
+        tar.waitUntilExit()
+        XCTAssertEqual(tar.terminationStatus, 0)
+        return try Data(contentsOf: archive)
     }
 
     /// The preview <img> inside capture `id`'s card: its whole tag and its src (a path).

@@ -100,7 +100,15 @@ struct CaptureOrder: Sendable {
     /// The CLI's messages name flags (`--voxel 0`, `--fuse`); over HTTP they are fields.
     static func httpWording(_ message: String) -> String {
         var text = message
-        for flag in filterFields.union(["range", "organized", "fuse", "frames", "frame", "depth-scale", "depth-encoding", "intrinsics"]) {
+        let flags = filterFields.union(["range", "organized", "fuse", "frames", "frame", "depth-scale", "depth-encoding", "intrinsics",
+                                        "known-distance", "matte"])
+        // Longest first: --frames before --frame, which would otherwise take its prefix.
+        for flag in flags.sorted(by: { $0.count > $1.count }) {
+            // A switch is a true field ("add fuse=true"); what follows it is not its value.
+            if ["fuse", "organized", "foreground"].contains(flag) {
+                text = text.replacingOccurrences(of: "--\(flag)", with: "\(flag)=true")
+                continue
+            }
             text = text.replacingOccurrences(of: "--\(flag) ", with: "\(flag.replacingOccurrences(of: "-", with: "_"))=")
             text = text.replacingOccurrences(of: "--\(flag)", with: flag.replacingOccurrences(of: "-", with: "_"))
         }

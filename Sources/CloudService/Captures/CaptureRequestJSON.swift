@@ -11,7 +11,16 @@ import Foundation
 /// The simulated camera and attached devices may be named freely; a dataset folder only inside
 /// a folder the server was started with `--allow-dir`.
 enum CaptureRequestJSON {
-    static let keys: Set<String> = ["source", "frames", "fuse", "frame", "range", "depth_scale", "depth_encoding", "filters", "organized"]
+    static let keys = Set(["source", "frames", "fuse", "frame", "range", "depth_scale", "depth_encoding", "filters", "organized"])
+        .union(CaptureLabelFields.names).union(["known_distance", "matte"])
+
+    /// The capture's name, tags and note in the body (`order` has checked its keys).
+    static func labels(_ data: Data) throws -> CaptureLabels {
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw Problem.badRequest("the body is not a JSON object")
+        }
+        return try CaptureLabelFields.merged(object, onto: CaptureLabels())
+    }
 
     static func order(_ data: Data, allowed: [String]) throws -> CaptureOrder {
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
@@ -33,7 +42,7 @@ enum CaptureRequestJSON {
         var order = CaptureOrder(sourceSpec: source)
         // Fields in the CLI's order: frames, fuse and frame before the filters they constrain.
         var fields: [(name: String, value: String)] = []
-        for key in ["frames", "fuse", "frame", "range", "organized", "depth_scale", "depth_encoding"] {
+        for key in ["frames", "fuse", "frame", "range", "organized", "depth_scale", "depth_encoding", "known_distance", "matte"] {
             guard let value = object[key] else { continue }
             fields.append((key, try text(value, key: key)))
         }

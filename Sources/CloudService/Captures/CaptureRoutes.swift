@@ -14,7 +14,7 @@ struct CaptureRoutes {
         routes.add(.get, "/v1/captures", to: router) { request, _ in try await list(request) }
         routes.add(.get, "/v1/captures/{id}", to: router) { request, context in
             let record = try await service.record(context.parameters.get("id"))
-            return Response.json(Data(record.report.utf8), status: .ok, headers: [.eTag: "\"\(record.id)\""])
+            return Response.json(try record.document(), status: .ok, headers: [.eTag: record.documentETag])
         }
         routes.add(.delete, "/v1/captures/{id}", to: router) { _, context in
             let id = try service.captureID(context.parameters.get("id"))
@@ -35,8 +35,9 @@ struct CaptureRoutes {
         let folder = try service.store.makeUploadFolder()
         var handedOver = false
         defer { if !handedOver { try? FileManager.default.removeItem(at: folder) } }
-        let upload = MultipartUpload(fileParts: ["depth", "color", "intrinsics", "bundle"],
-                                     fieldNames: CaptureOrder.commonFields.union(["depth_scale", "depth_encoding", "source"]),
+        let upload = MultipartUpload(fileParts: ["depth", "color", "intrinsics", "bundle", "photo"],
+                                     fieldNames: CaptureOrder.commonFields.union(["depth_scale", "depth_encoding", "source"])
+                                        .union(CaptureLabelFields.names).union(["known_distance", "matte"]),
                                      limit: service.configuration.maxUploadBytes)
         let parts = try await upload.receive(request, into: folder.path)
         service.metrics.bytesWritten.increment(by: Int64(parts.files.values.reduce(0) { $0 + $1.bytes }))
@@ -45,14 +46,15 @@ struct CaptureRoutes {
             handedOver = true
             return Response.json(try job.json(), status: .accepted, headers: [.location: "/v1/jobs/\(job.id)"])
         }
-        let order = try Self.uploadOrder(parts)
-        return try await store(order, describe: { parts.clientFacing($0) }, parts: parts)
+        let order = try parts.files["photo"].map { try PhotoUpload.order($0, parts) } ?? Self.uploadOrder(parts)
+        let labels = try CaptureLabelFields.labels(parts.fields)
+        return try await store(order, describe: { parts.clientFacing($0) }, parts: parts, labels: labels, files: parts.clientFileNames)
     }
 
     /// An uploaded frame: depth (required), color, intrinsics (required), and the fields.
     static func uploadOrder(_ parts: UploadedParts) throws -> CaptureOrder {
         guard let depth = parts.files["depth"] else {
-            throw Problem.badRequest("part depth is required: the depth image (16-bit PNG, TIFF or PGM, float TIFF, PCLZF)", field: "depth")
+            throw Problem.badRequest("part depth is required: the depth image (16-bit PNG, TIFF or PGM, float TIFF, PCLZF); or send a photo part (an iPhone HEIC or JPEG with depth)", field: "depth")
         }
         guard let intrinsics = parts.files["intrinsics"] else {
             throw Problem.badRequest("part intrinsics is required: the camera's calibration (Open3D JSON, PCL grabber XML or cloudgen JSON)", field: "intrinsics")
@@ -71,18 +73,20 @@ struct CaptureRoutes {
     private func createFromJSON(_ request: Request) async throws -> Response {
         let body = try await request.body.collect(upTo: 64 << 10)
         let order = try CaptureRequestJSON.order(Data(buffer: body), allowed: service.configuration.allowedDirectories)
+        let labels = try CaptureRequestJSON.labels(Data(buffer: body))
         do {
-            return try await store(order, describe: { $0 }, parts: nil)
+            return try await store(order, describe: { $0 }, parts: nil, labels: labels, files: [:])
         } catch let error as CloudError where error.kind == .deviceOrIO && CaptureRequestJSON.namesDevice(order.sourceSpec) {
             // A camera that is not attached, busy or gone is the request's to fix, not the server's.
             throw Problem.unprocessable(error.message, field: "source")
         }
     }
 
-    private func store(_ order: CaptureOrder, describe: @escaping @Sendable (String) -> String, parts: UploadedParts?) async throws -> Response {
+    private func store(_ order: CaptureOrder, describe: @escaping @Sendable (String) -> String, parts: UploadedParts?,
+                       labels: CaptureLabels, files: [String: String]) async throws -> Response {
         let runner = service.runner
         do {
-            let staged = try await service.capturePool.run { cancelled in
+            var staged = try await service.capturePool.run { cancelled in
                 try runner.capture(order, observer: CollectingObserver(cancelled: cancelled), cancelled: cancelled, describe: describe)
             }
             // A client gone while the last step ran: nothing of its capture is kept.
@@ -90,36 +94,24 @@ struct CaptureRoutes {
                 service.store.abandon(staging: staged.folder)
                 throw CancellationError()
             }
+            staged.record.labels = labels
+            staged.record.uploadedFiles = files
             let record = try await runner.store(staged)
-            return Response.json(Data(record.report.utf8), status: .created, headers: [.location: "/v1/captures/\(record.id)"])
+            return Response.json(try record.document(), status: .created, headers: [.location: "/v1/captures/\(record.id)"])
         } catch let error as CloudError where error.kind == .badInput {
             throw Problem.unprocessable(error.message, field: parts?.part(in: error.message))
         }
     }
 
     private func list(_ request: Request) async throws -> Response {
-        try ExportQuery(request, allowed: ["limit", "after"]).finish()
-        let query = request.uri.queryParameters
-        var limit = 20
-        if let text = query["limit"] {
-            guard let n = Int(text), (1...100).contains(n) else {
-                throw Problem.badRequest("limit \(MessageTextShort.of(String(text))): needs 1...100", field: "limit")
-            }
-            limit = n
-        }
-        let after = try query["after"].map { text -> CaptureID in
-            guard let id = CaptureID(validating: String(text)) else {
-                throw Problem.badRequest("after \(MessageTextShort.of(String(text))): not a capture id (take it from the previous page's next link)", field: "after")
-            }
-            return id
-        }
-        let records = try await service.store.index.list(limit: limit, after: after)
+        let page = try CaptureListQuery(request)
+        let records = try await service.store.index.list(page.query)
         var body = Data("{\"captures\":[".utf8)
         for (i, record) in records.enumerated() {
             if i > 0 { body.append(UInt8(ascii: ",")) }
-            body.append(Data(record.report.utf8))
+            body.append(try record.document())
         }
-        let next = records.count == limit ? records.last.map { "\"/v1/captures?limit=\(limit)&after=\($0.id)\"" } ?? "null" : "null"
+        let next = records.count == page.query.limit ? records.last.map { "\"\(page.link(after: $0.id))\"" } ?? "null" : "null"
         body.append(Data("],\"next\":\(next)}".utf8))
         return Response.json(body, status: .ok)
     }
@@ -140,9 +132,10 @@ extension CaptureOrder {
                     throw Problem.unprocessable("depth_encoding \(MessageTextShort.of(value)): needs \(DepthFileEncoding.allCases.map(\.rawValue).joined(separator: ", "))", field: name)
                 }
                 options.depthEncoding = encoding
-            case "source":
+            case "source", "name", "tags", "note":
                 continue
             default:
+                if try applyPhotoField(name, value) { continue }
                 try apply(field: name, value: value)
             }
         }

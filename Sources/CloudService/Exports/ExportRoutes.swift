@@ -17,17 +17,21 @@ struct ExportRoutes {
 
     func register(on router: Router<BasicRequestContext>) {
         let routes = service.routes
-        routes.add(.get, "/v1/captures/{id}/cloud.ply", to: router) { request, context in
-            try await cloud(request, context, container: "ply")
-        }
-        routes.add(.get, "/v1/captures/{id}/cloud.pcd", to: router) { request, context in
-            try await cloud(request, context, container: "pcd")
+        // Each download is an attachment named after the capture and the variant (DownloadName).
+        for container in ["ply", "pcd"] {
+            routes.add(.get, "/v1/captures/{id}/cloud.\(container)", to: router) { request, context in
+                try await service.attachment(try await cloud(request, context, container: container), capture: context.parameters.get("id")) {
+                    DownloadName.cloud($0, container: container, query: request.orderedQuery)
+                }
+            }
         }
         routes.add(.get, "/v1/captures/{id}/preview.png", to: router) { request, context in
-            try await preview(request, context)
+            try await service.attachment(try await preview(request, context), capture: context.parameters.get("id")) {
+                DownloadName.preview($0, query: request.orderedQuery)
+            }
         }
         routes.add(.get, "/v1/captures/{id}/depth.png", to: router) { request, context in
-            try await depthImage(request, context)
+            try await service.attachment(try await depthImage(request, context), capture: context.parameters.get("id")) { $0 + "-depth.png" }
         }
     }
 
@@ -74,12 +78,17 @@ struct ExportRoutes {
     private func depthImage(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let (id, folder) = try await service.captureFolder(context.parameters.get("id"))
         try ExportQuery(request, allowed: []).finish()
+        let variant = try await depthImageFile(id, folder)
+        return try await FileResponse.serve(variant, contentType: "image/png", etag: "\(id)-depth", request: request, context: context)
+    }
+
+    /// The depth picture's path, drawn on first request (depth.png and capture.zip share it).
+    func depthImageFile(_ id: CaptureID, _ folder: URL) async throws -> String {
         let depthMap = folder.appendingPathComponent(CaptureFiles.depthMap).path
-        let variant = try await service.derived.file("depth.png", in: folder, capture: id) { path, _ in
+        return try await service.derived.file("depth.png", in: folder, capture: id) { path, _ in
             let image = try DepthImage.render(depth: try DepthMapFile.read(depthMap), origin: "capture \(id)")
             try AtomicFile.write(bytes: try PNGWriter.encode(rgb: image, origin: path), to: path)
         }
-        return try await FileResponse.serve(variant, contentType: "image/png", etag: "\(id)-depth", request: request, context: context)
     }
 
     private func preview(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
@@ -93,6 +102,12 @@ struct ExportRoutes {
         let width = Int(try query.number("width", default: 640, within: 16...4096, whole: true))
         let height = Int(try query.number("height", default: 480, within: 16...4096, whole: true))
         try query.finish()
+        let (name, variant) = try await previewFile(id, folder, azimuth: azimuth, elevation: elevation, width: width, height: height)
+        return try await FileResponse.serve(variant, contentType: "image/png", etag: "\(id)-\(name.prefix(64))", request: request, context: context)
+    }
+
+    /// A preview's derived-file name and path, rendered on first request (preview.png and capture.zip share it).
+    func previewFile(_ id: CaptureID, _ folder: URL, azimuth: Double, elevation: Double, width: Int, height: Int) async throws -> (String, String) {
         let name = DerivedFiles.name("preview \(azimuth) \(elevation) \(width) \(height)", extension: "png")
         let stored = folder.appendingPathComponent(CaptureFiles.cloud).path
         let variant = try await service.derived.file(name, in: folder, capture: id) { path, _ in
@@ -104,7 +119,7 @@ struct ExportRoutes {
                                     pointSize: RenderStyle.automaticPointSize(points: loaded.cloud.finiteCount, width: width, height: height))
             _ = try PreviewWriter(renderer: renderer, view: view, style: style).write(to: path)
         }
-        return try await FileResponse.serve(variant, contentType: "image/png", etag: "\(id)-\(name.prefix(64))", request: request, context: context)
+        return (name, variant)
     }
 
     /// An angle to the nearest quarter degree, -0 as 0 (one name for one picture).

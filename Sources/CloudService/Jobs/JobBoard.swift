@@ -32,6 +32,8 @@ final class JobBoard: Sendable {
         order.options.intrinsicsPath = parts.files["intrinsics"]?.path
         try order.applyImageFields(parts.fields)
         try order.check()
+        let labels = try CaptureLabelFields.labels(parts.fields)
+        let files = parts.clientFileNames
         let load = service.capturePool.load
         if load.queued >= service.capturePool.queueLimit {
             throw Problem(.serviceUnavailable, "the server is busy (\(load.queued) captures waiting); retry shortly", headers: [.retryAfter: "5"])
@@ -39,14 +41,15 @@ final class JobBoard: Sendable {
         let job = JobRecord(id: JobID(), state: .queued, created: Date(), updated: Date())
         try await service.store.index.insertJob(job)
         changeCounts(queued: 1)
-        Task { await run(job, archive: archive.path, kind: kind, order: order, folder: folder) }
+        Task { await run(job, archive: archive.path, kind: kind, order: order, folder: folder, labels: labels, files: files) }
         return job
     }
 
-    private func run(_ submitted: JobRecord, archive: String, kind: String?, order: CaptureOrder, folder: URL) async {
+    private func run(_ submitted: JobRecord, archive: String, kind: String?, order: CaptureOrder, folder: URL,
+                     labels: CaptureLabels, files: [String: String]) async {
         var job = submitted
         do {
-            let staged = try await service.capturePool.run { [self] (cancelled: CancellationFlag) throws -> CaptureRunner.Staged in
+            var staged = try await service.capturePool.run { [self] (cancelled: CancellationFlag) throws -> CaptureRunner.Staged in
                 changeCounts(queued: -1, running: 1)
                 defer { changeCounts(running: -1) }
                 var running = submitted
@@ -63,6 +66,8 @@ final class JobBoard: Sendable {
                 return try service.runner.capture(order, observer: CollectingObserver { done, total in progress.advance(done, total) },
                                                   cancelled: cancelled, describe: describe)
             }
+            staged.record.labels = labels
+            staged.record.uploadedFiles = files
             let record = try await service.runner.store(staged)
             job = (try? await service.store.index.job(job.id)) ?? job
             job.state = .succeeded

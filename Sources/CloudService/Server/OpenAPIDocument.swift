@@ -87,7 +87,8 @@ enum OpenAPIDocument {
                     "depth": {"contentType": "image/png, image/tiff, image/x-portable-graymap, application/octet-stream"},
                     "color": {"contentType": "image/png, image/jpeg, image/tiff, application/octet-stream"},
                     "intrinsics": {"contentType": "application/json, application/xml, application/octet-stream"},
-                    "bundle": {"contentType": "application/zip, application/x-tar, application/octet-stream"}
+                    "bundle": {"contentType": "application/zip, application/x-tar, application/octet-stream"},
+                    "photo": {"contentType": "image/heic, image/jpeg, application/octet-stream"}
                   }
                 },
                 "application/json": {"schema": {"$ref": "#/components/schemas/CaptureRequest"}}
@@ -126,7 +127,12 @@ enum OpenAPIDocument {
             "summary": "Stored captures, newest first, a page at a time.",
             "parameters": [
               {"name": "limit", "in": "query", "description": "Captures per page (default 20).", "schema": {"type": "integer", "minimum": 1, "maximum": 100}},
-              {"name": "after", "in": "query", "description": "The last id of the previous page (take `next` as it is).", "schema": {"$ref": "#/components/schemas/CaptureID"}}
+              {"name": "after", "in": "query", "description": "The last id of the previous page (take `next` as it is).", "schema": {"$ref": "#/components/schemas/CaptureID"}},
+              {"name": "sort", "in": "query", "description": "The order: created or -created (newest first, the default), name or -name (unnamed as the empty name, case-insensitive), points or -points; ties by id.",
+               "schema": {"enum": ["created", "-created", "name", "-name", "points", "-points"]}},
+              {"name": "q", "in": "query", "description": "Only captures whose name, note, source or uploaded file names contain this text (case-insensitive).", "schema": {"type": "string", "maxLength": 200}},
+              {"name": "tag", "in": "query", "description": "Only captures carrying this tag; repeated, all of them.", "explode": true,
+               "schema": {"type": "array", "items": {"$ref": "#/components/schemas/Tag"}, "maxItems": 20}}
             ],
             "responses": {
               "200": {"description": "One page.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/CaptureList"}}}},
@@ -148,6 +154,29 @@ enum OpenAPIDocument {
               },
               "401": {"$ref": "#/components/responses/Unauthorized"},
               "404": {"$ref": "#/components/responses/NotFound"}
+            }
+          },
+          "patch": {
+            "operationId": "labelCapture",
+            "summary": "Changes the capture's name, tags or note: a JSON merge patch (a key left out stays, null clears it).",
+            "requestBody": {
+              "required": true,
+              "content": {
+                "application/merge-patch+json": {"schema": {"$ref": "#/components/schemas/CaptureLabels"}},
+                "application/json": {"schema": {"$ref": "#/components/schemas/CaptureLabels"}}
+              }
+            },
+            "responses": {
+              "200": {
+                "description": "The capture's document with the new labels.",
+                "headers": {"ETag": {"schema": {"type": "string"}}},
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Capture"}}}
+              },
+              "400": {"$ref": "#/components/responses/BadRequest"},
+              "401": {"$ref": "#/components/responses/Unauthorized"},
+              "404": {"$ref": "#/components/responses/NotFound"},
+              "415": {"$ref": "#/components/responses/UnsupportedMediaType"},
+              "422": {"$ref": "#/components/responses/Unprocessable"}
             }
           },
           "delete": {
@@ -198,7 +227,7 @@ enum OpenAPIDocument {
               {"$ref": "#/components/parameters/Range"}, {"$ref": "#/components/parameters/IfNoneMatch"}
             ],
             "responses": {
-              "200": {"description": "The PCD file.", "headers": {"ETag": {"schema": {"type": "string"}}, "Content-Length": {"schema": {"type": "integer"}}},
+              "200": {"description": "The PCD file.", "headers": {"ETag": {"schema": {"type": "string"}}, "Content-Length": {"schema": {"type": "integer"}}, "Content-Disposition": {"$ref": "#/components/headers/Attachment"}},
                       "content": {"application/x-pcd": {"schema": {"type": "string", "format": "binary"}}}},
               "206": {"$ref": "#/components/responses/PartialPCD"},
               "304": {"$ref": "#/components/responses/NotModified"},
@@ -252,6 +281,22 @@ enum OpenAPIDocument {
             }
           }
         },
+        "/v1/captures/{id}/capture.zip": {
+          "parameters": [{"$ref": "#/components/parameters/CaptureIDPath"}],
+          "get": {
+            "operationId": "downloadZip",
+            "summary": "The whole capture as one zip (members stored uncompressed) in a folder named after it: capture.json (its document), cloud.ply, preview.png (the default view) and depth.png. Uploaded inputs are not kept by the store, so not included.",
+            "responses": {
+              "200": {"description": "The archive.",
+                      "headers": {"Content-Length": {"schema": {"type": "integer"}}, "Content-Disposition": {"$ref": "#/components/headers/Attachment"}},
+                      "content": {"application/zip": {"schema": {"type": "string", "format": "binary"}}}},
+              "400": {"$ref": "#/components/responses/BadRequest"},
+              "401": {"$ref": "#/components/responses/Unauthorized"},
+              "404": {"$ref": "#/components/responses/NotFound"},
+              "503": {"$ref": "#/components/responses/Busy"}
+            }
+          }
+        },
         "/v1/captures/{id}/measure": {
           "parameters": [{"$ref": "#/components/parameters/CaptureIDPath"}],
           "get": {
@@ -272,6 +317,23 @@ enum OpenAPIDocument {
               "404": {"$ref": "#/components/responses/NotFound"},
               "422": {"$ref": "#/components/responses/Unprocessable"},
               "503": {"$ref": "#/components/responses/Busy"}
+            }
+          }
+        },
+        "/v1/jobs": {
+          "get": {
+            "operationId": "listJobs",
+            "summary": "Archive jobs, newest first, a page at a time, optionally only those in some states.",
+            "parameters": [
+              {"name": "limit", "in": "query", "description": "Jobs per page (default 20).", "schema": {"type": "integer", "minimum": 1, "maximum": 100}},
+              {"name": "after", "in": "query", "description": "The last id of the previous page (take `next` as it is).", "schema": {"$ref": "#/components/schemas/JobID"}},
+              {"name": "state", "in": "query", "description": "Only jobs in this state; repeated, in any of them.", "explode": true,
+               "schema": {"type": "array", "items": {"enum": ["queued", "running", "succeeded", "failed"]}}}
+            ],
+            "responses": {
+              "200": {"description": "One page.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/JobList"}}}},
+              "400": {"$ref": "#/components/responses/BadRequest"},
+              "401": {"$ref": "#/components/responses/Unauthorized"}
             }
           }
         },
@@ -358,6 +420,7 @@ enum OpenAPIDocument {
         },
         "headers": {
           "CaptureLocation": {"description": "/v1/captures/{id}", "schema": {"type": "string"}},
+          "Attachment": {"description": "attachment; filename=\"NAME\"; filename*=UTF-8''NAME: the capture's name (or id) and the variant, e.g. kitchen-voxel0.01.pcd.", "schema": {"type": "string"}},
           "RetryAfter": {"description": "Seconds to wait before trying again.", "schema": {"type": "integer"}}
         },
         "responses": {
@@ -392,9 +455,9 @@ enum OpenAPIDocument {
                          "content": {"application/x-pcd": {"schema": {"type": "string", "format": "binary"}}}},
           "PartialPNG": {"description": "The byte range asked for, of the PNG.", "headers": {"Content-Range": {"schema": {"type": "string"}}},
                          "content": {"image/png": {"schema": {"type": "string", "format": "binary"}}}},
-          "PLY": {"description": "The PLY file.", "headers": {"ETag": {"schema": {"type": "string"}}, "Content-Length": {"schema": {"type": "integer"}}},
+          "PLY": {"description": "The PLY file.", "headers": {"ETag": {"schema": {"type": "string"}}, "Content-Length": {"schema": {"type": "integer"}}, "Content-Disposition": {"$ref": "#/components/headers/Attachment"}},
                   "content": {"application/x-ply": {"schema": {"type": "string", "format": "binary"}}}},
-          "PNG": {"description": "A PNG image.", "headers": {"ETag": {"schema": {"type": "string"}}, "Content-Length": {"schema": {"type": "integer"}}},
+          "PNG": {"description": "A PNG image.", "headers": {"ETag": {"schema": {"type": "string"}}, "Content-Length": {"schema": {"type": "integer"}}, "Content-Disposition": {"$ref": "#/components/headers/Attachment"}},
                   "content": {"image/png": {"schema": {"type": "string", "format": "binary"}}}}
         },
         "schemas": {
@@ -434,6 +497,27 @@ enum OpenAPIDocument {
           "CaptureID": {"type": "string", "description": "26 lowercase Crockford base-32 characters, made by the server; they sort by creation time.",
                         "pattern": "^[0-9a-hjkmnp-tv-z]{26}$"},
           "JobID": {"type": "string", "description": "A job's id: the same shape as a capture's.", "pattern": "^[0-9a-hjkmnp-tv-z]{26}$"},
+          "Tag": {"type": "string", "minLength": 1, "maxLength": 40, "pattern": "^[A-Za-z0-9._:-]+$", "description": "Letters, digits, '-', '_', '.' or ':' (letters and digits of other scripts are taken too)."},
+          "CaptureLabels": {
+            "type": "object",
+            "description": "A capture's name, tags and note. In a PATCH, a key left out keeps its value and null clears it.",
+            "additionalProperties": false,
+            "properties": {
+              "name": {"type": ["string", "null"], "maxLength": 120, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$", "description": "No control characters; empty or null for none."},
+              "tags": {"oneOf": [{"type": "null"}, {"type": "array", "items": {"$ref": "#/components/schemas/Tag"}, "maxItems": 20}]},
+              "note": {"type": ["string", "null"], "maxLength": 2000, "pattern": "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*$", "description": "Free text; tabs and line breaks allowed."}
+            }
+          },
+          "JobList": {
+            "type": "object",
+            "required": ["jobs", "next"],
+            "properties": {
+              "jobs": {"type": "array", "items": {"$ref": "#/components/schemas/Job"}},
+              "next": {"type": ["string", "null"], "description": "The next page's URL, null on the last page."}
+            }
+          },
+          "KnownDistance": {"type": "string", "pattern": "^[0-9]+,[0-9]+=[0-9.eE+-]+$",
+                            "description": "X,Y=METRES: a pixel of the photo (as shown) and its true distance, which scales the photo's relative depth to metres, e.g. 1512,2016=0.6."},
           "CropBox": {"type": "string", "pattern": "^-?[0-9.]+(,-?[0-9.]+){5}$"},
           "SOR": {"type": "string", "pattern": "^[0-9]+,[0-9.]+$"},
           "RadiusOutliers": {"type": "string", "pattern": "^[0-9.]+,[0-9]+$"},
@@ -450,11 +534,15 @@ enum OpenAPIDocument {
           "Capture": {
             "type": "object",
             "description": "`capture --json`'s report without the server's file paths, plus the id, creation time, the cloud's size and bounds and links to its files.",
-            "required": ["id", "created", "source", "points", "bytes", "bounds", "warnings", "links", "frame", "frames", "fused", "camera", "range", "counts", "filters", "timings", "totalMilliseconds"],
+            "required": ["id", "created", "source", "name", "tags", "note", "files", "points", "bytes", "bounds", "warnings", "links", "frame", "frames", "fused", "camera", "range", "counts", "filters", "timings", "totalMilliseconds"],
             "properties": {
               "id": {"$ref": "#/components/schemas/CaptureID"},
               "created": {"type": "string", "format": "date-time"},
               "source": {"type": "string", "description": "The source spec, with uploaded files named by their part (rgbd:color,depth)."},
+              "name": {"type": ["string", "null"], "description": "The capture's name (set at upload or with PATCH), null for none."},
+              "tags": {"type": "array", "items": {"$ref": "#/components/schemas/Tag"}},
+              "note": {"type": ["string", "null"]},
+              "files": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Each uploaded part's file name as the client sent it (depth: kitchen_depth.png); empty for a capture on the server's side."},
               "points": {"type": "integer", "minimum": 0},
               "bytes": {"type": "integer", "minimum": 0, "description": "Size of the stored binary PLY."},
               "bounds": {
@@ -467,10 +555,10 @@ enum OpenAPIDocument {
               "warnings": {"type": "array", "items": {"type": "string"}},
               "links": {
                 "type": "object",
-                "required": ["self", "cloud_ply", "cloud_pcd", "preview", "depth"],
+                "required": ["self", "cloud_ply", "cloud_pcd", "preview", "depth", "zip"],
                 "properties": {
                   "self": {"type": "string"}, "cloud_ply": {"type": "string"}, "cloud_pcd": {"type": "string"},
-                  "preview": {"type": "string"}, "depth": {"type": "string"}
+                  "preview": {"type": "string"}, "depth": {"type": "string"}, "zip": {"type": "string"}
                 }
               },
               "frame": {"enum": ["camera", "world"]},
@@ -588,12 +676,15 @@ enum OpenAPIDocument {
           "CaptureUpload": {
             "type": "object",
             "description": "An uploaded frame (depth and intrinsics, color optional) or an uploaded archive (bundle: a capture bundle, TUM, Redwood or PCL grabber folder as .zip or .tar). Filter fields run in the order sent.",
-            "anyOf": [{"required": ["depth", "intrinsics"]}, {"required": ["bundle"]}],
+            "anyOf": [{"required": ["depth", "intrinsics"]}, {"required": ["bundle"]}, {"required": ["photo"]}],
             "properties": {
               "depth": {"type": "string", "format": "binary", "description": "16-bit PNG, TIFF or PGM, float TIFF or PCLZF."},
               "color": {"type": "string", "format": "binary"},
               "intrinsics": {"type": "string", "format": "binary", "description": "Open3D JSON, PCL grabber XML or cloudgen JSON."},
               "bundle": {"type": "string", "format": "binary"},
+              "photo": {"type": "string", "format": "binary", "description": "An iPhone portrait photo with depth (HEIC or JPEG), as capture --source photo:FILE reads it; it carries its own calibration, so it comes without depth, color or intrinsics parts."},
+              "known_distance": {"$ref": "#/components/schemas/KnownDistance"},
+              "matte": {"type": "boolean", "description": "With photo: keep only the subject marked by the photo's portrait effects matte."},
               "source": {"enum": ["bundle", "tum", "redwood", "pclgrabber", "polycam", "stray", "record3d"], "description": "With bundle only: what the archive holds (found out when absent)."},
               "depth_scale": {"type": "number", "exclusiveMinimum": 0},
               "depth_encoding": {"enum": ["standard", "nyu", "sun"]},
@@ -607,7 +698,10 @@ enum OpenAPIDocument {
               "sor": {"$ref": "#/components/schemas/SOR"},
               "radius": {"$ref": "#/components/schemas/RadiusOutliers"},
               "normals": {"type": "string", "description": "Radius in metres; empty for 0.05."},
-              "foreground": {"type": "boolean"}
+              "foreground": {"type": "boolean"},
+              "name": {"type": "string", "maxLength": 120, "description": "The capture's name."},
+              "tags": {"type": "string", "description": "Tags, comma-separated; the field may repeat."},
+              "note": {"type": "string", "maxLength": 2000}
             }
           },
           "CaptureRequest": {
@@ -624,7 +718,12 @@ enum OpenAPIDocument {
               "depth_scale": {"type": "number", "exclusiveMinimum": 0},
               "depth_encoding": {"enum": ["standard", "nyu", "sun"]},
               "organized": {"type": "boolean"},
-              "filters": {"type": "array", "items": {"type": "string"}, "description": "Steps in order, e.g. [\"voxel=0.01\", \"sor=20,2\", \"normals\"]."}
+              "known_distance": {"$ref": "#/components/schemas/KnownDistance"},
+              "matte": {"type": "boolean", "description": "photo: sources: keep only the subject marked by the portrait effects matte."},
+              "filters": {"type": "array", "items": {"type": "string"}, "description": "Steps in order, e.g. [\"voxel=0.01\", \"sor=20,2\", \"normals\"]."},
+              "name": {"type": "string", "maxLength": 120, "description": "The capture's name."},
+              "tags": {"type": "array", "items": {"$ref": "#/components/schemas/Tag"}, "maxItems": 20},
+              "note": {"type": "string", "maxLength": 2000}
             }
           },
           "ConvertUpload": {

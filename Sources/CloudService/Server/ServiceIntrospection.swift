@@ -21,9 +21,12 @@ extension ServiceState {
     func registerRoutes(on router: Router<BasicRequestContext>) {
         ServiceRoutes(service: self).register(on: router)
         CaptureRoutes(service: self).register(on: router)
+        CaptureLabelRoute(service: self).register(on: router)
+        CaptureArchiveRoute(service: self).register(on: router)
         ExportRoutes(service: self).register(on: router)
         MeasureRoute(service: self).register(on: router)
         JobRoutes(service: self).register(on: router)
+        JobListRoute(service: self).register(on: router)
         ConvertRoute(service: self).register(on: router)
     }
 }

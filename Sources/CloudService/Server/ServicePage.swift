@@ -1,5 +1,6 @@
-/// GET /: the captures, newest first, with previews and downloads. One page, no build step, no
-/// external assets: the CSS and the script are inline, and everything it shows comes from the
+/// GET /: the captures, newest first, with previews, names, tags, warnings and downloads; the
+/// latest jobs with their progress; an upload form for a frame, an archive or a photo. One page,
+/// no build step, no external assets: the CSS and the script are inline, and everything it shows comes from the
 /// API itself (/v1/captures, the preview route), so the page can never know more than a client.
 ///
 /// With a token, the page cannot put it in an <img> or a link: it keeps it in sessionStorage
@@ -30,6 +31,11 @@ enum ServicePage {
       .capture code { font-size: 12px; word-break: break-all; }
       .capture .meta { color: #555; font-size: 12px; }
       .capture a, .capture button { font-size: 12px; margin-right: 8px; }
+      .capture h2 { font-size: 15px; margin: 6px 0 2px; }
+      .capture .tags span { display: inline-block; background: #e3e8f2; border-radius: 3px; padding: 0 5px; margin: 2px 4px 2px 0; font-size: 12px; }
+      .capture ul.warnings { color: #8a5300; font-size: 12px; margin: 4px 0; padding-left: 16px; }
+      #jobs li { margin: 4px 0; }
+      #jobs progress { width: 160px; vertical-align: middle; }
       #status { min-height: 1.4em; }
       .error { color: #b00020; }
     </style>
@@ -44,12 +50,24 @@ enum ServicePage {
     <main>
       <section class="panel">
         <form id="upload">
-          <label>depth (required) <input name="depth" type="file" required></label>
+          <label>depth <input name="depth" type="file"></label>
           <label>color <input name="color" type="file"></label>
-          <label>intrinsics (required) <input name="intrinsics" type="file" required></label>
+          <label>intrinsics <input name="intrinsics" type="file"></label>
+          <label>or an archive (.zip, .tar) <input name="bundle" type="file"></label>
+          <label>or a photo (HEIC, JPEG) <input name="photo" type="file"></label>
           <label>depth_scale <input name="depth_scale" type="number" min="0" step="any" placeholder="1000"></label>
-          <button type="submit">Upload frame</button>
+          <label>range <input name="range" size="8" placeholder="0.3,4"></label>
+          <label>voxel <input name="voxel" type="number" min="0" step="any" placeholder="0.01"></label>
+          <label>known_distance <input name="known_distance" size="12" placeholder="X,Y=METRES"></label>
+          <label>name <input name="name" size="16" maxlength="120"></label>
+          <label>tags <input name="tags" size="16" placeholder="kitchen,floor-1"></label>
+          <label>note <input name="note" size="20" maxlength="2000"></label>
+          <button type="submit">Upload</button>
         </form>
+      </section>
+      <section class="panel" id="jobs-panel" hidden>
+        <strong>Jobs</strong>
+        <ul id="jobs"></ul>
       </section>
       <p id="status"></p>
       <div id="captures"></div>
@@ -123,9 +141,18 @@ enum ServicePage {
       if (!response.ok) { say(await problemText(response), true); return; }
       const saver = document.createElement("a");
       saver.href = URL.createObjectURL(await response.blob());
-      saver.download = link.getAttribute("download") || "";
+      saver.download = attachmentName(response) || link.getAttribute("download") || "";
       saver.click();
       setTimeout(() => URL.revokeObjectURL(saver.href), 10000);
+    }
+
+    // The file name the server gives a download (Content-Disposition, RFC 6266): filename*, else filename.
+    function attachmentName(response) {
+      const header = response.headers.get("Content-Disposition") || "";
+      const extended = /filename\*=UTF-8''([^;]+)/i.exec(header);
+      if (extended) return decodeURIComponent(extended[1]);
+      const plain = /filename="([^"]*)"/i.exec(header);
+      return plain ? plain[1] : "";
     }
 
     function card(capture) {
@@ -141,6 +168,23 @@ enum ServicePage {
       // "loaded" marks a preview the browser has decoded (a fresh angle shows dimmed until then).
       img.addEventListener("load", () => img.classList.add("loaded"));
       item.append(img);
+      const title = document.createElement("h2");
+      title.className = "name";
+      title.textContent = capture.name || "(unnamed)";
+      const tags = document.createElement("div");
+      tags.className = "tags";
+      for (const tag of capture.tags || []) {
+        const span = document.createElement("span");
+        span.textContent = tag;
+        tags.append(span);
+      }
+      const warnings = document.createElement("ul");
+      warnings.className = "warnings";
+      for (const warning of capture.warnings || []) {
+        const li = document.createElement("li");
+        li.textContent = warning;
+        warnings.append(li);
+      }
       const id = document.createElement("code");
       id.textContent = capture.id;
       const meta = document.createElement("div");
@@ -148,8 +192,9 @@ enum ServicePage {
       meta.textContent = capture.points.toLocaleString("en") + " points · " +
         new Date(capture.created).toLocaleString() + " · " + capture.source;
       const links = document.createElement("div");
-      const files = [["PLY", capture.links.cloud_ply, capture.id + ".ply"], ["PCD", capture.links.cloud_pcd, capture.id + ".pcd"],
-                     ["depth.png", capture.links.depth, capture.id + "-depth.png"], ["JSON", capture.links.self, capture.id + ".json"]];
+      // The server names the files (Content-Disposition); the JSON is the document itself.
+      const files = [["PLY", capture.links.cloud_ply, ""], ["PCD", capture.links.cloud_pcd, ""],
+                     ["depth.png", capture.links.depth, ""], ["JSON", capture.links.self, capture.id + ".json"]];
       for (const [label, href, name] of files) {
         const a = document.createElement("a");
         a.href = href;
@@ -166,7 +211,7 @@ enum ServicePage {
         if (response.status === 204) item.remove(); else say(await problemText(response), true);
       });
       links.append(remove);
-      item.append(id, meta, links);
+      item.append(title, tags, id, meta, warnings, links);
       showPreview(img, capture);
       item.capture = capture;
       return item;
@@ -215,6 +260,13 @@ enum ServicePage {
       }
       say("Uploading…");
       const response = await api("/v1/captures", { method: "POST", body: form });
+      if (response.status === 202) {
+        const job = await response.json();
+        showJob(job);
+        say("Archive accepted: job " + job.id);
+        event.target.reset();
+        return;
+      }
       if (response.status !== 201) { say(await problemText(response), true); return; }
       const capture = await response.json();
       listEl.prepend(card(capture));
@@ -222,7 +274,70 @@ enum ServicePage {
       event.target.reset();
     });
 
+    // Jobs: the latest ones, each with its progress; an unfinished one follows its event stream
+    // (read through fetch, so that it carries the token), and a finished one's capture is listed.
+    const jobsEl = document.getElementById("jobs");
+
+    function renderJob(row, job) {
+      const done = job.frames_done, total = job.frames_total;
+      row.dataset.state = job.state;
+      row.querySelector(".state").textContent = job.state + (total ? " · " + done + " of " + total + " frames" : done ? " · " + done + " frames" : "");
+      const bar = row.querySelector("progress");
+      if (total) { bar.max = total; bar.value = done; } else if (job.state === "succeeded") { bar.max = 1; bar.value = 1; }
+      row.querySelector(".problem").textContent = job.problem ? job.problem.detail || job.problem.title : "";
+    }
+
+    function showJob(job, append) {
+      document.getElementById("jobs-panel").hidden = false;
+      let row = document.getElementById("job-" + job.id);
+      if (!row) {
+        row = document.createElement("li");
+        row.id = "job-" + job.id;
+        const code = document.createElement("code");
+        code.textContent = job.id;
+        const state = document.createElement("span");
+        state.className = "state";
+        const problem = document.createElement("span");
+        problem.className = "error problem";
+        row.append(code, " ", document.createElement("progress"), " ", state, " ", problem);
+        if (append) jobsEl.append(row); else jobsEl.prepend(row);
+      }
+      renderJob(row, job);
+      if (job.state === "queued" || job.state === "running") follow(job, row);
+    }
+
+    async function follow(job, row) {
+      const response = await api("/v1/jobs/" + job.id + "/events");
+      if (!response.ok || !response.body) return;
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffered = "", last = job;
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffered += value;
+        let end;
+        while ((end = buffered.indexOf("\n\n")) >= 0) {
+          const block = buffered.slice(0, end);
+          buffered = buffered.slice(end + 2);
+          const data = block.split("\n").find(line => line.startsWith("data: "));
+          if (data) { last = JSON.parse(data.slice(6)); renderJob(row, last); }
+        }
+      }
+      if (last.state === "succeeded" && last.capture) {
+        const capture = await api(last.capture);
+        if (capture.ok) listEl.prepend(card(await capture.json()));
+      }
+    }
+
+    async function loadJobs() {
+      const response = await api("/v1/jobs?limit=10");
+      if (!response.ok) return;
+      const page = await response.json();
+      for (const job of page.jobs) showJob(job, true);
+    }
+
     reload();
+    loadJobs();
     </script>
     </body>
     </html>

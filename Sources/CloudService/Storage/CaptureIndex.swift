@@ -7,9 +7,11 @@ public protocol CaptureIndex: Sendable {
     /// Adds a capture's row; an id already present is an error.
     func insert(_ capture: CaptureRecord) async throws
     func capture(_ id: CaptureID) async throws -> CaptureRecord?
-    /// At most `limit` captures, newest first (id descending), starting after `after`: the last
-    /// id of the previous page, nil for the first page.
-    func list(limit: Int, after: CaptureID?) async throws -> [CaptureRecord]
+    /// A page of captures as `query` asks: its order, its text and tags, starting after its anchor.
+    func list(_ query: CaptureQuery) async throws -> [CaptureRecord]
+    /// Replaces the capture's name, tags and note and counts the change; the updated row, or nil
+    /// when there is no such capture.
+    func updateLabels(_ id: CaptureID, _ labels: CaptureLabels) async throws -> CaptureRecord?
     /// Whether there was such a row.
     func delete(_ id: CaptureID) async throws -> Bool
     func count() async throws -> Int
@@ -22,7 +24,18 @@ public protocol CaptureIndex: Sendable {
     /// whether there was such a row.
     func updateJob(_ job: JobRecord) async throws -> Bool
     func job(_ id: JobID) async throws -> JobRecord?
+    /// At most `limit` jobs, newest first, starting after `after`; only those in one of `states`
+    /// (all jobs when empty).
+    func listJobs(limit: Int, after: JobID?, states: Set<JobRecord.State>) async throws -> [JobRecord]
     /// On start-up: every queued or running job becomes failed with `JobRecord.interruptedProblem`
     /// (the server stopped before it finished); how many.
     func markUnfinishedJobsInterrupted(at date: Date) async throws -> Int
+}
+
+extension CaptureIndex {
+    /// At most `limit` captures, newest first (id descending), starting after `after`: the last
+    /// id of the previous page, nil for the first page.
+    public func list(limit: Int, after: CaptureID?) async throws -> [CaptureRecord] {
+        try await list(CaptureQuery(limit: limit, after: after))
+    }
 }

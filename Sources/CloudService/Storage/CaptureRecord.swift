@@ -25,8 +25,16 @@ public struct CaptureRecord: Equatable, Sendable {
     public var frames: Int
     /// The capture's report as JSON text, stored and returned verbatim.
     public var report: String
+    /// What the user calls it, set at upload and changed with PATCH.
+    public var labels: CaptureLabels
+    /// The file name each uploaded part came with, by part (`depth`: `kitchen_depth.png`); empty
+    /// for a capture on the server's side.
+    public var uploadedFiles: [String: String]
+    /// Counts the changes of `labels`, so that the document's ETag changes with them.
+    public var revision: Int
 
-    public init(id: CaptureID, created: Date, source: String, points: Int, bounds: Bounds?, bytes: Int, frames: Int, report: String) {
+    public init(id: CaptureID, created: Date, source: String, points: Int, bounds: Bounds?, bytes: Int, frames: Int, report: String,
+                labels: CaptureLabels = CaptureLabels(), uploadedFiles: [String: String] = [:], revision: Int = 0) {
         self.id = id
         self.created = created.wholeMilliseconds
         self.source = source
@@ -35,5 +43,22 @@ public struct CaptureRecord: Equatable, Sendable {
         self.bytes = bytes
         self.frames = frames
         self.report = report
+        self.labels = labels
+        self.uploadedFiles = uploadedFiles
+        self.revision = revision
+    }
+}
+
+/// A capture's name, tags and note: the user's words for it, searchable in the listing.
+public struct CaptureLabels: Equatable, Sendable {
+    public var name: String?
+    /// In the order given, each once.
+    public var tags: [String]
+    public var note: String?
+
+    public init(name: String? = nil, tags: [String] = [], note: String? = nil) {
+        self.name = name
+        self.tags = tags
+        self.note = note
     }
 }

@@ -4,14 +4,18 @@ import GRDB
 
 extension SQLiteCaptureIndex {
     public func insert(_ capture: CaptureRecord) async throws {
+        let tags = try Self.jsonText(capture.labels.tags), files = try Self.jsonText(capture.uploadedFiles)
         try await writing { db in
             try db.execute(sql: """
-                INSERT INTO capture (id, created, source, points, minX, minY, minZ, maxX, maxY, maxZ, bytes, frames, report)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO capture (id, created, source, points, minX, minY, minZ, maxX, maxY, maxZ, bytes, frames, report,
+                                     name, note, tags, files, revision)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [capture.id.rawValue, capture.created.unixMilliseconds, capture.source, capture.points,
                                  capture.bounds?.min.x, capture.bounds?.min.y, capture.bounds?.min.z,
                                  capture.bounds?.max.x, capture.bounds?.max.y, capture.bounds?.max.z,
-                                 capture.bytes, capture.frames, capture.report])
+                                 capture.bytes, capture.frames, capture.report,
+                                 capture.labels.name, capture.labels.note, tags, files, capture.revision])
+            try Self.indexTags(capture.labels.tags, of: capture.id, db)
         }
     }
 
@@ -22,16 +26,66 @@ extension SQLiteCaptureIndex {
         }
     }
 
-    public func list(limit: Int, after: CaptureID?) async throws -> [CaptureRecord] {
+    public func list(_ query: CaptureQuery) async throws -> [CaptureRecord] {
         let path = path
+        let (sql, arguments) = Self.listSQL(query)
         return try await reading { db in
-            let rows = if let after {
-                try Row.fetchAll(db, sql: "SELECT * FROM capture WHERE id < ? ORDER BY id DESC LIMIT ?",
-                                 arguments: [after.rawValue, max(0, limit)])
+            try Row.fetchAll(db, sql: sql, arguments: arguments).map { try Self.capture($0, path) }
+        }
+    }
+
+    /// The page's SELECT: keyset paging on (sort key, id), so that a page starts right after the
+    /// previous one's last row however many rows came or went before it.
+    static func listSQL(_ query: CaptureQuery) -> (String, StatementArguments) {
+        let key: String? = switch query.sort {
+        case .created, .newest: nil
+        case .name, .nameDescending: "sortName"
+        case .points, .mostPoints: "points"
+        }
+        let direction = query.sort.descending ? "DESC" : "ASC", beyond = query.sort.descending ? "<" : ">"
+        var conditions: [String] = []
+        var arguments: StatementArguments = []
+        if let after = query.after {
+            if let key {
+                // The anchor's own key, read in the same statement (a page is one snapshot); a row
+                // value, so that SQLite seeks the (key, id) index rather than scanning it.
+                conditions.append("(\(key), id) \(beyond) ((SELECT \(key) FROM capture WHERE id = ?), ?)")
+                arguments += [after.rawValue, after.rawValue]
             } else {
-                try Row.fetchAll(db, sql: "SELECT * FROM capture ORDER BY id DESC LIMIT ?", arguments: [max(0, limit)])
+                conditions.append("id \(beyond) ?")
+                arguments += [after.rawValue]
             }
-            return try rows.map { try Self.capture($0, path) }
+        }
+        if let text = query.text, !text.isEmpty {
+            let pattern = "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_") + "%"
+            conditions.append("(" + ["name", "note", "source", "files"].map { "\($0) LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")")
+            arguments += [pattern, pattern, pattern, pattern]
+        }
+        let tags = Array(Set(query.tags)).sorted()
+        if !tags.isEmpty {
+            conditions.append("""
+                id IN (SELECT captureID FROM capture_tag WHERE tag IN (\(tags.map { _ in "?" }.joined(separator: ", ")))
+                       GROUP BY captureID HAVING COUNT(*) = \(tags.count))
+                """)
+            arguments += StatementArguments(tags)
+        }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let order = (key.map { ["\($0) \(direction)"] } ?? []) + ["id \(direction)"]
+        arguments += [max(0, query.limit)]
+        return ("SELECT * FROM capture \(filter) ORDER BY \(order.joined(separator: ", ")) LIMIT ?", arguments)
+    }
+
+    public func updateLabels(_ id: CaptureID, _ labels: CaptureLabels) async throws -> CaptureRecord? {
+        let path = path
+        let tags = try Self.jsonText(labels.tags)
+        return try await writing { db in
+            try db.execute(sql: "UPDATE capture SET name = ?, note = ?, tags = ?, revision = revision + 1 WHERE id = ?",
+                           arguments: [labels.name, labels.note, tags, id.rawValue])
+            guard db.changesCount > 0 else { return nil }
+            try db.execute(sql: "DELETE FROM capture_tag WHERE captureID = ?", arguments: [id.rawValue])
+            try Self.indexTags(labels.tags, of: id, db)
+            return try Row.fetchOne(db, sql: "SELECT * FROM capture WHERE id = ?", arguments: [id.rawValue]).map { try Self.capture($0, path) }
         }
     }
 
@@ -53,13 +107,33 @@ extension SQLiteCaptureIndex {
         }
     }
 
+    private static func indexTags(_ tags: [String], of id: CaptureID, _ db: Database) throws {
+        for tag in Set(tags) {
+            try db.execute(sql: "INSERT INTO capture_tag (captureID, tag) VALUES (?, ?)", arguments: [id.rawValue, tag])
+        }
+    }
+
+    private static func jsonText(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
     private static func capture(_ row: Row, _ path: String) throws -> CaptureRecord {
         // All six or none (an empty cloud).
         let c = ["minX", "minY", "minZ", "maxX", "maxY", "maxZ"].compactMap { row[$0] as Double? }
         let bounds = c.count == 6 ? CaptureRecord.Bounds(min: SIMD3(c[0], c[1], c[2]), max: SIMD3(c[3], c[4], c[5])) : nil
-        return CaptureRecord(id: try id(row["id"], path), created: Date(unixMilliseconds: row["created"]),
+        let id: CaptureID = try id(row["id"], path)
+        let tagsText: String = row["tags"], filesText: String = row["files"]
+        guard let tags = try? JSONDecoder().decode([String].self, from: Data(tagsText.utf8)),
+              let files = try? JSONDecoder().decode([String: String].self, from: Data(filesText.utf8)) else {
+            throw CloudError.io("\(path): capture \(id) has tags or file names that are not the JSON the server writes")
+        }
+        return CaptureRecord(id: id, created: Date(unixMilliseconds: row["created"]),
                              source: row["source"], points: row["points"], bounds: bounds, bytes: row["bytes"],
-                             frames: row["frames"], report: row["report"])
+                             frames: row["frames"], report: row["report"],
+                             labels: CaptureLabels(name: row["name"], tags: tags, note: row["note"]),
+                             uploadedFiles: files, revision: row["revision"])
     }
 
     /// An id read back: the index holds only ids the server made, so another is a damaged file.

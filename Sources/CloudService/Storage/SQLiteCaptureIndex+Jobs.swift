@@ -28,18 +28,20 @@ extension SQLiteCaptureIndex {
     public func job(_ id: JobID) async throws -> JobRecord? {
         let path = path
         return try await reading { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM job WHERE id = ?", arguments: [id.rawValue]) else {
-                return nil
-            }
-            guard let state = JobRecord.State(rawValue: row["state"]) else {
-                throw CloudError.io("\(path): job \(id) has an unknown state")
-            }
-            let captureID: String? = row["captureID"]
-            return JobRecord(id: id, state: state, created: Date(unixMilliseconds: row["created"]),
-                             updated: Date(unixMilliseconds: row["updated"]), framesDone: row["framesDone"],
-                             framesTotal: row["framesTotal"], captureID: try captureID.map { try Self.id($0, path) },
-                             problem: row["problem"])
+            try Row.fetchOne(db, sql: "SELECT * FROM job WHERE id = ?", arguments: [id.rawValue]).map { try Self.job($0, path) }
         }
+    }
+
+    static func job(_ row: Row, _ path: String) throws -> JobRecord {
+        let id: JobID = try Self.id(row["id"], path)
+        guard let state = JobRecord.State(rawValue: row["state"]) else {
+            throw CloudError.io("\(path): job \(id) has an unknown state")
+        }
+        let captureID: String? = row["captureID"]
+        return JobRecord(id: id, state: state, created: Date(unixMilliseconds: row["created"]),
+                         updated: Date(unixMilliseconds: row["updated"]), framesDone: row["framesDone"],
+                         framesTotal: row["framesTotal"], captureID: try captureID.map { try Self.id($0, path) },
+                         problem: row["problem"])
     }
 
     public func markUnfinishedJobsInterrupted(at date: Date) async throws -> Int {
@@ -48,6 +50,29 @@ extension SQLiteCaptureIndex {
                 UPDATE job SET state = 'failed', problem = ?, updated = ? WHERE state IN ('queued', 'running')
                 """, arguments: [JobRecord.interruptedProblem, date.unixMilliseconds])
             return db.changesCount
+        }
+    }
+}
+
+extension SQLiteCaptureIndex {
+    public func listJobs(limit: Int, after: JobID?, states: Set<JobRecord.State>) async throws -> [JobRecord] {
+        let path = path
+        var conditions: [String] = []
+        var arguments: StatementArguments = []
+        if let after {
+            conditions.append("id < ?")
+            arguments += [after.rawValue]
+        }
+        if !states.isEmpty {
+            let names = states.map(\.rawValue).sorted()
+            conditions.append("state IN (\(names.map { _ in "?" }.joined(separator: ", ")))")
+            arguments += StatementArguments(names)
+        }
+        arguments += [max(0, limit)]
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let bound = arguments
+        return try await reading { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM job \(filter) ORDER BY id DESC LIMIT ?", arguments: bound).map { try Self.job($0, path) }
         }
     }
 }

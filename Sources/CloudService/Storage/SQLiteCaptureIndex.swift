@@ -82,6 +82,29 @@ public final class SQLiteCaptureIndex: CaptureIndex {
                 CREATE INDEX job_unfinished ON job (state) WHERE state IN ('queued', 'running');
                 """)
         }
+        migrator.registerMigration("v2-labels") { db in
+            // A capture's name, note and uploaded file names (JSON: part -> name), its tags in the
+            // order given (JSON) and once more one per row, for ?tag=. Older rows get no labels.
+            try db.execute(sql: """
+                ALTER TABLE capture ADD COLUMN name TEXT;
+                ALTER TABLE capture ADD COLUMN note TEXT;
+                ALTER TABLE capture ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';
+                ALTER TABLE capture ADD COLUMN files TEXT NOT NULL DEFAULT '{}';
+                ALTER TABLE capture ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+                CREATE TABLE capture_tag (
+                    captureID TEXT NOT NULL REFERENCES capture (id) ON DELETE CASCADE,
+                    tag TEXT NOT NULL,
+                    PRIMARY KEY (captureID, tag)
+                ) WITHOUT ROWID;
+                CREATE INDEX capture_tag_by_tag ON capture_tag (tag, captureID);
+                -- The listing's other orders walk these as the newest-first order walks the key; a
+                -- page starts with a seek on (key, id), which a plain column allows and an
+                -- expression does not: the name's sort key is a column computed from it.
+                ALTER TABLE capture ADD COLUMN sortName TEXT COLLATE NOCASE GENERATED ALWAYS AS (COALESCE(name, '')) VIRTUAL;
+                CREATE INDEX capture_by_points ON capture (points, id);
+                CREATE INDEX capture_by_name ON capture (sortName, id);
+                """)
+        }
         return migrator
     }
 

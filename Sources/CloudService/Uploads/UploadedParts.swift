@@ -26,6 +26,20 @@ struct UploadedParts: Sendable {
         message.replacingOccurrences(of: folder + "/", with: "")
     }
 
+    /// Each file part's own name as the client sent it (`filename=`), reduced to its last path
+    /// component, printable and at most 255 characters: what the capture's record keeps.
+    var clientFileNames: [String: String] {
+        var names: [String: String] = [:]
+        for (part, file) in files {
+            guard let sent = file.filename else { continue }
+            let base = sent.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+            var printable = String.UnicodeScalarView()
+            printable.append(contentsOf: base.unicodeScalars.filter { $0.properties.generalCategory != .control }.prefix(255))
+            if !printable.isEmpty { names[part] = String(printable) }
+        }
+        return names
+    }
+
     /// The part a message is about, when it starts with one's name.
     func part(in message: String) -> String? {
         files.keys.first { message.hasPrefix($0 + ":") }

@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+
+/// GET /v1/captures' query: `limit`, `after`, `sort`, `q` and `tag` (repeatable: all of them),
+/// checked, and the `next` link that carries them on to the following page.
+struct CaptureListQuery {
+    var query: CaptureQuery
+
+    init(_ request: Request) throws {
+        try ExportQuery(request, allowed: ["limit", "after", "sort", "q", "tag"]).finish()
+        let parameters = request.uri.queryParameters
+        var limit = 20
+        if let text = parameters["limit"] {
+            guard let n = Int(text), (1...100).contains(n) else {
+                throw Problem.badRequest("limit \(MessageTextShort.of(String(text))): needs 1...100", field: "limit")
+            }
+            limit = n
+        }
+        let after = try parameters["after"].map { text -> CaptureID in
+            guard let id = CaptureID(validating: String(text)) else {
+                throw Problem.badRequest("after \(MessageTextShort.of(String(text))): not a capture id (take it from the previous page's next link)", field: "after")
+            }
+            return id
+        }
+        var sort = CaptureQuery.Sort.newest
+        if let text = parameters["sort"] {
+            guard let parsed = CaptureQuery.Sort(rawValue: String(text)) else {
+                throw Problem.badRequest("sort \(MessageTextShort.of(String(text))): needs one of \(CaptureQuery.Sort.allCases.map(\.rawValue).joined(separator: ", "))", field: "sort")
+            }
+            sort = parsed
+        }
+        let text = parameters["q"].map { String($0).trimmingCharacters(in: .whitespaces) }
+        if let text, text.count > 200 {
+            throw Problem.badRequest("q: \(text.count) characters; at most 200", field: "q")
+        }
+        let tags = request.uri.queryParameters.filter { $0.key == "tag" }.map { String($0.value) }
+        guard tags.count <= CaptureLabelFields.maxTags else {
+            throw Problem.badRequest("tag: \(tags.count) of them; at most \(CaptureLabelFields.maxTags)", field: "tag")
+        }
+        query = CaptureQuery(limit: limit, after: after, sort: sort, text: text?.isEmpty == true ? nil : text, tags: tags)
+    }
+
+    /// The URL of the page after `last`, with the same order, search and tags.
+    func link(after last: CaptureID) -> String {
+        var items = [URLQueryItem(name: "limit", value: String(query.limit))]
+        if query.sort != .newest { items.append(URLQueryItem(name: "sort", value: query.sort.rawValue)) }
+        if let text = query.text { items.append(URLQueryItem(name: "q", value: text)) }
+        items += query.tags.map { URLQueryItem(name: "tag", value: $0) }
+        items.append(URLQueryItem(name: "after", value: last.rawValue))
+        var components = URLComponents()
+        components.path = "/v1/captures"
+        components.queryItems = items
+        // URLComponents leaves '+' as it is, which a form decoder reads as a space.
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        return components.string ?? "/v1/captures"
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Hummingbird
+
+/// GET /v1/jobs?limit=&after=&state=: the jobs newest first, a page at a time, optionally only
+/// those in the states named (`state` may repeat), so that a job whose Location was lost can be
+/// found again.
+struct JobListRoute {
+    let service: ServiceState
+
+    func register(on router: Router<BasicRequestContext>) {
+        service.routes.add(.get, "/v1/jobs", to: router) { request, _ in
+            try ExportQuery(request, allowed: ["limit", "after", "state"]).finish()
+            let parameters = request.uri.queryParameters
+            var limit = 20
+            if let text = parameters["limit"] {
+                guard let n = Int(text), (1...100).contains(n) else {
+                    throw Problem.badRequest("limit \(MessageTextShort.of(String(text))): needs 1...100", field: "limit")
+                }
+                limit = n
+            }
+            let after = try parameters["after"].map { text -> JobID in
+                guard let id = JobID(validating: String(text)) else {
+                    throw Problem.badRequest("after \(MessageTextShort.of(String(text))): not a job id (take it from the previous page's next link)", field: "after")
+                }
+                return id
+            }
+            var states: [JobRecord.State] = []
+            for (key, value) in parameters where key == "state" {
+                guard let state = JobRecord.State(rawValue: String(value)) else {
+                    throw Problem.badRequest("state \(MessageTextShort.of(String(value))): needs \(JobRecord.State.allCases.map(\.rawValue).joined(separator: ", "))", field: "state")
+                }
+                if !states.contains(state) { states.append(state) }
+            }
+            let jobs = try await service.store.index.listJobs(limit: limit, after: after, states: Set(states))
+            var body = Data("{\"jobs\":[".utf8)
+            for (i, job) in jobs.enumerated() {
+                if i > 0 { body.append(UInt8(ascii: ",")) }
+                body.append(try job.json())
+            }
+            let stateQuery = states.map { "&state=\($0.rawValue)" }.joined()
+            let next = jobs.count == limit ? jobs.last.map { "\"/v1/jobs?limit=\(limit)\(stateQuery)&after=\($0.id)\"" } ?? "null" : "null"
+            body.append(Data("],\"next\":\(next)}".utf8))
+            return Response.json(body, status: .ok)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import CloudService
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import XCTest
+
+/// GET /v1/jobs: newest first, a page at a time through `next`, filtered by state.
+final class JobListTests: XCTestCase {
+    func testJobsAreListedNewestFirstByStateAcrossPages() async throws {
+        let harness = try ServiceHarness()
+        defer { harness.remove() }
+        // Jobs a server left in its index: a restart keeps finished jobs and fails unfinished ones.
+        let index = try SQLiteCaptureIndex(path: harness.data.appendingPathComponent("index.sqlite").path)
+        var jobs: [JobRecord] = []
+        for i in 0..<7 {
+            let state: JobRecord.State = [.succeeded, .failed, .queued][i % 3]
+            let job = JobRecord(id: JobID(), state: state, created: Date(), updated: Date())
+            try await index.insertJob(job)
+            jobs.append(job)
+            try await Task.sleep(for: .milliseconds(2))  // ids sort by time to the millisecond
+        }
+        try index.close()
+        let newestFirst = jobs.reversed().map(\.id.description)
+        // The queued ones are failed (interrupted) once the server has reconciled.
+        let succeeded = jobs.reversed().filter { $0.state == .succeeded }.map(\.id.description)
+        try await harness.test { client in
+            let all = try await Self.pages(client, "/v1/jobs?limit=3")
+            XCTAssertEqual(all.ids, newestFirst)
+            XCTAssertEqual(all.pages, 3)
+            let done = try await Self.pages(client, "/v1/jobs?state=succeeded&limit=1")
+            XCTAssertEqual(done.ids, succeeded)
+            let failed = try await Self.pages(client, "/v1/jobs?state=failed&limit=2")
+            XCTAssertEqual(Set(failed.ids), Set(newestFirst).subtracting(succeeded))
+            XCTAssertEqual(failed.ids, newestFirst.filter { !succeeded.contains($0) })
+            let either = try await Self.pages(client, "/v1/jobs?state=failed&state=succeeded")
+            XCTAssertEqual(either.ids, newestFirst)
+            let running = try await Self.pages(client, "/v1/jobs?state=running")
+            XCTAssertEqual(running.ids, [])
+
+            for (query, field) in [("state=done", "state"), ("limit=0", "limit"), ("after=..", "after"), ("status=failed", "status")] {
+                let refused = try await client.execute(uri: "/v1/jobs?\(query)", method: .get)
+                XCTAssertEqual(refused.status, .badRequest, query)
+                XCTAssertEqual(try refused.json()["field"] as? String, field, query)
+            }
+        }
+    }
+
+    private static func pages(_ client: any TestClientProtocol, _ start: String) async throws -> (ids: [String], pages: Int) {
+        var url: String? = start
+        var ids: [String] = []
+        var pages = 0
+        while let next = url, pages < 20 {
+            let page = try await client.execute(uri: next, method: .get)
+            XCTAssertEqual(page.status, .ok, String(buffer: page.body))
+            let json = try page.json()
+            ids += (json["jobs"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            url = json["next"] as? String
+            pages += 1
+        }
+        return (ids, pages)
+    }
+}
