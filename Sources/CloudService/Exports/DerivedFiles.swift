@@ -65,44 +65,66 @@ final class DerivedFiles: Sendable {
             touch(path)
             return path
         }
-        let flight = state.withLockedValue { state -> Flight in
-            if let running = state.inFlight[path] { return running }
-            let task = Task { [pool, metrics] in
-                try await pool.run { cancelled in
-                    // Not with intermediate folders: a capture deleted before this point must not
-                    // come back as an orphan derived/ folder.
-                    do {
-                        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
-                    } catch CocoaError.fileWriteFileExists {}
-                    try make(path, cancelled)
-                    metrics.bytesWritten.increment(by: Int64(FileSize.of(path)))
+        // A flight cancelled by the last of its earlier waiters is not this request's to share:
+        // it starts the work again (a few times at most; each one needs a client to leave).
+        for _ in 0..<3 {
+            let flight = join(path) {
+                Task { [pool, metrics] in
+                    try await pool.run { cancelled in
+                        // Not with intermediate folders: a capture deleted before this point must
+                        // not come back as an orphan derived/ folder.
+                        do {
+                            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+                        } catch CocoaError.fileWriteFileExists {}
+                        try make(path, cancelled)
+                        metrics.bytesWritten.increment(by: Int64(FileSize.of(path)))
+                    }
+                    self.record(path)
                 }
-                self.record(path)
             }
-            let flight = Flight(task: task)
-            state.inFlight[path] = flight
+            do {
+                defer { leave(path, flight) }
+                try await withTaskCancellationHandler {
+                    try await flight.task.value
+                } onCancel: {
+                    // The last one waiting has gone: no one will read the file.
+                    if flight.waiters.withLockedValue({ $0 }) <= 1 { flight.task.cancel() }
+                }
+                return path
+            } catch is CancellationError where !Task.isCancelled {
+                continue
+            } catch {
+                if !FileManager.default.fileExists(atPath: folder.path) { throw Problem.notFound("capture \(capture) was deleted") }
+                throw error
+            }
+        }
+        throw Problem(.serviceUnavailable, "the work for this file was cancelled by other clients three times; retry", headers: [.retryAfter: "1"])
+    }
+
+    /// The flight making `path` (a new one from `start` when none runs, or only a cancelled one),
+    /// with this request counted among its waiters.
+    private func join(_ path: String, start: () -> Task<Void, Error>) -> Flight {
+        state.withLockedValue { state in
+            let flight: Flight
+            if let running = state.inFlight[path], !running.task.isCancelled {
+                flight = running
+            } else {
+                flight = Flight(task: start())
+                state.inFlight[path] = flight
+            }
+            flight.waiters.withLockedValue { $0 += 1 }
             return flight
         }
-        flight.waiters.withLockedValue { $0 += 1 }
-        defer {
+    }
+
+    private func leave(_ path: String, _ flight: Flight) {
+        state.withLockedValue { state in
             let left = flight.waiters.withLockedValue { count -> Int in
                 count -= 1
                 return count
             }
-            if left == 0 { state.withLockedValue { if $0.inFlight[path] === flight { $0.inFlight[path] = nil } } }
+            if left == 0, state.inFlight[path] === flight { state.inFlight[path] = nil }
         }
-        do {
-            try await withTaskCancellationHandler {
-                try await flight.task.value
-            } onCancel: {
-                // The last one waiting has gone: no one will read the file.
-                if flight.waiters.withLockedValue({ $0 }) <= 1 { flight.task.cancel() }
-            }
-        } catch {
-            if !FileManager.default.fileExists(atPath: folder.path) { throw Problem.notFound("capture \(capture) was deleted") }
-            throw error
-        }
-        return path
     }
 
     /// Forgets a deleted capture's files.
