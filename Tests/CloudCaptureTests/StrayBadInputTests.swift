@@ -38,7 +38,7 @@ final class StrayBadInputTests: XCTestCase {
         let header = lines[0]
         func with(_ body: [String]) -> String { ([header] + body).joined(separator: "\n") + "\n" }
         try with(Array(lines[1...2])).write(toFile: odometry, atomically: true, encoding: .utf8)
-        assertCloudError(.badInput, naming: fixture.folder, containing: "depth/ holds 3 frame(s), odometry.csv 2") { try open(fixture.folder) }
+        assertCloudError(.badInput, naming: fixture.folder, containing: "3 frame(s), odometry.csv 2") { try open(fixture.folder) }
         for (text, detail) in [(with([lines[1], lines[3], lines[2]]), "line 3: frame 2.0 where 1 was expected"),
                                (with([lines[1], lines[2], lines[3].replacingOccurrences(of: ", 000002, ", with: ", 000002, inf, ")]), "line 4: 10 field(s)"),
                                (with([lines[1], lines[2], lines[3].replacingOccurrences(of: ", 000002, ", with: ", 000002.5, ")]), "frame 2.5 where 2 was expected"),
@@ -63,10 +63,10 @@ final class StrayBadInputTests: XCTestCase {
             assertCloudError(.badInput, naming: "\(folder)/\(name)", containing: "no such file") { try open(folder) }
             try FileManager.default.moveItem(atPath: "\(folder)/\(name).away", toPath: "\(folder)/\(name)")
         }
-        // A depth frame renamed out of the sequence: the count matches, frame 1 has no depth.
-        try FileManager.default.moveItem(atPath: "\(folder)/depth/000001.png", toPath: "\(folder)/depth/000009.png")
-        assertCloudError(.badInput, naming: "\(folder)/depth/000001.npy", containing: "the depth of frame 000001") { try open(folder) }
-        try FileManager.default.moveItem(atPath: "\(folder)/depth/000009.png", toPath: "\(folder)/depth/000001.png")
+        // No frame with its depth at all.
+        for i in 0..<3 { try FileManager.default.moveItem(atPath: "\(folder)/depth/00000\(i).png", toPath: "\(folder)/depth/00000\(i + 5).png") }
+        assertCloudError(.badInput, naming: folder, containing: "none of odometry.csv's 3 frames has its depth") { try open(folder) }
+        for i in 0..<3 { try FileManager.default.moveItem(atPath: "\(folder)/depth/00000\(i + 5).png", toPath: "\(folder)/depth/00000\(i).png") }
         try FileManager.default.removeItem(atPath: "\(folder)/confidence/000002.png")
         assertCloudError(.badInput, naming: "\(folder)/confidence/000002.png", containing: "the confidence map of frame 000002") {
             try SourceSpec(parsing: "stray:\(folder)").open()
@@ -79,7 +79,7 @@ final class StrayBadInputTests: XCTestCase {
         let other = try StrayFixture(in: DatasetFixture.scratch(self))
         let colors = try other.frames.prefix(2).map { try XCTUnwrap(try RGBDFrame(decoding: $0, origin: "frame").color) }
         try StrayFixture.encodeVideo(colors, to: other.folder + "/rgb.mp4")
-        assertCloudError(.badInput, naming: other.folder + "/rgb.mp4", containing: "2 frame(s), odometry.csv and depth/ 3") { try open(other.folder) }
+        assertCloudError(.badInput, naming: other.folder + "/rgb.mp4", containing: "2 frame(s), odometry.csv 3") { try open(other.folder) }
     }
 
     func testCorruptAndTruncatedVideosAreErrorsNotCrashes() throws {

@@ -39,6 +39,32 @@ final class StraySourceTests: XCTestCase {
         try assertFramesAreTheSimulatedFrames(try StrayFixture(in: DatasetFixture.scratch(self)), options: SourceOptions(minConfidence: 0))
     }
 
+    /// A real export can lack some frames' depth: the others are read, each with its own pose and
+    /// its own video frame (the missing frame's is decoded past), and the warning names the gap.
+    func testFramesWithoutDepthAreLeftOutByNumberAndSaid() throws {
+        let fixture = try StrayFixture(in: DatasetFixture.scratch(self))
+        // Each video frame one flat color (red, green, blue), so that a frame shows whose it is.
+        let flat: [[UInt8]] = [[200, 30, 30], [30, 200, 30], [30, 30, 200]]
+        let first = try XCTUnwrap(try RGBDFrame(decoding: fixture.frames[0], origin: "truth").color)
+        try StrayFixture.encodeVideo(flat.map { ColorImage(width: first.width, height: first.height, rgb: Array(repeating: $0, count: first.width * first.height).flatMap { $0 }) },
+                                     to: fixture.folder + "/rgb.mp4")
+        try FileManager.default.removeItem(atPath: fixture.folder + "/depth/000001.png")
+        let source = try SourceSpec(parsing: "stray:\(fixture.folder)").open(options: SourceOptions(minConfidence: 0))
+        XCTAssertTrue(source.warnings.contains { $0.contains("frame 1 of 3 has no depth") && $0.contains("left out") }, "\(source.warnings)")
+        XCTAssertEqual(source.knownFrameCount, 2)
+        for expected in [0, 2] {
+            let frame = try XCTUnwrap(try source.nextFrame())
+            XCTAssertEqual(frame.timestamp, 1000.25 + Double(expected) / 60, accuracy: 1e-9, "frame \(expected)'s pose and time")
+            let color = try XCTUnwrap(try RGBDFrame(decoding: frame, origin: "stray").color)
+            let means = (0..<3).map { channel in
+                Double(stride(from: channel, to: color.rgb.count, by: 3).reduce(0) { $0 + Int(color.rgb[$1]) }) / Double(color.rgb.count / 3)
+            }
+            // Its own video frame, not the one left out before it.
+            XCTAssertEqual(means.firstIndex(of: means.max()!), expected == 0 ? 0 : 2, "frame \(expected) shows \(means)")
+        }
+        XCTAssertNil(try source.nextFrame())
+    }
+
     func testNumPyDepthOfOlderExportsReadsAsPNGDepthDoes() throws {
         try assertFramesAreTheSimulatedFrames(try StrayFixture(in: DatasetFixture.scratch(self), npy: true), options: SourceOptions(minConfidence: 0))
     }

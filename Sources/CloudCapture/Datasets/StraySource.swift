@@ -29,6 +29,9 @@ public final class StraySource: DatasetSource {
     public var name: String { "stray:\(directory)" }
 
     private struct Frame {
+        /// Its place in rgb.mp4 (and odometry.csv): frames whose depth is missing are decoded
+        /// past, not shown with the next frame's colors.
+        var videoIndex: Int
         var depthPath: String
         var confidence: ConfidenceMask?
         var pose: Pose
@@ -36,6 +39,8 @@ public final class StraySource: DatasetSource {
     }
 
     private let frames: [Frame]
+    /// The frames odometry.csv (and so rgb.mp4) lists, those left out for want of depth included.
+    private let listed: Int
     private let video: VideoFrames
     private let intrinsics: CameraIntrinsics
     private var next = 0
@@ -52,14 +57,10 @@ public final class StraySource: DatasetSource {
             throw CloudError.badInput("stray:\(directory): no depth/ folder (expected \(Self.layout))")
         }
         let odometry = try StrayOdometry(path: path("odometry.csv"))
-        let depthFiles = try DatasetFiles.files(in: depthFolder, extensions: ["png", "npy"])
-        guard depthFiles.count == odometry.entries.count else {
-            throw CloudError.badInput("stray:\(directory): depth/ holds \(depthFiles.count) frame(s), odometry.csv \(odometry.entries.count); a frame has both")
-        }
         // The video's header is read now: a file that is no video fails before any frame is written.
         video = try VideoFrames(path: path("rgb.mp4"))
         if let declared = video.declaredFrameCount, declared != odometry.entries.count {
-            throw CloudError.badInput("\(video.path): \(declared) frame(s), odometry.csv and depth/ \(odometry.entries.count); a frame has all three")
+            throw CloudError.badInput("\(video.path): \(declared) frame(s), odometry.csv \(odometry.entries.count); a frame has both")
         }
         intrinsics = try StrayCameraMatrix.read(path: path("camera_matrix.csv"), width: video.width, height: video.height)
 
@@ -69,21 +70,35 @@ public final class StraySource: DatasetSource {
             throw CloudError.badInput("stray:\(directory): --min-confidence needs confidence/, which this export does not have")
         }
         let minimum = options.minConfidence ?? (hasConfidence ? 1 : 0)
+        // Real exports can lack some frames' depth (a copy trimmed or published without a few):
+        // each depth file is matched to its pose and video frame by the number it is named by,
+        // and what is absent is said.
         var frames: [Frame] = []
-        for entry in odometry.entries {
+        var missing: [Int] = []
+        for (videoIndex, entry) in odometry.entries.enumerated() {
             let stem = String(format: "%06d", entry.frame)
             let png = DatasetFiles.join(depthFolder, stem + ".png")
-            let depth = DatasetFiles.isFile(png) ? png : DatasetFiles.join(depthFolder, stem + ".npy")
-            try DatasetFiles.requireFile(depth, "the depth of frame \(stem), \(stem).png or \(stem).npy")
+            let npy = DatasetFiles.join(depthFolder, stem + ".npy")
+            guard let depth = [png, npy].first(where: DatasetFiles.isFile) else {
+                missing.append(entry.frame)
+                continue
+            }
             var mask: ConfidenceMask?
             if minimum > 0 {
                 let confidence = DatasetFiles.join(confidenceFolder, stem + ".png")
                 try DatasetFiles.requireFile(confidence, "the confidence map of frame \(stem), which --min-confidence reads")
                 mask = ConfidenceMask(path: confidence, minimum: minimum, mediumFrom: 1, highFrom: 2)
             }
-            frames.append(Frame(depthPath: depth, confidence: mask, pose: entry.pose, timestamp: entry.timestamp))
+            frames.append(Frame(videoIndex: videoIndex, depthPath: depth, confidence: mask, pose: entry.pose, timestamp: entry.timestamp))
+        }
+        guard !frames.isEmpty else {
+            throw CloudError.badInput("stray:\(directory): none of odometry.csv's \(odometry.entries.count) frames has its depth (depth/NNNNNN.png or .npy)")
         }
         var warnings: [String] = []
+        if !missing.isEmpty {
+            let (noun, verb) = missing.count == 1 ? ("frame", "has") : ("frames", "have")
+            warnings.append("stray:\(directory): \(noun) \(FrameNumberRanges.text(missing)) of \(odometry.entries.count) \(verb) no depth (depth/NNNNNN.png or .npy); left out")
+        }
         if options.minConfidence == nil {
             warnings.append(hasConfidence ? "stray:\(directory): depth of low ARKit confidence dropped, as Stray's own viewer does (--min-confidence 0 keeps it, 2 keeps high only)"
                                           : "stray:\(directory): no confidence/; every depth pixel is kept")
@@ -91,6 +106,7 @@ public final class StraySource: DatasetSource {
         self.frames = frames
         self.warnings = warnings
         frameCount = frames.count
+        listed = odometry.entries.count
     }
 
     public func nextFrame() throws -> CapturedFrame? {
@@ -111,6 +127,10 @@ public final class StraySource: DatasetSource {
         try FrameMemory.require(depth: size, rawBytesPerSample: 2, colorBytes: video.frameBytes,
                                 decodingBytes: bytes.count + (npy ? 0 : 2 * size.width * size.height) + video.decoderBytes,
                                 color: ImageSize(width: video.width, height: video.height), origin: origin)
+        // Past the video frames of frames left out for want of depth.
+        while video.delivered < frame.videoIndex {
+            guard try video.next() != nil else { break }
+        }
         // The video's next frame and the depth file decode at once (HEVC and zlib, one core each).
         let (color, decodedDepth) = try bothAtOnce({ try self.video.next() }, {
             npy ? try NPYDepth.plane(bytes, origin: origin, unitsPerMetre: Self.unitsPerMetre)
@@ -118,7 +138,7 @@ public final class StraySource: DatasetSource {
                                          origin: origin)
         })
         guard let color else {
-            throw CloudError.badInput("\(video.path): the video ends after \(video.delivered) frame(s); odometry.csv and depth/ have \(frames.count)")
+            throw CloudError.badInput("\(video.path): the video ends after \(video.delivered) frame(s); odometry.csv has \(listed)")
         }
         var depth = decodedDepth
         try frame.confidence?.apply(to: &depth)
