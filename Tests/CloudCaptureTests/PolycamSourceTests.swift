@@ -79,9 +79,19 @@ final class PolycamSourceTests: XCTestCase {
         assertCloudError(.badInput, naming: first, containing: "is not a rotation") { try open() }
         try original.write(toFile: first, atomically: true, encoding: .utf8)
 
-        let depth = keyframes + "/depth/" + cameras[1].replacingOccurrences(of: ".json", with: ".png")
-        try FileManager.default.removeItem(atPath: depth)
-        assertCloudError(.badInput, naming: depth, containing: "the depth map of keyframe") { try open() }
+        // A keyframe without its depth map is left out by name; the others are read with their own cameras.
+        let stem = cameras[1].replacingOccurrences(of: ".json", with: "")
+        try FileManager.default.removeItem(atPath: keyframes + "/depth/\(stem).png")
+        let source = try SourceSpec(parsing: "polycam:\(fixture.folder)").open()
+        XCTAssertTrue(source.warnings.contains { $0.contains("1 of \(cameras.count) keyframes (\(stem)) lack") }, "\(source.warnings)")
+        XCTAssertEqual(source.knownFrameCount, cameras.count - 1)
+        var read = 0
+        while try source.nextFrame() != nil { read += 1 }
+        XCTAssertEqual(read, cameras.count - 1)
+        for name in try FileManager.default.contentsOfDirectory(atPath: keyframes + "/images") {
+            try FileManager.default.removeItem(atPath: keyframes + "/images/" + name)
+        }
+        assertCloudError(.badInput, naming: fixture.folder, containing: "none of the \(cameras.count) keyframes has both") { try open() }
         try FileManager.default.removeItem(atPath: keyframes + "/confidence")
         assertCloudError(.badInput, naming: fixture.folder, containing: "--min-confidence needs keyframes/confidence/") {
             try SourceSpec(parsing: "polycam:\(fixture.folder)").open(options: SourceOptions(minConfidence: 1))

@@ -62,13 +62,18 @@ public final class PolycamSource: DatasetSource {
         }
         let minimum = options.minConfidence ?? (hasConfidence ? 1 : 0)
         var frames: [DatasetFrame] = []
+        // A keyframe whose depth map or image is missing (an export copied without a few) is left
+        // out, and the note names it; the others are matched to their cameras by name.
+        var incomplete: [String] = []
         for (file, order) in cameras {
             let stem = (file as NSString).deletingPathExtension
             let camera = try PolycamCamera(path: DatasetFiles.join(cameraFolder, file))
             let depth = DatasetFiles.join(folder("depth"), stem + ".png")
             let image = DatasetFiles.join(imageFolder, stem + ".jpg")
-            try DatasetFiles.requireFile(depth, "the depth map of keyframe \(stem)")
-            try DatasetFiles.requireFile(image, "the image of keyframe \(stem)")
+            guard DatasetFiles.isFile(depth), DatasetFiles.isFile(image) else {
+                incomplete.append(stem)
+                continue
+            }
             var mask: ConfidenceMask?
             if minimum > 0 {
                 let confidence = DatasetFiles.join(confidenceFolder, stem + ".png")
@@ -78,6 +83,13 @@ public final class PolycamSource: DatasetSource {
             frames.append(DatasetFrame(depthPath: depth, colorPath: image, intrinsics: .fixed(camera.intrinsics), depthEncoding: .standard,
                                        unitsPerMetre: Self.unitsPerMetre, pose: camera.pose, timestamp: timed ? Double(order) / 1e6 : Double(order),
                                        confidence: mask))
+        }
+        guard !frames.isEmpty else {
+            throw CloudError.badInput("polycam:\(directory): none of the \(cameras.count) keyframes has both its depth map (keyframes/depth/NAME.png) and its image (\((imageFolder as NSString).lastPathComponent)/NAME.jpg)")
+        }
+        if !incomplete.isEmpty {
+            let named = incomplete.prefix(4).joined(separator: ", ") + (incomplete.count > 4 ? " and \(incomplete.count - 4) more" : "")
+            warnings.append("polycam:\(directory): \(incomplete.count) of \(cameras.count) keyframes (\(named)) lack their depth map or image; left out")
         }
         if options.minConfidence == nil {
             warnings.append(hasConfidence ? "polycam:\(directory): depth of low ARKit confidence dropped, as Polycam advises (--min-confidence 0 keeps it, 2 keeps high only)"
