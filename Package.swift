@@ -60,7 +60,7 @@ let package = Package(
         // in for the real one.
         .target(name: "CDevices", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CloudCapture", dependencies: ["CloudCore", "CloudIO", "CDevices"], swiftSettings: optimizedInDebug),
-        .target(name: "CloudRender", dependencies: ["CloudCore", "CloudIO"]),
+        .target(name: "CloudRender", dependencies: ["CloudCore"]),
         // The capture stages (source -> frames -> cloud -> filters -> files and pictures) that the
         // CLI's `capture` and the service's uploads both drive.
         .target(name: "CloudMeasure", dependencies: ["CloudCore", "CloudPCL"], swiftSettings: optimizedInDebug),
