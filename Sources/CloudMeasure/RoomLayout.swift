@@ -22,12 +22,13 @@ struct RoomLayout {
             let ends = [wall.start, wall.end].map { line.position(frame.plan(wall.centroid + $0 * wall.along)) }
             return RoomOutline.Trace(line: line, start: ends.min()!, end: ends.max()!)
         }
-        var outline = RoomOutline(walls.map(trace), maxGap: settings.maxCornerGap)
+        var outline = RoomOutline(walls.map(trace), maxGap: settings.maxCornerGap, maxOverrun: settings.maxCornerOverrun)
         if outline.isClosed {
             let order = outline.loop + walls.indices.filter { !outline.loop.contains($0) }
             walls = order.map { walls[$0] }
-            outline = RoomOutline(walls.map(trace), maxGap: settings.maxCornerGap)
+            outline = RoomOutline(walls.map(trace), maxGap: settings.maxCornerGap, maxOverrun: settings.maxCornerOverrun)
         }
+        outline.dropDoubtfulCorners(walls.map { !$0.reachesCeiling })
         self.frame = frame
         self.walls = walls
         traces = walls.map(trace)
@@ -43,7 +44,7 @@ struct RoomNumbers {
     let fitted: RoomGeometry.Numbers
     let rounds: [RoomGeometry.Numbers]
 
-    init(_ surfaces: RoomSurfaces, layout: RoomLayout, set: WorkingSet, settings: MeasureSettings) throws {
+    init(_ surfaces: RoomSurfaces, layout: RoomLayout, scan: RoomScan, set: WorkingSet, settings: MeasureSettings) throws {
         let levels = surfaces.levels
         let planes = [levels.floor, levels.ceiling].compactMap { $0 } + layout.walls.map(\.fitted)
         // The planes in `planes`' order, back into their roles.
@@ -54,7 +55,7 @@ struct RoomNumbers {
             return RoomGeometry.Planes(floor: floor, ceiling: ceiling, walls: Array(rest))
         }
         fitted = layout.geometry.numbers(roles(planes.map(\.plane)))
-        rounds = try Bootstrap(set: set, settings: settings).replicates(planes).map { layout.geometry.numbers(roles($0)) }
+        rounds = try Bootstrap(set: set, settings: settings, cameras: scan.cameras.map(CameraView.init)).replicates(planes).map { layout.geometry.numbers(roles($0)) }
     }
 
     /// A number with its sigma over the rounds; nil when it was not measured.
