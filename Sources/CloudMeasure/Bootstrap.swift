@@ -11,10 +11,11 @@ import CloudPCL
 ///
 /// Errors shared by a whole plane (depth steps, a noise that grows with range, smoothing) are
 /// invisible to any resampling of its own points, so each round also shifts each plane by a
-/// normal draw of `systematicFraction` times its points' rms distance from it, and, added in
-/// quadrature, of how far the frames that saw it disagree on where it is (FrameSpread: drift). The fraction was
-/// calibrated on the seeded sweep of simulated rooms (Docs/measure.md, "Uncertainty"), where it
-/// brings 2 sigma over the true error of at least 95 % of heights, walls and areas.
+/// normal draw of `systematicFraction` times its points' rms distance from it and, added in
+/// quadrature, of how far the frames that saw it disagree on where it is (FrameSpread: drift).
+/// The fraction was calibrated on the seeded sweep of simulated rooms (Docs/measure.md,
+/// "Uncertainty"), where it brings 2 sigma over the true error of at least 95 % of heights,
+/// walls and areas.
 struct Bootstrap {
     static let systematicFraction = 0.15
 

@@ -17,10 +17,13 @@ struct RoomLayout {
         let cameraRight = scan.cameras[0].apply(SIMD3(1, 0, 0)) - scan.cameras[0].translation
         let along = walls.max { $0.length < $1.length }?.along ?? cameraRight
         let frame = FloorFrame(up: surfaces.up.vector, along: along, camera: cameras[0], floorHeight: surfaces.base)
+        // The ceiling's height above the floor, when seen.
+        let ceiling = surfaces.levels.ceiling.map { set.meanHeight($0, up: surfaces.up.vector) - surfaces.base }
         func trace(_ wall: VerticalPlane) -> RoomOutline.Trace {
             let line = frame.line(of: wall.fitted.plane, near: wall.centroid, facing: wall.centroid + wall.normal)
             let ends = [wall.start, wall.end].map { line.position(frame.plan(wall.centroid + $0 * wall.along)) }
-            return RoomOutline.Trace(line: line, start: ends.min()!, end: ends.max()!)
+            let fullHeight = ceiling.map { wall.top >= $0 - VerticalPlanes.tallColumn } ?? false
+            return RoomOutline.Trace(line: line, start: ends.min()!, end: ends.max()!, fullHeight: fullHeight)
         }
         var outline = RoomOutline(walls.map(trace), maxGap: settings.maxCornerGap, maxOverrun: settings.maxCornerOverrun)
         if outline.isClosed {

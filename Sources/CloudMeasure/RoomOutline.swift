@@ -6,6 +6,8 @@ struct RoomOutline {
         var line: PlanLine
         var start: Double
         var end: Double
+        /// Seen to stand to the ceiling (within a column's slop): a wall, not furniture.
+        var fullHeight = false
     }
 
     /// next[i]: the wall met at the end of wall i (the room on the left), when both agree.
@@ -31,7 +33,11 @@ struct RoomOutline {
             // end. Two walls whose lines cross where one of them runs on for a metre (a bookshelf's
             // side against a wall seen above the bookshelf) do not meet there, and the length
             // that corner would give is metres off with a sigma of millimetres.
-            guard (-maxOverrun...maxGap).contains(gapA), (-maxOverrun...maxGap).contains(gapB) else { return nil }
+            // Past a wall seen to stand to the ceiling, though, a wall may run on as far as it may
+            // stop short: into a doorway's corridor, as the coplanar wall of the next room, or
+            // along an L's other arm where no floor beyond was seen to cut it.
+            let runA = b.fullHeight ? maxGap : maxOverrun, runB = a.fullHeight ? maxGap : maxOverrun
+            guard (-runA...maxGap).contains(gapA), (-runB...maxGap).contains(gapB) else { return nil }
             return abs(gapA) + abs(gapB)
         }
         var costs = [[Double?]](repeating: [Double?](repeating: nil, count: n), count: n)
