@@ -11,14 +11,18 @@ import CloudPCL
 ///
 /// Errors shared by a whole plane (depth steps, a noise that grows with range, smoothing) are
 /// invisible to any resampling of its own points, so each round also shifts each plane by a
-/// normal draw of `systematicFraction` times its points' rms distance from it. The fraction was
-/// calibrated on the seeded sweep of simulated rooms (Docs/measure.md, "Uncertainty"), where it
-/// brings 2 sigma over the true error of at least 95 % of heights, walls and areas.
+/// normal draw of `systematicFraction` times its points' rms distance from it and, added in
+/// quadrature, of how far the frames that saw it disagree on where it is (FrameSpread: drift).
+/// The fraction was calibrated on the seeded sweep of simulated rooms (Docs/measure.md,
+/// "Uncertainty"), where it brings 2 sigma over the true error of at least 95 % of heights,
+/// walls and areas.
 struct Bootstrap {
     static let systematicFraction = 0.15
 
     let set: WorkingSet
     let settings: MeasureSettings
+    /// The frames, to tell how far they disagree on each plane (FrameSpread).
+    let cameras: [CameraView]
 
     /// Block index lists of a plane's inliers, blocks laid out in the plane.
     func blocks(of fitted: FittedPlane) -> [[UInt32]] {
@@ -35,6 +39,7 @@ struct Bootstrap {
     /// The rounds' planes: `rounds` redraws of every plane in `planes`.
     func replicates(_ planes: [FittedPlane]) throws -> [[Plane]] {
         let blockLists = planes.map(blocks)
+        let spreads = planes.map { FrameSpread.of($0, set: set, cameras: cameras) }
         var random = SplitMix64(seed: settings.seed, stream: 0xB0075)
         var rounds: [[Plane]] = []
         for _ in 0..<settings.bootstrapRounds {
@@ -50,7 +55,8 @@ struct Bootstrap {
                     for _ in fitted.inliers.indices { drawn.append(fitted.inliers[Int(random.next() % UInt64(fitted.inliers.count))]) }
                 }
                 var plane = drawn.count >= 4 ? try set.fit(drawn, like: fitted.plane, coreCentred: fitted.coreCentred) : fitted.plane
-                plane.offset += random.gaussian() * Self.systematicFraction * fitted.rms
+                let shared = Self.systematicFraction * fitted.rms
+                plane.offset += random.gaussian() * (shared * shared + spreads[k] * spreads[k]).squareRoot()
                 round.append(plane)
             }
             rounds.append(round)

@@ -7,6 +7,8 @@ struct LevelPlanes {
     var floor: FittedPlane?
     var ceiling: FittedPlane?
     var others: [FittedPlane]
+    /// A ceiling seen only beyond a wall (the corridor's, through a doorway): not the room's.
+    var beyondWalls: [FittedPlane] = []
     /// Why the floor or ceiling is missing, for the report.
     var floorReason: String?
     var ceilingReason: String?
@@ -51,5 +53,20 @@ struct LevelPlanes {
         }
         result.others = byHeight.indices.filter { $0 != floor && $0 != ceiling }.map { byHeight[$0] }.sorted { $0.order < $1.order }.map(\.plane)
         return result
+    }
+
+    /// A ceiling most of whose points lie behind a wall, within its span, is the ceiling of the
+    /// space beyond a doorway: the room's own was out of view (a small room seen from its middle),
+    /// and the room's height is unknown rather than that space's.
+    mutating func refuseCeilingBeyond(_ walls: [VerticalPlane], set: WorkingSet) {
+        guard let found = ceiling else { return }
+        let step = max(1, found.inliers.count / 1_000)
+        let sample = stride(from: 0, to: found.inliers.count, by: step).map { set.points[Int(found.inliers[$0])] }
+        let behind = sample.filter { p in walls.contains { $0.hides(p, margin: VerticalPlanes.floorBeyond) } }.count
+        guard Double(behind) > VerticalPlanes.beyondFraction * Double(sample.count) else { return }
+        beyondWalls.append(found)
+        ceiling = nil
+        ceilingReason = String(format: "the only ceiling seen lies behind a wall (%.0f %% of its points): the ceiling of the space beyond a doorway; the room's own was out of view",
+                               100 * Double(behind) / Double(sample.count))
     }
 }

@@ -17,17 +17,21 @@ struct RoomLayout {
         let cameraRight = scan.cameras[0].apply(SIMD3(1, 0, 0)) - scan.cameras[0].translation
         let along = walls.max { $0.length < $1.length }?.along ?? cameraRight
         let frame = FloorFrame(up: surfaces.up.vector, along: along, camera: cameras[0], floorHeight: surfaces.base)
+        // The ceiling's height above the floor, when seen.
+        let ceiling = surfaces.levels.ceiling.map { set.meanHeight($0, up: surfaces.up.vector) - surfaces.base }
         func trace(_ wall: VerticalPlane) -> RoomOutline.Trace {
             let line = frame.line(of: wall.fitted.plane, near: wall.centroid, facing: wall.centroid + wall.normal)
             let ends = [wall.start, wall.end].map { line.position(frame.plan(wall.centroid + $0 * wall.along)) }
-            return RoomOutline.Trace(line: line, start: ends.min()!, end: ends.max()!)
+            let fullHeight = ceiling.map { wall.top >= $0 - VerticalPlanes.tallColumn } ?? false
+            return RoomOutline.Trace(line: line, start: ends.min()!, end: ends.max()!, fullHeight: fullHeight)
         }
-        var outline = RoomOutline(walls.map(trace), maxGap: settings.maxCornerGap)
+        var outline = RoomOutline(walls.map(trace), maxGap: settings.maxCornerGap, maxOverrun: settings.maxCornerOverrun)
         if outline.isClosed {
             let order = outline.loop + walls.indices.filter { !outline.loop.contains($0) }
             walls = order.map { walls[$0] }
-            outline = RoomOutline(walls.map(trace), maxGap: settings.maxCornerGap)
+            outline = RoomOutline(walls.map(trace), maxGap: settings.maxCornerGap, maxOverrun: settings.maxCornerOverrun)
         }
+        outline.dropDoubtfulCorners(walls.map { !$0.reachesCeiling })
         self.frame = frame
         self.walls = walls
         traces = walls.map(trace)
@@ -43,7 +47,7 @@ struct RoomNumbers {
     let fitted: RoomGeometry.Numbers
     let rounds: [RoomGeometry.Numbers]
 
-    init(_ surfaces: RoomSurfaces, layout: RoomLayout, set: WorkingSet, settings: MeasureSettings) throws {
+    init(_ surfaces: RoomSurfaces, layout: RoomLayout, scan: RoomScan, set: WorkingSet, settings: MeasureSettings) throws {
         let levels = surfaces.levels
         let planes = [levels.floor, levels.ceiling].compactMap { $0 } + layout.walls.map(\.fitted)
         // The planes in `planes`' order, back into their roles.
@@ -54,7 +58,7 @@ struct RoomNumbers {
             return RoomGeometry.Planes(floor: floor, ceiling: ceiling, walls: Array(rest))
         }
         fitted = layout.geometry.numbers(roles(planes.map(\.plane)))
-        rounds = try Bootstrap(set: set, settings: settings).replicates(planes).map { layout.geometry.numbers(roles($0)) }
+        rounds = try Bootstrap(set: set, settings: settings, cameras: scan.cameras.map(CameraView.init)).replicates(planes).map { layout.geometry.numbers(roles($0)) }
     }
 
     /// A number with its sigma over the rounds; nil when it was not measured.

@@ -18,7 +18,7 @@ public enum RoomMeasurer {
         let set = try WorkingSet(scan, settings: settings)
         let surfaces = try RoomSurfaces.find(scan, set: set, settings: settings)
         let layout = RoomLayout(surfaces, scan: scan, set: set, settings: settings)
-        let numbers = try RoomNumbers(surfaces, layout: layout, set: set, settings: settings)
+        let numbers = try RoomNumbers(surfaces, layout: layout, scan: scan, set: set, settings: settings)
         let (levels, frame, u) = (surfaces.levels, layout.frame, surfaces.up.vector)
 
         var reasons: [String: String] = [:]
@@ -79,6 +79,9 @@ public enum RoomMeasurer {
             var reason: String?
             if ends.start == nil || ends.end == nil {
                 reason = ends.start == nil && ends.end == nil ? "neither end meets another wall" : "one end does not meet another wall (hidden or out of view)"
+                if layout.outline.doubted[i] {
+                    reason = "a corner of it is with a plane not seen to reach the ceiling (a wall whose top was out of view, or a cupboard's face): not certain"
+                }
             }
             let height = numbers.measured { $0.wallHeights[i] }
             if height == nil && reason == nil { reason = "no \(levels.floor == nil ? "floor" : "ceiling") seen for its height" }
@@ -93,6 +96,9 @@ public enum RoomMeasurer {
     private static func clutterReports(_ surfaces: RoomSurfaces, set: WorkingSet, settings: MeasureSettings) -> [RoomReport.Clutter] {
         surfaces.levels.others.map { p in
             RoomReport.Clutter(kind: "level", reason: "a level surface between floor and ceiling (table, shelf, bed)",
+                               top: set.meanHeight(p, up: surfaces.up.vector) - surfaces.base, surface: surface(p, settings))
+        } + surfaces.levels.beyondWalls.map { p in
+            RoomReport.Clutter(kind: "level", reason: "a ceiling behind a wall, seen through an opening in it (the space beyond a doorway)",
                                top: set.meanHeight(p, up: surfaces.up.vector) - surfaces.base, surface: surface(p, settings))
         } + surfaces.vertical.compactMap { v in
             v.clutter.map { RoomReport.Clutter(kind: "vertical", reason: $0, top: v.top, surface: surface(v.fitted, settings)) }

@@ -6,6 +6,8 @@ struct RoomOutline {
         var line: PlanLine
         var start: Double
         var end: Double
+        /// Seen to stand to the ceiling (within a column's slop): a wall, not furniture.
+        var fullHeight = false
     }
 
     /// next[i]: the wall met at the end of wall i (the room on the left), when both agree.
@@ -13,10 +15,12 @@ struct RoomOutline {
     var previous: [Int?]
     /// The walls around the room in counter-clockwise order, when they close; [] otherwise.
     var loop: [Int]
+    /// doubted[i]: a corner of wall i was dropped as uncertain (`dropDoubtfulCorners`).
+    var doubted: [Bool]
 
     var isClosed: Bool { !loop.isEmpty }
 
-    init(_ traces: [Trace], maxGap: Double) {
+    init(_ traces: [Trace], maxGap: Double, maxOverrun: Double) {
         let n = traces.count
         // cost[i][j]: how much of walls i and j must be assumed unseen for i's end to meet j's start.
         func cost(_ i: Int, _ j: Int) -> Double? {
@@ -24,9 +28,16 @@ struct RoomOutline {
             guard i != j, let corner = a.line.crossing(b.line) else { return nil }
             let gapA = a.line.position(corner) - a.end
             let gapB = b.start - b.line.position(corner)
-            // A wall may also run on past its corner, as far as it may stop short: into a doorway's
-            // corridor, or as the coplanar wall of the next room.
-            guard (-maxGap...maxGap).contains(gapA), (-maxGap...maxGap).contains(gapB) else { return nil }
+            // A wall may stop short of its corner (hidden behind furniture, out of view), but its
+            // points run on past it only by the slop of its columns: a corner is where both walls
+            // end. Two walls whose lines cross where one of them runs on for a metre (a bookshelf's
+            // side against a wall seen above the bookshelf) do not meet there, and the length
+            // that corner would give is metres off with a sigma of millimetres.
+            // Past a wall seen to stand to the ceiling, though, a wall may run on as far as it may
+            // stop short: into a doorway's corridor, as the coplanar wall of the next room, or
+            // along an L's other arm where no floor beyond was seen to cut it.
+            let runA = b.fullHeight ? maxGap : maxOverrun, runB = a.fullHeight ? maxGap : maxOverrun
+            guard (-runA...maxGap).contains(gapA), (-runB...maxGap).contains(gapB) else { return nil }
             return abs(gapA) + abs(gapB)
         }
         var costs = [[Double?]](repeating: [Double?](repeating: nil, count: n), count: n)
@@ -36,6 +47,7 @@ struct RoomOutline {
         next = (0..<n).map { i in bestNext[i].flatMap { bestPrevious[$0] == i ? $0 : nil } }
         previous = (0..<n).map { j in bestPrevious[j].flatMap { bestNext[$0] == j ? $0 : nil } }
         loop = []
+        doubted = [Bool](repeating: false, count: n)
         // The loop through the longest wall that has a neighbour.
         let start = (0..<n).filter { next[$0] != nil }.max { traces[$0].end - traces[$0].start < traces[$1].end - traces[$1].start }
         if let start {
@@ -46,6 +58,22 @@ struct RoomOutline {
                 at = following
             }
             if next[at] == start && walk.count >= 3 { loop = walk }
+        }
+    }
+
+    /// In an open outline, a corner with a plane that was not seen to reach the ceiling is not
+    /// certain: a cupboard's face near a camera looks like a wall up to where the view ends, and
+    /// its corner with the wall beside it would give that wall a length metres short with a sigma
+    /// of millimetres. Such corners are dropped (the lengths that need them are null). A closed
+    /// loop of walls round the room vouches for its corners, so it keeps them.
+    mutating func dropDoubtfulCorners(_ doubtful: [Bool]) {
+        guard !isClosed else { return }
+        for i in next.indices {
+            guard let j = next[i], doubtful[i] || doubtful[j] else { continue }
+            next[i] = nil
+            previous[j] = nil
+            doubted[i] = true
+            doubted[j] = true
         }
     }
 

@@ -19,7 +19,7 @@ struct RoomSurfaces {
     static func find(_ scan: RoomScan, set: WorkingSet, settings: MeasureSettings) throws -> RoomSurfaces {
         let peeler = PlanePeeler(set: set, settings: settings)
         var up = try UpDirection.decide(scan, settings: settings, set: set, peeler: peeler)
-        let levels = try LevelPlanes.find(set: set, up: up.vector, settings: settings, peeler: peeler)
+        var levels = try LevelPlanes.find(set: set, up: up.vector, settings: settings, peeler: peeler)
         // Found in the data, up is the floor's normal, fitted to all its points.
         if up.method == .planes, let floor = levels.floor { up.vector = floor.plane.normal }
         let u = up.vector
@@ -30,6 +30,7 @@ struct RoomSurfaces {
         let base = floorHeight ?? set.points.map { dot($0, u) }.sorted()[set.count / 100]
         let vertical = try VerticalPlanes.find(set: set, up: u, base: base, ceiling: ceilingHeight.map { $0 - base }, levels: levels,
                                                excluding: levels.taken, cameras: scan.cameras, settings: settings, peeler: peeler)
+        levels.refuseCeilingBeyond(vertical.filter { $0.clutter == nil }, set: set)
         return RoomSurfaces(up: up, levels: levels, vertical: vertical, base: base, interior: interior)
     }
 }

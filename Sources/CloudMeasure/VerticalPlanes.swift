@@ -18,8 +18,20 @@ struct VerticalPlane {
     var top: Double
     /// Why it is not a wall, or nil for a wall.
     var clutter: String?
+    /// Whether it was seen to reach the ceiling (or no ceiling was seen to judge by). A tall plane
+    /// whose top was out of view may be a wall or a cupboard's face: a corner with it is not certain.
+    var reachesCeiling = true
 
     var length: Double { end - start }
+
+    /// Whether `point` lies behind the plane (on its back, more than `margin` from it) and within
+    /// its span by more than `margin` (a wall meeting it at its end lies along that end): outside
+    /// the room, where the cameras could have seen it only through an opening.
+    func hides(_ point: SIMD3<Double>, margin: Double) -> Bool {
+        let d = point - centroid
+        let t = dot(d, along)
+        return t > start + margin && t < end - margin && dot(d, normal) < -margin
+    }
 }
 
 /// Finds the walls among the vertical planes: tall enough, reaching the ceiling when one was
@@ -58,12 +70,24 @@ enum VerticalPlanes {
         var fitted = try peeler.peel(candidates, orientation: .along(axis: up, maxAngle: settings.verticalAngle),
                                      minPoints: settings.points(forArea: settings.minVerticalArea), limit: 40).planes
         fitted = try mergeCoplanar(fitted, up: up, peeler: peeler)
-        var planes = fitted.map { describe($0, set: set, up: up, base: base, cameras: cameras.map(\.translation)) }
+        var planes = try fitted.map { f -> VerticalPlane in
+            var plane = describe(f, set: set, up: up, base: base, cameras: cameras.map(\.translation))
+            plane.fitted = try fittedOnSpan(plane, set: set, leaf: settings.leaf)
+            let level = normalize(plane.fitted.plane.normal - dot(plane.fitted.plane.normal, up) * up)
+            plane.normal = dot(level, plane.normal) < 0 ? -level : level
+            plane.along = cross(up, plane.normal)
+            // Start and end stay where they are, measured from the points now fitted.
+            let centroid = set.centroid(plane.fitted.inliers)
+            let shift = dot(centroid - plane.centroid, plane.along)
+            (plane.centroid, plane.start, plane.end) = (centroid, plane.start - shift, plane.end - shift)
+            return plane
+        }
         if let floor = levels.floor { faceTheFloor(&planes, floor: floor, set: set, up: up) }
         let views = cameras.map(CameraView.init)
         let ceilingAbove = planes.map { p in ceiling.map { topInView(p, cameras: views, up: up, base: base, ceiling: $0) } ?? false }
         classify(&planes, ceiling: ceiling, ceilingSeenAbove: ceilingAbove, settings: settings)
         if let floor = levels.floor { refuseCrossingFloor(&planes, floor: floor, set: set, up: up, cameras: views) }
+        refuseBeyondWalls(&planes, set: set)
         return planes
     }
 
@@ -138,6 +162,30 @@ enum VerticalPlanes {
                              bottom: bottom, top: top, clutter: nil)
     }
 
+    /// A plane is refitted on the points of its span alone, without those within its inlier
+    /// distance and two leaves (the normals' reach) of the span's ends:
+    /// - RANSAC's slab, up to 15 cm thick, can hold a second, coplanar-looking piece beyond a
+    ///   gap (a corridor's side wall 21 cm behind a wall's line, seen through a doorway), and a
+    ///   least-squares plane through both is turned toward it (3 degrees, moving the neighbours'
+    ///   corners by 3 to 5 cm); the span is the stretch with the most points, so the other goes;
+    /// - where two walls meet, the other wall's points near the corner lie within the inlier
+    ///   distance, all on one side (in front at an inside corner, behind at an outside one), with
+    ///   normals blurred toward this one's, and would turn it the same way.
+    /// The ends are kept when trimming them would leave less than half the span's points.
+    static func fittedOnSpan(_ p: VerticalPlane, set: WorkingSet, leaf: Double) throws -> FittedPlane {
+        let f = p.fitted
+        let along = f.inliers.map { dot(set.points[Int($0)] - p.centroid, p.along) }
+        let onSpan = zip(f.inliers, along).filter { $0.1 >= p.start - leaf && $0.1 <= p.end + leaf }
+        let trim = f.distance + 2 * leaf
+        let trimmed = onSpan.filter { $0.1 > p.start + trim && $0.1 < p.end - trim }
+        let kept = (trimmed.count * 2 >= onSpan.count ? trimmed : onSpan).map(\.0)
+        guard kept.count >= 4, kept.count < f.inliers.count else { return f }
+        let plane = try set.fit(kept, like: f.plane, coreCentred: f.coreCentred)
+        let squares = kept.reduce(0.0) { let r = plane.distance(set.points[Int($1)]); return $0 + r * r }
+        return FittedPlane(plane: plane, inliers: kept, distance: f.distance, rms: (squares / Double(kept.count)).squareRoot(),
+                           coreCentred: f.coreCentred)
+    }
+
     /// Whether a camera in front of a plane looked at its top (where it meets the ceiling,
     /// `ceiling` above `base`) along most of its span: only then does a plane that stops below
     /// the ceiling stop short. Near a camera a wall's top is out of view. Its front is the side of
@@ -163,8 +211,12 @@ enum VerticalPlanes {
             let p = planes[i]
             if p.top < settings.minWallTop {
                 planes[i].clutter = String(format: "furniture: its top is %.2f m above the floor", p.top)
-            } else if let ceiling, p.top < ceiling - settings.wallReachesCeiling, ceilingSeenAbove[i] {
-                planes[i].clutter = String(format: "furniture: it stops %.2f m below the ceiling", ceiling - p.top)
+            } else if let ceiling, p.top < ceiling - settings.wallReachesCeiling {
+                if ceilingSeenAbove[i] {
+                    planes[i].clutter = String(format: "furniture: it stops %.2f m below the ceiling", ceiling - p.top)
+                } else {
+                    planes[i].reachesCeiling = false
+                }
             }
         }
         // Against the planes that are walls by their height and larger than this one: a plane
