@@ -30,6 +30,32 @@ final class ConnectionHygieneTests: XCTestCase {
         }
     }
 
+    /// Bodies that stall until the idle timeout closes their connections are the clients' doing:
+    /// 499 in /metrics, never 500.
+    func testStalledBodiesClosedByTheIdleTimeoutAreNotServerErrors() async throws {
+        let harness = try ServiceHarness { $0.idleTimeoutSeconds = 1 }
+        defer { harness.remove() }
+        try await harness.test(.live) { client in
+            let port = try XCTUnwrap(client.port)
+            let stalled = try (0..<10).map { _ in try RawConnection(port: port) }
+            for connection in stalled {
+                try connection.send("POST /v1/captures HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=x\r\n"
+                                    + "Content-Length: 1000000\r\n\r\n--x\r\nContent-Disposition: form-data; name=\"depth\"; filename=\"d.png\"\r\n\r\nabc")
+            }
+            for connection in stalled { XCTAssertTrue(connection.receive(for: 30).closed) }
+            // On a connection of its own: the test client's idle one is closed by now too.
+            var metrics = ""
+            for _ in 0..<100 where !metrics.contains("status=\"499\"} 10") {
+                let reader = try RawConnection(port: port)
+                try reader.send("GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                metrics = reader.receive(for: 10).text
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            XCTAssertTrue(metrics.contains("status=\"499\"} 10"), metrics)
+            XCTAssertFalse(metrics.contains("status=\"500\""), metrics)
+        }
+    }
+
     func testExpectContinueIsAnsweredAndRefusedUploadsGetTheirAnswerInstead() async throws {
         let harness = try ServiceHarness { $0.maxUploadBytes = 1 << 20 }
         defer { harness.remove() }

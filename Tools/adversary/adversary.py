@@ -199,6 +199,10 @@ def check_slow_clients(cloudgen, slow):
         metrics = server.metrics()
         errors = re.findall(r'status="5\d\d"} (\d+)', metrics)
         ok = ok and not errors
+        if errors:
+            # What the server said of them (ProblemMiddleware logs every 5xx at level error).
+            with open(os.path.join(server.work, "serve.log")) as log:
+                print("".join(line for line in log if " error " in line)[:2000], flush=True)
         report("slow headers and bodies", ok,
                f"{slow} half-sent heads (a byte every 0.5 s) and 20 stalled bodies: all closed "
                f"{'' if still_open == 0 else f'but {still_open} '}within {waited:.1f} s (--idle-timeout {idle}); "

@@ -45,6 +45,14 @@ final class ClientDeparture: ChannelInboundHandler, RemovableChannelHandler {
 final class ConnectionPresence: Sendable {
     private let state = NIOLockedValueBox(State())
 
+    /// The connection of the request this task answers (set by `DepartureAwareResponder`): what
+    /// ProblemMiddleware asks when a handler fails, since a body cut off by the connection closing
+    /// surfaces as an I/O error, which may reach it before the task's cancellation does.
+    @TaskLocal static var current: ConnectionPresence?
+
+    /// Whether the connection has closed (either side) or its client stopped sending.
+    var isGone: Bool { state.withLockedValue { $0.gone } }
+
     private struct State {
         var gone = false
         var watchers: [Int: @Sendable () -> Void] = [:]
@@ -102,7 +110,9 @@ struct DepartureAwareResponder<Routes: HTTPResponder>: HTTPResponder where Route
         guard let presence = await ClientDeparture.presence(of: context.channel) else {
             return try await routes.respond(to: request, context: inner)
         }
-        let work = Task { try await routes.respond(to: request, context: inner) }
+        let work = Task {
+            try await ConnectionPresence.$current.withValue(presence) { try await routes.respond(to: request, context: inner) }
+        }
         let watch = presence.watch { work.cancel() }
         defer { if let watch { presence.unwatch(watch) } }
         return try await withTaskCancellationHandler {

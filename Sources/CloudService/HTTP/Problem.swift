@@ -25,7 +25,7 @@ public struct Problem: HTTPResponseError, Sendable {
     /// The answer to a request whose client has gone (never read): 499, nginx's status for it,
     /// so that /metrics tells client aborts from server errors.
     static let clientClosed = Problem(HTTPResponse.Status(code: 499, reasonPhrase: "Client Closed Request"),
-                                      "the client closed the connection before the answer; its work was cancelled")
+                                      "the connection closed before the answer (the client left, or stalled past --idle-timeout); its work was cancelled")
 
     static func tooLarge(limit: Int) -> Problem {
         Problem(.contentTooLarge, "the request body is larger than the \(limit >> 20) MiB this server accepts (--max-upload-mb)")

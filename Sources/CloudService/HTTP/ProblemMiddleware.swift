@@ -11,10 +11,11 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            // The client went away and its work was cancelled: not the server's fault, and no
-            // one reads the answer. 499 (nginx's "client closed request") in /metrics and the log.
-            if Task.isCancelled || error is CancellationError {
-                context.logger.info("\(request.method.rawValue) \(request.uri.path): the client closed the connection; its work was cancelled")
+            // The client went away (or stalled past the idle timeout) and its work was cancelled:
+            // not the server's fault, and no one reads the answer. 499 (nginx's "client closed
+            // request") in /metrics and the log.
+            if Task.isCancelled || error is CancellationError || ConnectionPresence.current?.isGone == true {
+                context.logger.info("\(request.method.rawValue) \(request.uri.path): the connection closed before the answer; its work was cancelled")
                 return try Problem.clientClosed.response(from: request, context: context)
             }
             var problem = Problem.from(error)
