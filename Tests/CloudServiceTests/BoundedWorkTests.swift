@@ -11,8 +11,9 @@ final class BoundedWorkTests: XCTestCase {
     func testTenThousandStepsAreRefusedBeforeAnyWork() async throws {
         let harness = try ServiceHarness()
         defer { harness.remove() }
-        var upload = try MultipartBody.tumFrame()
-        for _ in 0..<10_000 { upload.field("normals", "0.1") }
+        var form = try MultipartBody.tumFrame()
+        for _ in 0..<10_000 { form.field("normals", "0.1") }
+        let upload = form
         try await harness.test { client in
             let refused = try await client.execute(uri: "/v1/captures", method: .post, headers: upload.headers, body: upload.body)
             XCTAssertEqual(refused.status, .unprocessableContent, String(buffer: refused.body))

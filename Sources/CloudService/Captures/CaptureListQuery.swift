@@ -9,19 +9,7 @@ struct CaptureListQuery {
     init(_ request: Request) throws {
         try ExportQuery(request, allowed: ["limit", "after", "sort", "q", "tag"]).finish()
         let parameters = request.uri.queryParameters
-        var limit = 20
-        if let text = parameters["limit"] {
-            guard let n = Int(text), (1...100).contains(n) else {
-                throw Problem.badRequest("limit \(MessageTextShort.of(String(text))): needs 1...100", field: "limit")
-            }
-            limit = n
-        }
-        let after = try parameters["after"].map { text -> CaptureID in
-            guard let id = CaptureID(validating: String(text)) else {
-                throw Problem.badRequest("after \(MessageTextShort.of(String(text))): not a capture id (take it from the previous page's next link)", field: "after")
-            }
-            return id
-        }
+        let page = try PageParameters<CaptureKind>(request, noun: "capture")
         var sort = CaptureQuery.Sort.newest
         if let text = parameters["sort"] {
             guard let parsed = CaptureQuery.Sort(rawValue: String(text)) else {
@@ -37,7 +25,7 @@ struct CaptureListQuery {
         guard tags.count <= CaptureLabelFields.maxTags else {
             throw Problem.badRequest("tag: \(tags.count) of them; at most \(CaptureLabelFields.maxTags)", field: "tag")
         }
-        query = CaptureQuery(limit: limit, after: after, sort: sort, text: text?.isEmpty == true ? nil : text, tags: tags)
+        query = CaptureQuery(limit: page.limit, after: page.after, sort: sort, text: text?.isEmpty == true ? nil : text, tags: tags)
     }
 
     /// The URL of the page after `last`, with the same order, search and tags.

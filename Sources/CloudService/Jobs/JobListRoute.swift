@@ -11,19 +11,8 @@ struct JobListRoute {
         service.routes.add(.get, "/v1/jobs", to: router) { request, _ in
             try ExportQuery(request, allowed: ["limit", "after", "state"]).finish()
             let parameters = request.uri.queryParameters
-            var limit = 20
-            if let text = parameters["limit"] {
-                guard let n = Int(text), (1...100).contains(n) else {
-                    throw Problem.badRequest("limit \(MessageTextShort.of(String(text))): needs 1...100", field: "limit")
-                }
-                limit = n
-            }
-            let after = try parameters["after"].map { text -> JobID in
-                guard let id = JobID(validating: String(text)) else {
-                    throw Problem.badRequest("after \(MessageTextShort.of(String(text))): not a job id (take it from the previous page's next link)", field: "after")
-                }
-                return id
-            }
+            let page = try PageParameters<JobKind>(request, noun: "job")
+            let limit = page.limit
             var states: [JobRecord.State] = []
             for (key, value) in parameters where key == "state" {
                 guard let state = JobRecord.State(rawValue: String(value)) else {
@@ -31,7 +20,7 @@ struct JobListRoute {
                 }
                 if !states.contains(state) { states.append(state) }
             }
-            let jobs = try await service.store.index.listJobs(limit: limit, after: after, states: Set(states))
+            let jobs = try await service.store.index.listJobs(limit: limit, after: page.after, states: Set(states))
             var body = Data("{\"jobs\":[".utf8)
             for (i, job) in jobs.enumerated() {
                 if i > 0 { body.append(UInt8(ascii: ",")) }
