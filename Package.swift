@@ -45,13 +45,20 @@ let package = Package(
         .target(name: "CWriteGuard"),
         // zlib's raw inflate and CRC-32 for the zip reader (inflateInit2 is a macro Swift cannot call).
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
-        .target(name: "CloudIO", dependencies: ["CloudCore", "CImageCodecs", "CWriteGuard", "CZlib"]),
+        // Reading inputs and writing outputs safely: bounded input files, atomic and staged
+        // outputs, temporaries removed on a signal, the memory budget. Everything may use it.
+        .target(name: "SafeIO", dependencies: ["CloudCore", "CWriteGuard"]),
+        // Image files, phone photos' containers, video frames, EXR depth, RGBD exports.
+        .target(name: "CloudImages", dependencies: ["CloudCore", "SafeIO", "CImageCodecs"]),
+        // Files packed in one stream: tar and zip archives (uploads, Record3D's .r3d, the capture
+        // download) and multipart/form-data bodies.
+        .target(name: "CloudArchives", dependencies: ["CloudCore", "SafeIO", "CZlib"]),
         // PLY and PCD, read and written by our own parsers and encoders (Docs/architecture.md says why).
-        .target(name: "CloudFiles", dependencies: ["CloudCore", "CloudIO"]),
+        .target(name: "CloudFiles", dependencies: ["CloudCore", "SafeIO"]),
         .systemLibrary(name: "CShims", path: "CShims/include"),
         .target(
             name: "CloudPCL",
-            dependencies: ["CloudCore", "CloudIO", "CShims"],
+            dependencies: ["CloudCore", "SafeIO", "CShims"],
             linkerSettings: [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "$ORIGIN/../lib/cloudgen",
                                             "-Xlinker", "-rpath", "-Xlinker", shimLibraryDir])]
         ),
@@ -59,16 +66,16 @@ let package = Package(
         // camera ones loads them, cloudgen runs without them, and fakenect's reduced library can stand
         // in for the real one.
         .target(name: "CDevices", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "CloudCapture", dependencies: ["CloudCore", "CloudIO", "CDevices"], swiftSettings: optimizedInDebug),
+        .target(name: "CloudCapture", dependencies: ["CloudCore", "SafeIO", "CloudImages", "CloudArchives", "CDevices"], swiftSettings: optimizedInDebug),
         .target(name: "CloudRender", dependencies: ["CloudCore"]),
         // The capture stages (source -> frames -> cloud -> filters -> files and pictures) that the
         // CLI's `capture` and the service's uploads both drive.
         .target(name: "CloudMeasure", dependencies: ["CloudCore", "CloudPCL"], swiftSettings: optimizedInDebug),
-        .target(name: "CloudPipeline", dependencies: ["CloudCore", "CloudIO", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender"]),
+        .target(name: "CloudPipeline", dependencies: ["CloudCore", "SafeIO", "CloudImages", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender"]),
         // `cloudgen serve`: the HTTP API over CloudPipeline, with its SQLite capture index.
         .target(
             name: "CloudService",
-            dependencies: ["CloudCore", "CloudIO", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender", "CloudPipeline", "CloudMeasure",
+            dependencies: ["CloudCore", "SafeIO", "CloudImages", "CloudArchives", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender", "CloudPipeline", "CloudMeasure",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdCore", package: "hummingbird"),
                            .product(name: "GRDB", package: "GRDB.swift"),
@@ -79,30 +86,32 @@ let package = Package(
         ),
         .executableTarget(
             name: "cloudgen",
-            dependencies: ["CloudCore", "CloudIO", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender", "CloudPipeline", "CloudMeasure", "CloudService",
+            dependencies: ["CloudCore", "SafeIO", "CloudImages", "CloudArchives", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender", "CloudPipeline", "CloudMeasure", "CloudService",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "cloudgen-bench",
-            dependencies: ["CloudCore", "CloudIO", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender"],
+            dependencies: ["CloudCore", "CloudImages", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender"],
             path: "Tools/bench/Sources"
         ),
         // Where ../shared/data is, for the test targets that read real captures.
         .target(name: "SharedTestData", dependencies: ["CloudCore"], path: "Tests/SharedTestData"),
-        .testTarget(name: "CloudCoreTests", dependencies: ["CloudCore"]),
-        .testTarget(name: "CloudIOTests", dependencies: ["CloudIO", "CloudCore", "SharedTestData"]),
+        .testTarget(name: "CloudCoreTests", dependencies: ["CloudCore", "SharedTestData"]),
+        .testTarget(name: "SafeIOTests", dependencies: ["SafeIO", "CloudCore"]),
+        .testTarget(name: "CloudImagesTests", dependencies: ["CloudImages", "SafeIO", "CloudCore", "SharedTestData"]),
+        .testTarget(name: "CloudArchivesTests", dependencies: ["CloudArchives", "SafeIO", "CloudCore"]),
         // CloudCapture only for the simulated room, whose scene knows every pixel's true surface.
-        .testTarget(name: "CloudFilesTests", dependencies: ["CloudFiles", "CloudCore", "CloudIO", "SharedTestData"]),
+        .testTarget(name: "CloudFilesTests", dependencies: ["CloudFiles", "CloudCore", "SafeIO", "SharedTestData"]),
         .testTarget(name: "CloudPCLTests", dependencies: ["CloudPCL", "CloudFiles", "CloudCore", "CloudCapture", "SharedTestData"]),
-        .testTarget(name: "CloudCaptureTests", dependencies: ["CloudCapture", "CloudCore", "CloudIO", "SharedTestData"]),
-        .testTarget(name: "CloudRenderTests", dependencies: ["CloudRender", "CloudIO", "CloudCore"]),
+        .testTarget(name: "CloudCaptureTests", dependencies: ["CloudCapture", "CloudCore", "SafeIO", "CloudImages", "SharedTestData"]),
+        .testTarget(name: "CloudRenderTests", dependencies: ["CloudRender", "CloudImages", "SafeIO", "CloudCore"]),
         .testTarget(name: "CloudMeasureTests",
                     dependencies: ["CloudMeasure", "CloudPipeline", "CloudCapture", "CloudPCL", "CloudCore", "SharedTestData"]),
         .testTarget(name: "CloudServiceTests",
-                    dependencies: ["CloudService", "CloudMeasure", "CloudPipeline", "CloudCapture", "CloudPCL", "CloudFiles", "CloudCore", "CloudIO", "SharedTestData",
+                    dependencies: ["CloudService", "CloudMeasure", "CloudPipeline", "CloudCapture", "CloudPCL", "CloudFiles", "CloudCore", "CloudImages", "SharedTestData",
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "HummingbirdTesting", package: "hummingbird")]),
-        .testTarget(name: "cloudgenTests", dependencies: ["CloudCore", "CloudIO", "CloudFiles", "CloudPCL", "SharedTestData"]),
+        .testTarget(name: "cloudgenTests", dependencies: ["CloudCore", "CloudImages", "CloudCapture", "CloudFiles", "CloudPCL", "SharedTestData"]),
     ],
     swiftLanguageModes: [.v5]
 )

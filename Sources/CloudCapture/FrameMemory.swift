@@ -1,5 +1,5 @@
 import CloudCore
-import CloudIO
+import SafeIO
 
 /// What capturing one frame costs in memory, estimated before any of its buffers exists, so that a
 /// frame too large for the process is refused (exit 2, with the figure) instead of aborting

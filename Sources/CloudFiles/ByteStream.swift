@@ -1,5 +1,5 @@
 import CloudCore
-import CloudIO
+import SafeIO
 
 /// The bytes of a cloud file's data section read front to back through a window: from a file
 /// in chunks of a few MiB (memory stays bounded whatever the file's size), or straight from a

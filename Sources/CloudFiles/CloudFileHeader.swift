@@ -1,5 +1,4 @@
 import CloudCore
-import CloudIO
 
 /// What a cloud file's header declares, after the reader has held it against the file's size.
 public struct CloudFileHeader: Equatable, Sendable {

@@ -1,5 +1,5 @@
 import CloudCore
-import CloudIO
+import SafeIO
 
 /// A cloud read from a file, with what the file says about itself.
 public struct CloudFile: Equatable, Sendable {

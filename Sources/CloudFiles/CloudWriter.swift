@@ -1,5 +1,5 @@
 import CloudCore
-import CloudIO
+import SafeIO
 
 /// Writes clouds as PLY or PCD, atomically: the encoder writes a temporary file in the
 /// destination's folder (`AtomicFile`), which is renamed over the destination only when every

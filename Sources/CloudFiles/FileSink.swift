@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CloudCore
-import CloudIO
+import SafeIO
 
 /// An output file written through a buffer with plain write(2) calls, every result checked: a
 /// full disk, a quota, EFBIG or EIO is a `CloudError.io` naming the destination, never a short
@@ -74,7 +74,7 @@ final class FileSink {
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
-        if let code = CloudIO.writeAll(fd, bytes) { throw failure("cannot write", code) }
+        if let code = SafeIO.writeAll(fd, bytes) { throw failure("cannot write", code) }
     }
 
     private func failure(_ doing: String, _ code: Int32) -> CloudError {

@@ -1,5 +1,5 @@
 import CloudCore
-import CloudIO
+import SafeIO
 
 /// Reads the points of a PCD file after its header: ascii lines, binary records, or the
 /// binary_compressed block (LZF over the fields laid out one plane after another).

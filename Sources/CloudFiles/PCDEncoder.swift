@@ -1,5 +1,4 @@
 import CloudCore
-import CloudIO
 
 /// PCD v0.7 with PCL's PCDWriter's header: FIELDS x y z [rgb] [normal_x normal_y normal_z
 /// curvature], all 4-byte floats but rgb, PCL's packed 0x00RRGGBB (a float's bits in binary, an

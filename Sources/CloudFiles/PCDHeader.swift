@@ -1,5 +1,4 @@
 import CloudCore
-import CloudIO
 
 /// A PCD header (v.5 to v0.7), parsed the way PCL's PCDReader reads it (whitespace-separated
 /// tokens; SIZE before TYPE before COUNT; HEIGHT defaults to 1) but strictly: an unknown line, a

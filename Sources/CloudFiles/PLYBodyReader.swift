@@ -1,5 +1,5 @@
 import CloudCore
-import CloudIO
+import SafeIO
 
 /// Reads the elements of a PLY file after its header, in the header's order: the vertex element
 /// into the cloud's channels, PCL's range_grid into the organized grid, and every other element

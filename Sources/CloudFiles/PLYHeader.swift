@@ -1,5 +1,4 @@
 import CloudCore
-import CloudIO
 
 /// A PLY header, parsed strictly: every element with its typed properties, the byte order, and
 /// PCL's `obj_info num_cols / num_rows` grid. Counts are held against the file's size before

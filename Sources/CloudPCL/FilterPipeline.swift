@@ -1,5 +1,5 @@
 import CloudCore
-import CloudIO
+import SafeIO
 
 /// What one step did, for `--json` and summaries (summed over the frames of a sequence).
 public struct FilterStepReport: Encodable, Equatable, Sendable {

@@ -1,6 +1,5 @@
 import CShims
 import CloudCore
-import CloudIO
 
 extension cg_status {
     /// The shim's one-line message.

@@ -1,9 +1,10 @@
 import CloudCapture
 import CloudCore
 import CloudFiles
-import CloudIO
+import CloudImages
 import CloudPCL
 import Foundation
+import SafeIO
 
 /// source -> captured frame -> RGBD frame in metres -> camera-frame cloud -> (world frame) -> filters -> files,
 /// for one frame or a sequence, timing each stage. The CLI's `capture` and the service's captures

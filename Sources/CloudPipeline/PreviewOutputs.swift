@@ -1,7 +1,8 @@
 import CloudCore
-import CloudIO
+import CloudImages
 import CloudRender
 import Foundation
+import SafeIO
 
 /// What CapturePipeline calls to draw its pictures; `suffix` numbers the files of a sequence.
 public final class PreviewOutputs {

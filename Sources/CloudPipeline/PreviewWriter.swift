@@ -1,7 +1,8 @@
 import CloudCore
-import CloudIO
+import CloudImages
 import CloudRender
 import Foundation
+import SafeIO
 
 /// Pictures of a cloud written as PNG files: one view, or a turntable of numbered frames plus an
 /// animated PNG. Shared by `render` and `capture --preview`.

@@ -1,10 +1,10 @@
 import ArgumentParser
 import CloudCapture
 import CloudCore
-import CloudIO
 import CloudPCL
 import CloudPipeline
 import Foundation
+import SafeIO
 
 extension DepthFileEncoding: ExpressibleByArgument {}
 

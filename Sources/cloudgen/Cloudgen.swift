@@ -1,8 +1,8 @@
 import ArgumentParser
 import CloudCore
-import CloudIO
 import CloudPCL
 import Foundation
+import SafeIO
 
 @main
 struct Cloudgen: ParsableCommand {

@@ -1,9 +1,9 @@
 import ArgumentParser
 import CloudCore
 import CloudFiles
-import CloudIO
 import CloudPCL
 import CloudPipeline
+import SafeIO
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(

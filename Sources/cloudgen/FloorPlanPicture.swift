@@ -1,8 +1,9 @@
 import CloudCore
-import CloudIO
+import CloudImages
 import CloudMeasure
 import CloudRender
 import Foundation
+import SafeIO
 
 /// `measure --plan FILE.png`: the measured room drawn from above by CloudRender's floor-plan
 /// renderer, each wall labelled with its length, the caption summing up the room.

@@ -2,10 +2,10 @@ import ArgumentParser
 import CloudCapture
 import CloudCore
 import CloudFiles
-import CloudIO
 import CloudMeasure
 import CloudPCL
 import CloudPipeline
+import SafeIO
 
 /// --up's values: an axis of the cloud's frame, with a sign.
 enum UpArgument: String, ExpressibleByArgument, CaseIterable {

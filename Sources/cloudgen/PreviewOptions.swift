@@ -1,9 +1,9 @@
 import ArgumentParser
 import CloudCore
-import CloudIO
 import CloudPipeline
 import CloudRender
 import Foundation
+import SafeIO
 
 /// `capture`'s pictures: a rendered preview of the cloud and the depth map as a colormap image.
 struct PreviewOptions: ParsableArguments {

@@ -1,11 +1,11 @@
 import ArgumentParser
 import CloudCore
 import CloudFiles
-import CloudIO
 import CloudPCL
 import CloudPipeline
 import CloudRender
 import Foundation
+import SafeIO
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -235,7 +235,7 @@ final class BundleBadInputTests: XCTestCase {
         assertRefused(naming: "frames/000000.jpg", "the JPEG is 20x10, the manifest says 16x12")
     }
 
-    /// A real JPEG (Open3D's test frame, 640x480) as a frame's color: decoded to RGB by CloudIO,
+    /// A real JPEG (Open3D's test frame, 640x480) as a frame's color: decoded to RGB by CloudImages,
     /// once, when its frame is read. Cut short, its headers still read, so the bundle opens (its
     /// headers and size were checked); reading the frame fails, naming the file.
     func testJPEGColorIsDecodedOnceWhenItsFrameIsRead() throws {

@@ -1,7 +1,7 @@
 @testable import CloudCapture
 import CloudCore
-import CloudIO
 import Foundation
+import SafeIO
 import XCTest
 
 /// Frames too large for the process are refused before their buffers exist, with the figure.

@@ -1,7 +1,8 @@
 import CloudCapture
 import CloudCore
-import CloudIO
+import CloudImages
 import Foundation
+import SafeIO
 import SharedTestData
 import XCTest
 

@@ -1,6 +1,6 @@
 import CloudCapture
 import CloudCore
-import CloudIO
+import CloudImages
 import Foundation
 import XCTest
 

@@ -1,6 +1,5 @@
 import CloudCapture
 import CloudCore
-import CloudIO
 import Foundation
 import SharedTestData
 import XCTest

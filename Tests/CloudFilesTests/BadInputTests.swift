@@ -1,6 +1,5 @@
 import CloudCore
 import CloudFiles
-import CloudIO
 import Foundation
 import SharedTestData
 import XCTest

@@ -1,7 +1,8 @@
 import CloudCore
-import CloudIO
+import CloudImages
 @testable import CloudRender
 import Foundation
+import SafeIO
 import XCTest
 
 /// An L-shaped room with six labelled walls, furniture and four cameras: every label finds a place

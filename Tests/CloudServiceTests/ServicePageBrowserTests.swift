@@ -1,4 +1,4 @@
-import CloudIO
+import CloudImages
 import Foundation
 import Hummingbird
 import HummingbirdTesting

@@ -1,6 +1,7 @@
+import CloudCapture
 import CloudCore
 import CloudFiles
-import CloudIO
+import CloudImages
 import CloudPCL
 import Foundation
 import XCTest

@@ -1,5 +1,5 @@
 import CloudCore
-import CloudIO
+import CloudImages
 import Foundation
 import XCTest
 

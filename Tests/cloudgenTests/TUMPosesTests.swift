@@ -1,6 +1,6 @@
+import CloudCapture
 import CloudCore
 import CloudFiles
-import CloudIO
 import Foundation
 import XCTest
 

@@ -1,5 +1,5 @@
 /*
- * C over Debian's libpng, libjpeg-turbo and libtiff for CloudIO.
+ * C over Debian's libpng, libjpeg-turbo and libtiff for CloudImages.
  *
  * Those libraries report errors by longjmp (libpng, libjpeg) or through process-wide handlers
  * that print (libtiff). Swift can do neither, so every entry point here catches the library's

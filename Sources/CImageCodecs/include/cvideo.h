@@ -1,5 +1,5 @@
 /*
- * C over FFmpeg (libavformat, libavcodec, libavutil, dlopen'ed on first use) for CloudIO's video
+ * C over FFmpeg (libavformat, libavcodec, libavutil, dlopen'ed on first use) for CloudImages' video
  * reader: the frames of an MP4/QuickTime file's video stream (HEVC or H.264), decoded one at a
  * time in order, as YUV 4:2:0 bi-planar (NV12) buffers the caller owns. Only the current packet
  * and the decoder's own reference frames are held, never the whole video.

@@ -1,5 +1,5 @@
 /*
- * What happens to half-written outputs when a signal ends cloudgen (Sources/CloudIO/AtomicFile.swift).
+ * What happens to half-written outputs when a signal ends cloudgen (Sources/SafeIO/AtomicFile.swift).
  *
  * Every output is written under a temporary name `.NAME.tmp-PID-RANDOM` (a staged folder:
  * `.NAME.partial-PID-RANDOM`) in a folder that Swift registers here before creating it. A signal

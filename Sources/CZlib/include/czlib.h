@@ -1,5 +1,5 @@
 /*
- * zlib's raw inflate and CRC-32 for CloudIO's zip reader (Debian's libz, linked as it is).
+ * zlib's raw inflate and CRC-32 for CloudArchives' zip reader (Debian's libz, linked as it is).
  *
  * Swift cannot call inflateInit2, a macro, nor size a z_stream safely across zlib versions; this
  * keeps the stream opaque. A zip member is a raw deflate stream (no zlib header or trailer), fed

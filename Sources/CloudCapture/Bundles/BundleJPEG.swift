@@ -1,5 +1,5 @@
 import CloudCore
-import CloudIO
+import SafeIO
 
 /// Just enough of JPEG's marker structure (ITU-T T.81, annex B) to find the frame header: a
 /// bundle's JPEG headers and size are checked when the bundle is opened, by reading a few bytes

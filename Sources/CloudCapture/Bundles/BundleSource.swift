@@ -1,6 +1,7 @@
 import CloudCore
-import CloudIO
+import CloudImages
 import Foundation
+import SafeIO
 
 /// A capture bundle read back (`--source bundle:DIR`; layout in Docs/formats.md): what a phone app
 /// built on AVFoundation's depth capture stores, one frame per manifest entry.
@@ -359,7 +360,7 @@ private struct FramePlan {
     }
 
     /// The JPEG color as sRGB, decoded when its frame is read (the only time it is decoded);
-    /// CloudIO's decoder names the file when the data is corrupt.
+    /// CloudImages' decoder names the file when the data is corrupt.
     private func decodeJPEG() throws -> ColorImage {
         let path = colorPlanes[0].path
         let image = try ImageFile.decode(try Self.load(colorPlanes[0]), origin: path).colorImage(origin: path)

@@ -1,6 +1,6 @@
 import CloudCore
-import CloudIO
 import Foundation
+import SafeIO
 
 /// Writes a capture bundle (`--bundle DIR`; layout in Docs/formats.md) from any source's frames.
 ///

@@ -1,5 +1,5 @@
 import CloudCore
-import CloudIO
+import CloudImages
 
 /// ARKit's per-pixel depth confidence as phone apps export it: an 8-bit image at the depth map's
 /// size whose values stand for low, medium and high (`ARConfidenceLevel` 0, 1, 2), each app with

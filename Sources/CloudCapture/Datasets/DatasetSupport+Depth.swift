@@ -1,5 +1,5 @@
 import CloudCore
-import CloudIO
+import CloudImages
 
 /// Depth files as datasets store them, turned into the raw little-endian planes `CapturedFrame`
 /// carries, so that every dataset goes through the same conversion to metres as every other source.

@@ -1,6 +1,7 @@
 import CloudCore
-import CloudIO
+import CloudImages
 import Foundation
+import SafeIO
 
 /// How a dataset's 16-bit depth file stores its samples (`--depth-encoding`, `rgbd:` only).
 public enum DepthFileEncoding: String, Equatable, Sendable, CaseIterable {

@@ -1,6 +1,6 @@
 import CloudCore
-import CloudIO
 import Foundation
+import SafeIO
 
 /// A value of a phone app's JSON metadata as far as it matters: numbers, arrays of them, and
 /// anything else only recognised as not one. Decoded with JSONDecoder, not JSONSerialization's

@@ -1,5 +1,4 @@
 import CloudCore
-import CloudIO
 
 /// A NumPy `.npy` file holding one 2-D array of little-endian unsigned 16-bit integers in C order:
 /// the depth frames (millimetres) of Stray Scanner versions before 2022, which wrote them with

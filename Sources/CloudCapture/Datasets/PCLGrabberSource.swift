@@ -1,5 +1,4 @@
 import CloudCore
-import CloudIO
 import Foundation
 
 /// A recording of PCL's image grabber (`--source pclgrabber:DIR`): per frame `NAME.xml` (the

@@ -1,5 +1,4 @@
 import CloudCore
-import CloudIO
 
 /// One keyframe's camera file in a Polycam raw-data export (`keyframes/cameras/NAME.json`, or
 /// `corrected_cameras/`): the intrinsics `fx fy cx cy` in pixels of the keyframe image of

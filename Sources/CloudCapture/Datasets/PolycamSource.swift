@@ -1,5 +1,4 @@
 import CloudCore
-import CloudIO
 import Foundation
 
 /// A Polycam raw-data export (`--source polycam:DIR`, DIR holding `keyframes/`), as Polycam's

@@ -1,5 +1,4 @@
 import CloudCore
-import CloudIO
 
 /// One color image and one depth image (`--source rgbd:COLOR,DEPTH`; `rgbd:,DEPTH` for depth alone), with the calibration from
 /// `--intrinsics` and the depth scale from `--depth-scale`, else the calibration file, else 1000

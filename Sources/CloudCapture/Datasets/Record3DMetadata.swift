@@ -1,5 +1,4 @@
 import CloudCore
-import CloudIO
 
 /// `metadata.json` of a Record3D "EXR + JPG" export (the `metadata` file of a `.r3d` holds the same),
 /// as Record3D's author describes it in the record3d repository's issues (Docs/formats.md cites them):

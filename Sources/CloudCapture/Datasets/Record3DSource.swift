@@ -1,6 +1,8 @@
+import CloudArchives
 import CloudCore
-import CloudIO
+import CloudImages
 import Foundation
+import SafeIO
 
 /// `record3d:DIR` reads the folder of a Record3D "EXR + JPG" export, as Record3D's author describes
 /// it in the record3d repository's issues (Docs/formats.md cites them):

@@ -1,5 +1,4 @@
 import CloudCore
-import CloudIO
 import Foundation
 
 /// An RGBD sequence in the Redwood / Open3D layout (`--source redwood:DIR`), what Open3D's

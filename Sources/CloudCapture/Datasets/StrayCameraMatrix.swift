@@ -1,5 +1,5 @@
 import CloudCore
-import CloudIO
+import SafeIO
 
 /// A Stray Scanner export's `camera_matrix.csv`: ARKit's 3x3 intrinsic matrix, one row per line,
 /// comma-separated (`fx, 0, cx` / `0, fy, cy` / `0, 0, 1`), in pixels of the video's frames

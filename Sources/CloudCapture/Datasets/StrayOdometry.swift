@@ -1,5 +1,5 @@
 import CloudCore
-import CloudIO
+import SafeIO
 
 /// A Stray Scanner export's `odometry.csv`: a header line `timestamp, frame, x, y, z, qx, qy, qz, qw`,
 /// then one line per frame: ARKit's timestamp in seconds, the frame's number as its files name it

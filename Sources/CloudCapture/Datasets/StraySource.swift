@@ -1,6 +1,7 @@
 import CloudCore
-import CloudIO
+import CloudImages
 import Foundation
+import SafeIO
 
 /// A Stray Scanner export (`--source stray:DIR`), as the app's format description (the
 /// strayrobots/scanner repository's docs/format.md) lays it out:

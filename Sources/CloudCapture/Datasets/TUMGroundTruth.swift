@@ -1,6 +1,6 @@
 import CloudCore
-import CloudIO
 import Foundation
+import SafeIO
 
 /// A TUM RGB-D sequence's `groundtruth.txt`: "timestamp tx ty tz qx qy qz qw" lines (`#` starts a
 /// comment), the color camera's optical centre and orientation in the motion-capture world, at

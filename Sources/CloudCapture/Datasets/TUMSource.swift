@@ -1,6 +1,6 @@
 import CloudCore
-import CloudIO
 import Foundation
+import SafeIO
 
 /// A TUM RGB-D benchmark sequence (`--source tum:DIR`): `rgb.txt` and `depth.txt` list
 /// "timestamp filename" lines (`#` starts a comment), filenames relative to DIR. The two cameras

@@ -1,4 +1,5 @@
-import CloudIO
+import CloudImages
+
 
 /// What one of a photo's further images is, from its own XMP, as Image I/O writes auxiliary images
 /// (Docs/formats.md, "Photos with depth", cites the documents): the depth or disparity map, the

@@ -1,5 +1,5 @@
 import CloudCore
-import CloudIO
+import CloudImages
 
 /// What Apple's XMP says about a photo's depth image (the depthData and apdi namespaces that
 /// Image I/O writes with an auxiliary depth or disparity image): how its stored integers map to

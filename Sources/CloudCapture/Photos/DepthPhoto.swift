@@ -1,5 +1,6 @@
 import CloudCore
-import CloudIO
+import CloudImages
+import SafeIO
 
 /// A photo with depth as its file stores it, before any turn: the color image, the 8-bit depth
 /// image with Apple's description of it, the portrait matte when asked for, and the EXIF

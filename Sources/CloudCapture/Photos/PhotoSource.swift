@@ -1,5 +1,4 @@
 import CloudCore
-import CloudIO
 
 /// A photo with depth (`--source photo:FILE`): an iPhone's portrait photo as HEIC or JPEG, whose
 /// depth is an 8-bit disparity (or depth) image with Apple's XMP (`DepthPhoto`). It gives one frame:

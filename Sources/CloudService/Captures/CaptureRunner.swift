@@ -1,7 +1,6 @@
 import CloudCapture
 import CloudCore
 import CloudFiles
-import CloudIO
 import CloudPCL
 import CloudPipeline
 import Foundation

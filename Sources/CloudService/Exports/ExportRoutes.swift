@@ -1,11 +1,12 @@
 import CloudCore
 import CloudFiles
-import CloudIO
+import CloudImages
 import CloudPCL
 import CloudPipeline
 import CloudRender
 import Foundation
 import Hummingbird
+import SafeIO
 
 /// A capture's files: the cloud as PLY or PCD in any encoding, optionally filtered on the way
 /// out; a rendered preview from any angle; the depth map as a colormap. The stored binary PLY and

@@ -1,5 +1,5 @@
+import CloudArchives
 import CloudCore
-import CloudIO
 import Foundation
 import Logging
 import NIOConcurrencyHelpers

@@ -1,9 +1,9 @@
 import CloudCore
 import CloudFiles
-import CloudIO
 import CloudMeasure
 import Foundation
 import Hummingbird
+import SafeIO
 
 /// `GET /v1/captures/{id}/measure[?up=auto|x|y|z|-x|-y|-z&leaf=M]`: the room measured from the
 /// capture's cloud, as `cloudgen measure --json` reports it (schema cloudgen.measure/1). Up is

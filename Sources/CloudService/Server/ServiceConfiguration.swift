@@ -1,6 +1,6 @@
 import CloudCore
-import CloudIO
 import Foundation
+import SafeIO
 
 /// `cloudgen serve`'s settings, checked before anything listens.
 public struct ServiceConfiguration: Sendable {

@@ -1,4 +1,4 @@
-import CloudIO
+import CloudArchives
 import Foundation
 import Hummingbird
 

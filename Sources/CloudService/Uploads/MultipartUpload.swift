@@ -2,7 +2,8 @@
 import Glibc
 #endif
 import CloudCore
-import CloudIO
+import CloudArchives
+import SafeIO
 import Foundation
 import Hummingbird
 

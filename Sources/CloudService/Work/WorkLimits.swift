@@ -1,7 +1,7 @@
 import CloudCore
-import CloudIO
 import CloudPCL
 import Foundation
+import SafeIO
 
 /// What one request may ask of the server, so that no request (a script's mistake, or an
 /// attacker's) can take the CPU or memory every other client needs:

@@ -8,7 +8,7 @@
 import CloudCapture
 import CloudCore
 import CloudFiles
-import CloudIO
+import CloudImages
 import CloudPCL
 import CloudRender
 import Foundation

@@ -1,5 +1,5 @@
 import CloudCore
-import CloudIO
+import CloudImages
 
 /// The image targets' one check: decode as `ImageFile` does for every reader that takes an image,
 /// then convert the result as the dataset readers do (color for any image, depth for 16-bit gray),

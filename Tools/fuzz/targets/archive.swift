@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CloudCore
-@testable import CloudIO
+@testable import CloudArchives
 import Foundation
 
 /// Uploaded archives (tar and zip): the input is the archive file, extracted into a fresh folder

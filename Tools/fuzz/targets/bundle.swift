@@ -3,7 +3,7 @@ import Glibc
 #endif
 import CloudCapture
 import CloudCore
-import CloudIO
+import CloudImages
 
 /// Capture bundles: the input is manifest.json, in a folder that also holds the frame files the
 /// seeds name (16x12 planes of each size, a 16x12 JPEG), so that a manifest can pass every check

@@ -1,5 +1,5 @@
 import CloudCore
-import CloudIO
+import CloudImages
 
 /// EXR depth maps (OpenEXR's core library through CImageCodecs, dlopen'ed): the header, then the R
 /// channel as Record3D's depth, converted to metres as a frame's depth plane is.

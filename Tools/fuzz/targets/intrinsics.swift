@@ -1,4 +1,5 @@
-import CloudIO
+import CloudCapture
+
 
 /// Calibration files (`--intrinsics`, a Redwood folder's camera_intrinsic.json, a PCL grabber
 /// frame's XML): Open3D JSON, cloudgen JSON and PCL grabber XML, read from a file as given on

@@ -1,4 +1,4 @@
-@testable import CloudIO
+@testable import CloudCore
 
 /// LZF decompression (PCLZF images, PCD binary_compressed) on its own: the input is a 4-byte
 /// little-endian output size, then the compressed stream. Sizes LZF cannot reach are refused

@@ -1,4 +1,5 @@
-import CloudIO
+import CloudImages
+
 
 /// A portrait JPEG's structure before any decoding: its marker segments, the Multi-Picture Format
 /// index that places the depth and matte images, and the EXIF orientation.

@@ -1,4 +1,5 @@
-@testable import CloudIO
+@testable import CloudArchives
+
 
 /// The service's multipart/form-data parser, fed as a network would: the first byte picks the
 /// chunk size, the rest is the body (boundary "b"). Parts may be refused, never trap, and never

@@ -1,5 +1,5 @@
 import CloudCore
-import CloudIO
+import CloudImages
 
 /// A Stray Scanner export's rgb.mp4 through FFmpeg (`VideoFrames`): opened, then decoded frame by
 /// frame to its end. Frames are bounded to 256 pixels a side and 16 frames, so that each input

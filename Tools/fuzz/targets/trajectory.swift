@@ -1,4 +1,5 @@
-import CloudIO
+import CloudCapture
+
 
 /// Open3D / Redwood trajectory logs (a redwood: folder's trajectory.log), read from a file.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,5 +1,5 @@
 @testable import CloudCapture
-import CloudIO
+import CloudImages
 
 /// Apple's depth XMP as a photo carries it: the RDF/XML parsed by expat (XMPPacket), then read as
 /// the depthData and apdi properties (AppleDepthMetadata: ranges, intrinsics, lens tables).

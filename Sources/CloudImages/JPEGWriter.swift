@@ -1,0 +1,36 @@
+import CImageCodecs
+import CloudCore
+import SafeIO
+
+/// Writes 8-bit JPEGs through libjpeg-turbo, atomically (as `PNGWriter`): the color frames of
+/// the layouts phone capture apps export are JPEG, and fixtures in those layouts are written here.
+public enum JPEGWriter {
+    /// libjpeg's own default; the fixtures' colors are compared with a tolerance, not exactly.
+    public static let defaultQuality = 90
+
+    public static func write(rgb image: ColorImage, to path: String, quality: Int = defaultQuality) throws {
+        let bytes = try encode(image.rgb, width: image.width, height: image.height, channels: 3, quality: quality, origin: path)
+        try AtomicFile.write(bytes: bytes, to: path)
+    }
+
+    /// A complete JPEG file in memory of packed 8-bit gray (`channels` 1) or RGB (3) rows.
+    public static func encode(_ pixels: [UInt8], width: Int, height: Int, channels: Int, quality: Int = defaultQuality,
+                              origin: String) throws -> [UInt8] {
+        try ImageLimits.check(width: width, height: height, origin: origin)
+        guard channels == 1 || channels == 3, pixels.count == width * height * channels else {
+            throw CloudError.badInput("\(origin): a \(width)x\(height) image of \(channels) channels needs \(width * height * channels) samples, got \(pixels.count)")
+        }
+        var status = cic_status()
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        pixels.withUnsafeBufferPointer {
+            _ = cic_jpeg_encode($0.baseAddress, UInt32(width), UInt32(height), Int32(channels), Int32(quality), &bytes, &size, &status)
+        }
+        defer { cic_free(bytes) }
+        guard status.code == CIC_OK, let bytes else {
+            let message = String(fixedCString: status.message)
+            throw status.code == CIC_BAD_INPUT ? CloudError.badInput("\(origin): \(message)") : CloudError.io("\(origin): \(message)")
+        }
+        return Array(UnsafeBufferPointer(start: bytes, count: size))
+    }
+}
