@@ -96,14 +96,20 @@ let package = Package(
         ),
         // Where ../shared/data is, for the test targets that read real captures.
         .target(name: "SharedTestData", dependencies: ["CloudCore"], path: "Tests/SharedTestData"),
+        // Writers of the formats the product only reads (JPEG color frames, EXR depth), for the
+        // tests' fixtures. The C side uses CImageCodecs' error handling and library loaders.
+        .target(name: "CTestEncoders", dependencies: ["CImageCodecs"], path: "Tests/CTestEncoders",
+                cSettings: [.headerSearchPath("../../Sources/CImageCodecs")]),
+        .target(name: "TestEncoders", dependencies: ["CTestEncoders", "CImageCodecs", "CloudImages", "SafeIO", "CloudCore"],
+                path: "Tests/TestEncoders"),
         .testTarget(name: "CloudCoreTests", dependencies: ["CloudCore", "SharedTestData"]),
         .testTarget(name: "SafeIOTests", dependencies: ["SafeIO", "CloudCore"]),
-        .testTarget(name: "CloudImagesTests", dependencies: ["CloudImages", "SafeIO", "CloudCore", "SharedTestData"]),
+        .testTarget(name: "CloudImagesTests", dependencies: ["CloudImages", "SafeIO", "CloudCore", "SharedTestData", "TestEncoders"]),
         .testTarget(name: "CloudArchivesTests", dependencies: ["CloudArchives", "SafeIO", "CloudCore"]),
         // CloudCapture only for the simulated room, whose scene knows every pixel's true surface.
         .testTarget(name: "CloudFilesTests", dependencies: ["CloudFiles", "CloudCore", "SafeIO", "SharedTestData"]),
         .testTarget(name: "CloudPCLTests", dependencies: ["CloudPCL", "CloudFiles", "CloudCore", "CloudCapture", "SharedTestData"]),
-        .testTarget(name: "CloudCaptureTests", dependencies: ["CloudCapture", "CloudCore", "SafeIO", "CloudImages", "SharedTestData"]),
+        .testTarget(name: "CloudCaptureTests", dependencies: ["CloudCapture", "CloudCore", "SafeIO", "CloudImages", "SharedTestData", "TestEncoders"]),
         .testTarget(name: "CloudRenderTests", dependencies: ["CloudRender", "CloudImages", "SafeIO", "CloudCore"]),
         .testTarget(name: "CloudMeasureTests",
                     dependencies: ["CloudMeasure", "CloudPipeline", "CloudCapture", "CloudPCL", "CloudCore", "SharedTestData"]),

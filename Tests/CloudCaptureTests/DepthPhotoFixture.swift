@@ -2,6 +2,7 @@ import CloudCapture
 import CloudCore
 import CloudImages
 import Foundation
+import TestEncoders
 import XCTest
 
 /// A portrait JPEG written from a simulated frame of a known room, laid out as an iPhone writes

@@ -2,6 +2,7 @@ import CloudCapture
 import CloudCore
 import CloudImages
 import Foundation
+import TestEncoders
 import XCTest
 
 /// A Record3D "EXR + JPG" export written from the simulated camera's frames of a known room, in the

@@ -3,6 +3,7 @@ import CloudCore
 import CloudImages
 import Foundation
 import SharedTestData
+import TestEncoders
 import XCTest
 
 /// `record3d:DIR` on an "EXR + JPG" export written from the simulated camera (Record3DFixture):

@@ -3,6 +3,7 @@ import CloudImages
 import Foundation
 import SafeIO
 import SharedTestData
+import TestEncoders
 import XCTest
 
 /// EXR depth maps through OpenEXR's core library: what is written is read back sample for sample,

@@ -100,12 +100,6 @@ int32_t cic_png_encode(const void *pixels, uint32_t width, uint32_t height, int3
                        cic_status *status);
 void cic_free(void *bytes);
 
-/* Encodes 8-bit gray (1 channel) or RGB (3) packed rows as a baseline JPEG of `quality` 1...100,
- * into memory as cic_png_encode does (free *bytes with cic_free). For test fixtures and exports in
- * the layouts phone apps write, whose color frames are JPEG. */
-int32_t cic_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int32_t channels, int32_t quality,
-                        uint8_t **bytes, size_t *size, cic_status *status);
-
 /* A photo with depth in HEIF (an iPhone's HEIC), through libheif (dlopen'ed on first use). Open
  * reads the structure; decode writes one image's packed 8-bit rows: CIC_HEIF_COLOR as RGB after
  * the file's own rotation and mirroring (irot, imir), CIC_HEIF_DEPTH and CIC_HEIF_MATTE as one
@@ -156,12 +150,6 @@ int32_t cic_exr_open(const uint8_t *bytes, size_t size, const char *channel, int
                      cic_image_info *info, cic_status *status);
 int32_t cic_exr_decode(cic_exr_decoder *decoder, float *pixels, size_t pixel_count, cic_status *status);
 void cic_exr_close(cic_exr_decoder *decoder);
-
-/* Writes width * height float32 samples (row-major) as a ZIP-compressed scanline EXR with one
- * channel `channel`, stored as half when `half` is 1, else as float, to `path` through a temporary
- * file renamed when complete. For test fixtures in the layout Record3D exports. */
-int32_t cic_exr_write(const char *path, const float *samples, uint32_t width, uint32_t height, const char *channel,
-                      int32_t half, cic_status *status);
 
 /* zlib's CRC-32 (PNG chunk checksums), continued from `crc` (0 to start). */
 uint32_t cic_crc32(uint32_t crc, const uint8_t *bytes, size_t size);

@@ -1,4 +1,5 @@
 import CImageCodecs
+import CTestEncoders
 import CloudCore
 import SafeIO
 
