@@ -16,7 +16,7 @@ import SafeIO
 /// the encoded files and the decoded samples before they become the raw plane.
 ///
 /// Not counted: filters, which run on the cloud afterwards (`--normals` adds about 230 bytes per
-/// point, `--sor` about 70, `--voxel` about 55, ascii output through PCL about 16).
+/// point, `--sor` about 70, `--voxel` about 55).
 enum FrameMemory {
     static let perDepthPixel = 22
     /// The process itself (runtime, libraries, the preview's buffers), beyond what was mapped when

@@ -1,4 +1,4 @@
-/// Making a message fit one terminal line (issue 10, Docs/reliability.md "Error messages"): every
+/// Making a message fit one terminal line (Docs/reliability.md "Error messages"): every
 /// error is exactly one line of at most `limit` characters, however long or strange the file
 /// names and flag values it echoes. Used by the CLI's last word and by anything else that prints
 /// a message with someone else's text in it.

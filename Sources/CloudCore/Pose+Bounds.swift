@@ -1,4 +1,4 @@
-/// The one rule every reader of a camera pose applies (issue 19): a pose a file gives must place
+/// The one rule every reader of a camera pose applies: a pose a file gives must place
 /// its frame's points somewhere a cloud can hold them. A translation of 1e308 is a finite Double,
 /// but the frame's points become infinite in Float32 and vanish from the cloud without a word,
 /// and the file's VIEWPOINT would repeat it; so each reader refuses it, naming the file and frame.

@@ -8,7 +8,7 @@ public enum CloudEncoding: String, CaseIterable, Sendable {
     case compressed
 }
 
-/// A cloud file format cloudgen reads and writes through PCL.
+/// A cloud file format cloudgen reads and writes (with its own readers and encoders, this module).
 public enum CloudFileFormat: Equatable, Hashable, Sendable, CustomStringConvertible {
     public enum PLYEncoding: Equatable, Hashable, Sendable {
         /// binary_little_endian 1.0 when writing; either byte order when reading.

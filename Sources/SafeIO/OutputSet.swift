@@ -5,7 +5,7 @@ import CWriteGuard
 import CloudCore
 import Foundation
 
-/// All the outputs of one run land together or not at all (issue 10): a turntable's frames and
+/// All the outputs of one run land together or not at all: a turntable's frames and
 /// its animated PNG, a sequence's numbered files, `capture --ply --pcd --preview --bundle`.
 ///
 /// Inside `OutputSet.all { ... }` every `AtomicFile` write and every `StagedDirectory.commit()`

@@ -94,7 +94,7 @@ final class CalibrationFileTests: XCTestCase {
                 XCTAssertTrue("\(error)".contains("not a rotation"), "\(name): \(error)")
             }
         }
-        // A camera 1e308 m (or 1e6 m) away is no camera's: its points would vanish from the cloud (issue 19).
+        // A camera 1e308 m (or 1e6 m) away is no camera's: its points would vanish from the cloud.
         for (x, shown) in [("1e308", "1e+308"), ("1e6", "1000000.0"), ("-1e6", "-1000000.0")] {
             let path = try write("0 0 0\n" + identity + "1 1 1\n1 0 0 \(x)\n0 1 0 2\n0 0 1 3\n0 0 0 1\n", "far.log")
             XCTAssertThrowsError(try TrajectoryLog.read(path), x) { error in

@@ -7,7 +7,7 @@ import XCTest
 /// Frames too large for the process are refused before their buffers exist, with the figure.
 final class FrameMemoryTests: XCTestCase {
     /// The estimate counts 24 bytes per 16-bit depth pixel (the raw plane, metres, sampled color,
-    /// the point), the color planes and a margin: 6.1 GiB for the 16384x16384 frame.
+    /// the point), the color planes and a margin: 6.1 GiB for a 16384x16384 frame.
     func testEstimateOfTheCapturePath() {
         let bytes = FrameMemory.estimate(depth: ImageSize(width: 16384, height: 16384), rawBytesPerSample: 2,
                                          colorBytes: 1920 * 1440 * 3 / 2)

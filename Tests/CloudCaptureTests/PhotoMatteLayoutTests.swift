@@ -34,7 +34,7 @@ final class PhotoMatteLayoutTests: XCTestCase {
         }
     }
 
-    /// As the iPhone X portrait of issue 19 carries it: the portraitEffectsMatte namespace
+    /// As a real iPhone X portrait carries it: the portraitEffectsMatte namespace
     /// (PortraitEffectsMatteVersion 65536), apdi:AuxiliaryImageType "depth" with
     /// apdi:AuxiliaryImageSubType "portraiteffectsmatte", stored as 'L008' (AVPortraitEffectsMatte:
     /// kCVPixelFormatType_OneComponent8). This is the layout the reader used to miss.
@@ -131,7 +131,7 @@ final class PhotoMatteLayoutTests: XCTestCase {
 }
 
 extension DepthPhotoFixture.Auxiliary {
-    /// As the iPhone X portrait of issue 19 carries its matte (the properties quoted there), in the
+    /// As a real iPhone X portrait carries its matte (its properties, as Docs/formats.md describes them), in the
     /// namespace Apple's files and Google's image_io spell `portraitEffectsMatte`.
     static let portraitMatteAsAnIPhoneWritesIt = Self(
         namespaces: #"xmlns:portraitEffectsMatte="http://ns.apple.com/portraitEffectsMatte/1.0/""#,

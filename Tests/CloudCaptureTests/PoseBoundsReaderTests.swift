@@ -5,7 +5,7 @@ import SharedTestData
 import XCTest
 
 /// Every capture reader of a camera pose refuses a translation beyond ±1e5 m or not a number
-/// (issue 19: a bundle's 1e308 was read, and its frame's points vanished without a word), naming
+/// (a bundle's 1e308 used to be read, and its frame's points vanished without a word), naming
 /// the file and the frame; a translation just inside the bound is read. Each file is written in
 /// its reader's documented layout (the fixtures' own comments cite the layouts).
 final class PoseBoundsReaderTests: XCTestCase {

@@ -139,7 +139,7 @@ final class Record3DSourceTests: XCTestCase {
         assertCloudError(.badInput, naming: fixture.folder, containing: "no depth/ folder") { try read() }
     }
 
-    /// A real export can lack some frames' files (issue 19: a published Record3D export lacks four
+    /// A real export can lack some frames' files (a published Record3D export lacks four
     /// of its 345 frames). The frames that have both files give the very points and colors the
     /// full export gives for them, at their own numbers; the ones left out are named, in ranges.
     func testFramesWhoseFilesAreMissingAreLeftOutAndNamed() throws {

@@ -30,7 +30,7 @@ private extension SIMD3 where Scalar == Double {
     var rounded6: SIMD3<Double> { (self * 1e6).rounded(.toNearestOrEven) / 1e6 }
 }
 
-/// `Pose.placementProblem`: the one bound every pose reader applies (issue 19).
+/// `Pose.placementProblem`: the one bound every pose reader applies.
 final class PoseBoundsTests: XCTestCase {
     func testTranslationsBeyondTheBoundOrNotANumberAreProblems() {
         let r = Pose.identity.rotation

@@ -94,7 +94,7 @@ final class ViewpointTests: XCTestCase {
                 XCTAssertTrue(error.message.lowercased().contains("viewpoint"), error.message)
             }
         }
-        // A camera beyond ±1e5 m is no camera's (issue 19): its VIEWPOINT would put the cloud out of
+        // A camera beyond ±1e5 m is no camera's: its VIEWPOINT would put the cloud out of
         // Float32's reach; just inside, the file reads with its viewpoint.
         for (tx, shown, refused) in [("1e308", "1e+308", true), ("1e6", "1000000.0", true), ("-1e6", "-1000000.0", true), ("99999", "", false)] {
             let ply = "ply\nformat ascii 1.0\ncomment cloudgen viewpoint \(tx) 2 3 1 0 0 0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nend_header\n0 0 1\n"

@@ -55,7 +55,7 @@ final class OpenAPIDocumentTests: XCTestCase {
         let documented = Set(document.operations.map { "\($0.method.uppercased()) \($0.path)" })
         XCTAssertEqual(Set(registered).subtracting(documented).sorted(), [], "registered but not in /openapi.json")
         XCTAssertEqual(documented.subtracting(registered).sorted(), [], "in /openapi.json but not registered")
-        // The routes the issue names are there (the comparison above would pass for two empty sets).
+        // The main routes are there (the comparison above would pass for two empty sets).
         for route in ["POST /v1/captures", "GET /v1/captures/{id}/preview.png", "GET /v1/jobs/{id}/events", "POST /v1/convert", "GET /"] {
             XCTAssertTrue(documented.contains(route), route)
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The floor plane of the real frames in ../shared/data as Open3D finds it, the reference
-/// `cloudgen measure`'s floor is held to (issue 12: within 1 cm and 1 degree of PCL's
+/// `cloudgen measure`'s floor is held to (within 1 cm and 1 degree of PCL's
 /// SACSegmentation or Open3D's segment_plane on the same points).
 ///
 /// Recorded on 2026-11-25 by `Tools/compare/planes_run --swift` (Tools/compare/open3d_planes.py,

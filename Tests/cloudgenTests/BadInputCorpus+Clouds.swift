@@ -1,6 +1,6 @@
 import Foundation
 
-/// Lying, truncated and hostile PLY and PCD files: every class the issue names (list counts
+/// Lying, truncated and hostile PLY and PCD files: every class of lie a header can tell (list counts
 /// negative or huge, range_grid indices out of range, ascii values that are not numbers, repeated
 /// PCD fields, extra columns) and the rest of each format's header and body. Each file is tried
 /// with one of info, convert and render in turn, the last two over an output that must survive.
