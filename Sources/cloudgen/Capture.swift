@@ -13,19 +13,7 @@ struct Capture: ParsableCommand {
         abstract: "Capture a frame from a source and write it as a colored point cloud.",
         discussion: """
             Sources (Docs/cli.md has every key):
-              synthetic[:room=WxDxH,seed=N,noise=0|1,depth=WxH,color=WxH,format=...,distortion=0|1,
-                        reference=WxH,path=orbit|walk|scan,frames=N,sensor=kinect|lidar,yaw=DEG,
-                        roll=DEG,shape=box|L,door=0|1,furniture=0|1|2]   the built-in simulated camera
-              rgbd:COLOR,DEPTH   one image pair (with --intrinsics, --depth-scale, --depth-encoding)
-              tum:DIR  redwood:DIR  pclgrabber:DIR   dataset folders
-                (tum: posed by groundtruth.txt, redwood: by trajectory.log)
-              bundle:DIR   a capture bundle (phone capture format, or written with --bundle)
-              polycam:DIR   a Polycam raw-data export (keyframes/; --min-confidence)
-              stray:DIR   a Stray Scanner export (rgb.mp4, depth/, odometry.csv; --min-confidence)
-              photo:FILE   an iPhone portrait photo with depth, HEIC or JPEG (--known-distance, --matte)
-              record3d:DIR   a Record3D "EXR + JPG" export (metadata.json, rgb/, depth/; not .r3d)
-              kinect[:INDEX]   Kinect v1 through libfreenect
-              openni2[:URI|FILE.oni]   OpenNI2 camera (Xtion, Carmine) or recording
+            \(SourceKind.all.map { "  \($0.form)\n      \($0.summary)" }.joined(separator: "\n"))
             Without --source the first attached depth camera is used ('cloudgen devices' lists them).
             Ctrl-C stops a capture early and writes the frames taken so far.
             Nothing is dropped or rescaled silently: --json reports the scaled intrinsics, the depth

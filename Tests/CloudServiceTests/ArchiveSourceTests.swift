@@ -28,8 +28,11 @@ final class ArchiveSourceTests: XCTestCase {
         }
         let unknown = try scratchFolder()
         XCTAssertThrowsError(try ArchiveSource.spec(kind: nil, folder: unknown.path)) { error in
-            XCTAssertTrue((error as? Problem)?.detail.contains("nor a Stray Scanner export (rgb.mp4, odometry.csv)") == true, "\(error)")
-            XCTAssertTrue((error as? Problem)?.detail.contains("nor a Record3D EXR + JPG export (metadata.json, rgb/, depth/)") == true, "\(error)")
+            for layout in ["a capture bundle (manifest.json)", "a TUM sequence (rgb.txt, depth.txt)", "a Redwood folder (color/, depth/)",
+                           "PCL grabber frames (*.xml, *_depth.*)", "a Polycam raw-data export (keyframes/)",
+                           "a Stray Scanner export (rgb.mp4, odometry.csv)", "a Record3D EXR + JPG export (metadata.json, rgb/, depth/)"] {
+                XCTAssertTrue((error as? Problem)?.detail.contains(layout) == true, "\(error) does not name \(layout)")
+            }
         }
         XCTAssertThrowsError(try ArchiveSource.spec(kind: "synthetic", folder: unknown.path))
     }

@@ -1,3 +1,4 @@
+import CloudCapture
 import CloudService
 import Foundation
 import Hummingbird
@@ -408,5 +409,27 @@ private struct SchemaCheck {
 
     static func equal(_ a: Any, _ b: Any) -> Bool {
         (a as? NSObject)?.isEqual(b) ?? false
+    }
+}
+
+/// The kinds an uploaded archive may name in its `source` field are the source table's kinds that
+/// read a folder, as the document's enum says.
+final class OpenAPISourceKindTests: XCTestCase {
+    func testTheArchiveSourceEnumIsTheTable() throws {
+        let document = try OpenAPI(text: ServiceIntrospection.openAPIDocument)
+        var enums: [[String]] = []
+        func visit(_ value: Any) {
+            if let object = value as? [String: Any] {
+                if let source = object["source"] as? [String: Any], let options = source["enum"] as? [String] { enums.append(options) }
+                object.values.forEach(visit)
+            } else if let array = value as? [Any] {
+                array.forEach(visit)
+            }
+        }
+        visit(document.root)
+        XCTAssertFalse(enums.isEmpty, "no source enum in the document")
+        for options in enums {
+            XCTAssertEqual(Set(options), Set(SourceKind.all.filter { $0.layout != nil }.map(\.name)))
+        }
     }
 }

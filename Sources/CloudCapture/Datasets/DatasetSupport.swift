@@ -41,23 +41,16 @@ public struct SourceOptions: Equatable, Sendable {
 
     /// Refuses flags the spec's kind has no use for, and a depth scale that is not a positive number.
     public func check(for spec: SourceSpec) throws {
-        let datasets = ["rgbd", "tum", "redwood", "pclgrabber"]
-        func refuse(_ flag: String, only kinds: [String]) -> CloudError {
-            .badInput("\(flag) does not apply to \(spec.kind): sources (only to \(kinds.map { "\($0):" }.joined(separator: ", ")))")
+        // One refusal at a time, always in this order.
+        let given: [(SourceKind.Option, Bool)] = [
+            (.intrinsics, intrinsicsPath != nil), (.depthScale, depthUnitsPerMetre != nil), (.depthEncoding, depthEncoding != .standard),
+            (.knownDistance, knownDistance != nil), (.matte, matte), (.minConfidence, minConfidence != nil),
+        ]
+        for (option, isGiven) in given where isGiven && !spec.sourceKind.options.contains(option) {
+            let takers = SourceKind.taking(option).map { "\($0.name):" }.joined(separator: ", ")
+            throw CloudError.badInput("--\(option.rawValue) does not apply to \(spec.kind): sources (only to \(takers))")
         }
-        if intrinsicsPath != nil && !datasets.contains(spec.kind) {
-            throw refuse("--intrinsics", only: datasets)
-        }
-        if depthUnitsPerMetre != nil && !datasets.contains(spec.kind) {
-            throw refuse("--depth-scale", only: datasets)
-        }
-        if depthEncoding != .standard && spec.kind != "rgbd" {
-            throw refuse("--depth-encoding", only: ["rgbd"])
-        }
-        if knownDistance != nil && spec.kind != "photo" { throw refuse("--known-distance", only: ["photo"]) }
-        if matte && spec.kind != "photo" { throw refuse("--matte", only: ["photo"]) }
         if let minConfidence {
-            guard ["polycam", "stray"].contains(spec.kind) else { throw refuse("--min-confidence", only: ["polycam", "stray"]) }
             guard (0...2).contains(minConfidence) else {
                 throw CloudError.badInput("--min-confidence must be 0 (keep all), 1 (medium and high) or 2 (high only), not \(minConfidence)")
             }
