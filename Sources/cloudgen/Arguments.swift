@@ -36,11 +36,15 @@ enum FrameCount: ExpressibleByArgument {
 extension OutputFrame: ExpressibleByArgument {}
 
 extension CloudEncoding: ExpressibleByArgument {
-    /// Also PCD's own name for the compressed encoding, `binary_compressed`, which the service's
-    /// `format` query takes: a script need not know which door it talks to.
+    /// PCD's own name for the compressed encoding, `binary_compressed`, as the service spells it
+    /// (OptionCatalogue); `compressed`, the older spelling, is still taken.
     public init?(argument: String) {
         self.init(rawValue: argument == "binary_compressed" ? "compressed" : argument)
     }
+
+    public static var allValueStrings: [String] { ["binary", "ascii", "binary_compressed"] }
+
+    public var defaultValueDescription: String { self == .compressed ? "binary_compressed" : rawValue }
 }
 
 /// The outputs every cloud-writing command shares.
@@ -51,14 +55,14 @@ struct CloudOutputOptions: ParsableArguments {
     @Option(name: .customLong("pcd"), help: ArgumentHelp("Write a PCD file.", valueName: "file"))
     var pcdPath: String?
 
-    @Option(help: ArgumentHelp("binary, ascii or compressed (also binary_compressed: PCD's name for it; PLY has no compressed form and is written binary).",
+    @Option(help: ArgumentHelp("binary, ascii or binary_compressed (PCD's name; compressed is its older spelling here; PLY has no compressed form and is written binary).",
                                valueName: "encoding"))
     var encoding: CloudEncoding = .binary
 
-    /// Says what `--encoding compressed` does to a PLY, which has no compressed form.
+    /// Says what `--encoding binary_compressed` does to a PLY, which has no compressed form.
     func warnAboutEncoding() {
         if encoding == .compressed, let plyPath {
-            Console.warning("\(plyPath): PLY has no compressed encoding; it is written binary_little_endian (--encoding compressed applies to --pcd)")
+            Console.warning("\(plyPath): PLY has no compressed encoding; it is written binary_little_endian (--encoding binary_compressed applies to --pcd)")
         }
     }
 

@@ -43,8 +43,10 @@ final class ExportRoutesTests: XCTestCase {
 
             // Other encodings and filters: the same cloud `convert` writes from the stored file.
             let original = try CloudReader.read(folder.appendingPathComponent("cloud.ply").path).cloud
-            for (query, format) in [("cloud.pcd?format=ascii", CloudFileFormat.pcd(.ascii)), ("cloud.pcd?format=binary_compressed", .pcd(.compressed)),
-                                    ("cloud.ply?format=ascii", .ply(.ascii))] {
+            // `encoding`, as convert and the CLI spell it, and `format`, its older name here.
+            for (query, format) in [("cloud.pcd?encoding=ascii", CloudFileFormat.pcd(.ascii)), ("cloud.pcd?encoding=binary_compressed", .pcd(.compressed)),
+                                    ("cloud.ply?encoding=ascii", .ply(.ascii)), ("cloud.pcd?format=ascii", .pcd(.ascii)),
+                                    ("cloud.pcd?format=binary_compressed", .pcd(.compressed))] {
                 let response = try await client.execute(uri: "/v1/captures/\(id)/\(query)", method: .get)
                 XCTAssertEqual(response.status, .ok, query)
                 let cloud = try Data(buffer: response.body).withUnsafeBytes { try CloudReader.read(bytes: $0, path: query) }
@@ -52,6 +54,8 @@ final class ExportRoutesTests: XCTestCase {
                 XCTAssertEqual(cloud.cloud.positions, original.positions, query)
                 XCTAssertEqual(cloud.cloud.colors, original.colors, query)
             }
+            let both = try await client.execute(uri: "/v1/captures/\(id)/cloud.pcd?encoding=ascii&format=ascii", method: .get)
+            XCTAssertEqual(both.status, .badRequest, "one encoding, under one of its names")
             let filtered = try await client.execute(uri: "/v1/captures/\(id)/cloud.pcd?voxel=0.05&sor=10,2", method: .get)
             XCTAssertEqual(filtered.status, .ok)
             let served = try Data(buffer: filtered.body).withUnsafeBytes { try CloudReader.read(bytes: $0, path: "filtered.pcd") }.cloud

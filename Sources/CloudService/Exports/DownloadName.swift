@@ -17,8 +17,9 @@ enum DownloadName {
     /// A cloud download: the encoding unless binary, then each filter step, `kitchen-ascii-voxel0.01.pcd`.
     static func cloud(_ base: String, container: String, query: [(name: String, value: String)]) -> String {
         var pieces = [base]
-        if let format = query.last(where: { $0.name == "format" })?.value, format != "binary" { pieces.append(format) }
-        pieces += query.filter { $0.name != "format" }.map { $0.name + $0.value }
+        let encodingNames: Set<String> = ["encoding", "format"]
+        if let encoding = query.last(where: { encodingNames.contains($0.name) })?.value, encoding != "binary" { pieces.append(encoding) }
+        pieces += query.filter { !encodingNames.contains($0.name) }.map { $0.name + $0.value }
         return pieces.joined(separator: "-") + "." + container
     }
 

@@ -39,13 +39,18 @@ struct ExportRoutes {
     private func cloud(_ request: Request, _ context: BasicRequestContext, container: String) async throws -> Response {
         let record = try await service.record(context.parameters.get("id"))
         let (id, folder) = try await service.captureFolder(record.id.description)
-        var query = ExportQuery(request, allowed: CaptureOrder.filterFields.subtracting(["foreground"]).union(["format"]))
+        var query = ExportQuery(request, allowed: CaptureOrder.filterFields.subtracting(["foreground"]).union(["encoding", "format"]))
         let encodings: [String: CloudFileFormat] = container == "ply"
             ? ["binary": .ply(.binary), "ascii": .ply(.ascii)]
             : ["binary": .pcd(.binary), "ascii": .pcd(.ascii), "binary_compressed": .pcd(.compressed)]
-        let formatName = query.take("format") ?? "binary"
+        // `encoding`, as convert and the CLI call it; `format` is its older name here, still taken.
+        let (spelled, older) = (query.take("encoding"), query.take("format"))
+        if spelled != nil && older != nil {
+            throw Problem.badRequest("format is the older name of encoding: give one of them", field: "format")
+        }
+        let formatName = spelled ?? older ?? "binary"
         guard let format = encodings[formatName] else {
-            throw Problem.badRequest("format \(MessageTextShort.of(formatName)): \(container.uppercased()) is written as \(encodings.keys.sorted().joined(separator: ", "))", field: "format")
+            throw Problem.badRequest("encoding \(MessageTextShort.of(formatName)): \(container.uppercased()) is written as \(encodings.keys.sorted().joined(separator: ", "))", field: spelled == nil ? "format" : "encoding")
         }
         try query.finish()
         try WorkLimits.checkStepCount(query.remaining.count, field: query.remaining.first?.name ?? "filters")

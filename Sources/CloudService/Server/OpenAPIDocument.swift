@@ -195,7 +195,7 @@ enum OpenAPIDocument {
             "operationId": "downloadPLY",
             "summary": "The cloud as PLY; with filters, a filtered copy (made once, then kept).",
             "parameters": [
-              {"name": "format", "in": "query", "description": "PLY encoding (default binary).", "schema": {"enum": ["binary", "ascii"]}},
+              {"name": "encoding", "in": "query", "description": "PLY encoding (default binary). Its older name, format, is still taken.", "schema": {"enum": ["binary", "ascii"]}},
               {"$ref": "#/components/parameters/Voxel"}, {"$ref": "#/components/parameters/Crop"},
               {"$ref": "#/components/parameters/SOR"}, {"$ref": "#/components/parameters/Radius"},
               {"$ref": "#/components/parameters/Normals"},
@@ -220,7 +220,7 @@ enum OpenAPIDocument {
             "operationId": "downloadPCD",
             "summary": "The cloud as PCD; with filters, a filtered copy (made once, then kept).",
             "parameters": [
-              {"name": "format", "in": "query", "description": "PCD encoding (default binary).", "schema": {"enum": ["binary", "ascii", "binary_compressed"]}},
+              {"name": "encoding", "in": "query", "description": "PCD encoding (default binary). Its older name, format, is still taken.", "schema": {"enum": ["binary", "ascii", "binary_compressed"]}},
               {"$ref": "#/components/parameters/Voxel"}, {"$ref": "#/components/parameters/Crop"},
               {"$ref": "#/components/parameters/SOR"}, {"$ref": "#/components/parameters/Radius"},
               {"$ref": "#/components/parameters/Normals"},
