@@ -33,8 +33,9 @@ final class MangledUploadTests: XCTestCase {
         let frame = try smallFrame(in: scratch)
         let good = Array(frame.bytes + Data("--\(frame.boundary)--\r\n".utf8))
         let boundary = Array("--\(frame.boundary)".utf8)
-        var random = SplitMix(seed: 11)
         try await harness.test { client in
+            // Made inside the closure, which runs concurrently with this function: the seed, not the state, is shared.
+            var random = SplitMix(seed: 11)
             var statuses: [UInt: Int] = [:]
             for round in 0..<300 {
                 var body = good
