@@ -36,10 +36,13 @@ let package = Package(
     targets: [
         // CloudCore imports no Foundation, so nothing autolinks libm for its rounding and square roots.
         .target(name: "CloudCore", linkerSettings: [.linkedLibrary("m")]),
+        // The one status (a code and a one-line message) every C target reports through, and the one
+        // way each opens a library on first use (dlopen); the PCL shim's CMake build includes it too.
+        .target(name: "CStatus", linkerSettings: [.linkedLibrary("dl")]),
         // C over Debian's libpng, libjpeg-turbo and libtiff: their error handlers longjmp, which
         // Swift cannot, so the setjmp side lives in C. libtiff is dlopen'ed on the first TIFF
         // (tiff_library.h), not linked: it would load six more libraries into every process.
-        .target(name: "CImageCodecs",
+        .target(name: "CImageCodecs", dependencies: ["CStatus"],
                 linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("jpeg"), .linkedLibrary("dl")]),
         // The signal handler that removes half-written outputs: C, because it must be async-signal-safe.
         .target(name: "CWriteGuard"),
@@ -47,7 +50,7 @@ let package = Package(
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         // Reading inputs and writing outputs safely: bounded input files, atomic and staged
         // outputs, temporaries removed on a signal, the memory budget. Everything may use it.
-        .target(name: "SafeIO", dependencies: ["CloudCore", "CWriteGuard"]),
+        .target(name: "SafeIO", dependencies: ["CloudCore", "CWriteGuard", "CStatus"]),
         // Image files, phone photos' containers, video frames, EXR depth, RGBD exports.
         .target(name: "CloudImages", dependencies: ["CloudCore", "SafeIO", "CImageCodecs"]),
         // Files packed in one stream: tar and zip archives (uploads, Record3D's .r3d, the capture
@@ -65,7 +68,7 @@ let package = Package(
         // C over libusb, libfreenect and OpenNI2, all dlopen'ed on first use: no command but the
         // camera ones loads them, cloudgen runs without them, and fakenect's reduced library can stand
         // in for the real one.
-        .target(name: "CDevices", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CDevices", dependencies: ["CStatus"], linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CloudCapture", dependencies: ["CloudCore", "SafeIO", "CloudImages", "CloudArchives", "CDevices"], swiftSettings: optimizedInDebug),
         .target(name: "CloudRender", dependencies: ["CloudCore"]),
         // The capture stages (source -> frames -> cloud -> filters -> files and pictures) that the

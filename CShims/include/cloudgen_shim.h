@@ -16,27 +16,27 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <cstatus.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* Every function reports through cloudgen's one C status (Sources/CStatus/include/cstatus.h, on
+   this build's include path too); CG_INTERNAL is the shim's own finer code. */
 enum {
-    CG_OK = 0,
+    CG_OK = CS_OK,
     /* The file or the cloud handed in is wrong (exit status 2 in the CLI). */
-    CG_BAD_INPUT = 1,
+    CG_BAD_INPUT = CS_BAD_INPUT,
     /* The file system or PCL failed while doing something valid (exit status 3). */
-    CG_IO_ERROR = 2,
+    CG_IO_ERROR = CS_IO_ERROR,
     /* Out of memory or an unexpected C++ exception. */
-    CG_INTERNAL = 3
+    CG_INTERNAL = 16
 };
 
-#define CG_MESSAGE_CAPACITY 512
+#define CG_MESSAGE_CAPACITY CS_MESSAGE_CAPACITY
 
-typedef struct cg_status {
-    int32_t code;
-    char message[CG_MESSAGE_CAPACITY];
-} cg_status;
+typedef cs_status cg_status;
 
 /* A cloud handed to a filter. width * height == count; height == 1 for an unorganized cloud. */
 typedef struct cg_cloud_view {

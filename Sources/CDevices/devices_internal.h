@@ -1,4 +1,4 @@
-/* What the CDevices files share: status helpers, the per-stream frame slot, dlopen lookups. */
+/* What the CDevices files share: status helpers, the per-stream frame slot, library loading. */
 #ifndef CDEVICES_INTERNAL_H
 #define CDEVICES_INTERNAL_H
 
@@ -9,9 +9,9 @@
 extern "C" {
 #endif
 
-void cdv_succeed(cdv_status *status);
-int32_t cdv_fail(cdv_status *status, int32_t code, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
+/* cstatus.h's helpers under the names the device files use. */
+#define cdv_succeed cs_succeed
+#define cdv_fail cs_fail
 
 /* The newest frame of one stream, copied out of the library's buffer when it arrived. A newer
    frame replaces one not taken yet: capture wants the latest, not a backlog. */
@@ -31,13 +31,10 @@ int32_t cdv_slot_store(cdv_slot *slot, const void *data, size_t stride, int32_t 
 int32_t cdv_slot_take(cdv_slot *slot, cdv_frame *frame);
 void cdv_slot_free(cdv_slot *slot);
 
-/* dlopen()s the first of `sonames` that loads; NULL with `status` naming `package` otherwise. */
-void *cdv_library_open(const char *const *sonames, const char *package, cdv_status *status);
-
-/* Resolves the symbols named in `names` into `functions` (same order); fails naming the first
-   one missing. */
-int32_t cdv_library_bind(void *library, const char *const *names, void **functions, int32_t count,
-                         const char *what, cdv_status *status);
+/* Opens the first of `sonames` that loads and binds `names` into `functions` (cs_load_library);
+   a missing library or function is CDV_UNAVAILABLE. Returns the handle, or NULL. */
+void *cdv_library_load(const char *const *sonames, const char *package, const char *const *names, size_t count,
+                       void **functions, cdv_status *status);
 
 #ifdef __cplusplus
 }

@@ -40,7 +40,7 @@ static const char *const api_names[] = {
     "freenect_start_depth", "freenect_start_video", "freenect_stop_depth", "freenect_stop_video",
     "freenect_process_events_timeout",
 };
-/* cdv_library_bind fills the struct as an array of pointers, one per name. */
+/* cdv_library_load fills the struct as an array of pointers, one per name. */
 _Static_assert(sizeof(freenect_api) == sizeof api_names / sizeof api_names[0] * sizeof(void *),
                "freenect_api and api_names must list the same functions");
 
@@ -69,14 +69,7 @@ static void keep_log(freenect_context *context, freenect_loglevel level, const c
 
 static void *load(freenect_api *api, cdv_status *status) {
     static const char *const sonames[] = {"libfreenect.so.0.5", "libfreenect.so", NULL};
-    void *library = cdv_library_open(sonames, "libfreenect0.5", status);
-    if (!library) return NULL;
-    int32_t count = (int32_t)(sizeof api_names / sizeof api_names[0]);
-    if (cdv_library_bind(library, api_names, (void **)api, count, "libfreenect", status) != CDV_OK) {
-        dlclose(library);
-        return NULL;
-    }
-    return library;
+    return cdv_library_load(sonames, "libfreenect0.5", api_names, sizeof api_names / sizeof api_names[0], (void **)api, status);
 }
 
 static int32_t start_context(cdv_kinect *kinect, cdv_status *status) {

@@ -42,7 +42,7 @@ const char *const api_names[] = {
     "oniWaitForAnyStream", "oniStreamStart", "oniStreamStop", "oniStreamDestroy", "oniStreamReadFrame",
     "oniStreamGetProperty", "oniStreamSetProperty", "oniFrameRelease",
 };
-// cdv_library_bind fills the struct as an array of pointers, one per name.
+// cdv_library_load fills the struct as an array of pointers, one per name.
 static_assert(sizeof(OpenNI2API) == sizeof api_names / sizeof api_names[0] * sizeof(void *),
               "OpenNI2API and api_names must list the same functions");
 
@@ -158,7 +158,7 @@ static const char *const sonames[] = {"libOpenNI2.so.0", "libOpenNI2.so", NULL};
 
 extern "C" int32_t cdv_openni2_installed(void) {
     cdv_status status;
-    void *library = cdv_library_open(sonames, "libopenni2-0", &status);
+    void *library = cdv_library_load(sonames, "libopenni2-0", NULL, 0, NULL, &status);
     if (library) dlclose(library);
     return library != NULL;
 }
@@ -167,10 +167,9 @@ extern "C" cdv_openni2 *cdv_openni2_open(const char *uri, cdv_openni2_info *info
     memset(info, 0, sizeof *info);
     cdv_openni2 *device = (cdv_openni2 *)calloc(1, sizeof *device);
     if (!device) return cdv_fail(status, CDV_FAILED, "out of memory"), (cdv_openni2 *)NULL;
-    device->library = cdv_library_open(sonames, "libopenni2-0", status);
-    int32_t count = (int32_t)(sizeof api_names / sizeof api_names[0]);
-    if (!device->library ||
-        cdv_library_bind(device->library, api_names, (void **)&device->api, count, "libOpenNI2", status) != CDV_OK) {
+    device->library = cdv_library_load(sonames, "libopenni2-0", api_names, sizeof api_names / sizeof api_names[0],
+                                       (void **)&device->api, status);
+    if (!device->library) {
         release(device);
         return NULL;
     }

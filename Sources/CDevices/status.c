@@ -1,30 +1,7 @@
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "devices_internal.h"
-
-void cdv_succeed(cdv_status *status) {
-    status->code = CDV_OK;
-    status->message[0] = 0;
-}
-
-int32_t cdv_fail(cdv_status *status, int32_t code, const char *format, ...) {
-    va_list arguments;
-    va_start(arguments, format);
-    status->code = code;
-    vsnprintf(status->message, sizeof status->message, format, arguments);
-    va_end(arguments);
-    /* Library messages sometimes span lines; the caller's error is one line. */
-    for (char *c = status->message; *c; c++) {
-        if (*c == '\n' || *c == '\r' || *c == '\t') *c = ' ';
-    }
-    size_t length = strlen(status->message);
-    while (length > 0 && (status->message[length - 1] == ' ' || status->message[length - 1] == '.')) {
-        status->message[--length] = 0;
-    }
-    return code;
-}
 
 int32_t cdv_slot_store(cdv_slot *slot, const void *data, size_t stride, int32_t width, int32_t height,
                        int32_t bytes_per_pixel, uint64_t timestamp) {
@@ -64,22 +41,12 @@ void cdv_slot_free(cdv_slot *slot) {
     memset(slot, 0, sizeof *slot);
 }
 
-void *cdv_library_open(const char *const *sonames, const char *package, cdv_status *status) {
-    for (const char *const *name = sonames; *name; name++) {
-        void *library = dlopen(*name, RTLD_NOW | RTLD_LOCAL);
-        if (library) return library;
+void *cdv_library_load(const char *const *sonames, const char *package, const char *const *names, size_t count,
+                       void **functions, cdv_status *status) {
+    void *library = NULL;
+    if (cs_load_library(sonames, package, names, count, functions, &library, status) != CS_OK) {
+        status->code = CDV_UNAVAILABLE;
+        return NULL;
     }
-    cdv_fail(status, CDV_UNAVAILABLE, "%s is not installed (Debian package %s)", sonames[0], package);
-    return NULL;
-}
-
-int32_t cdv_library_bind(void *library, const char *const *names, void **functions, int32_t count,
-                         const char *what, cdv_status *status) {
-    for (int32_t i = 0; i < count; i++) {
-        functions[i] = dlsym(library, names[i]);
-        if (!functions[i]) {
-            return cdv_fail(status, CDV_UNAVAILABLE, "%s has no %s (an incompatible version?)", what, names[i]);
-        }
-    }
-    return CDV_OK;
+    return library;
 }

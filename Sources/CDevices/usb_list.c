@@ -1,4 +1,3 @@
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <string.h>
@@ -28,7 +27,7 @@ static const char *const usb_names[] = {
     "libusb_get_device_descriptor", "libusb_get_bus_number", "libusb_get_device_address",
     "libusb_get_port_numbers", "libusb_open", "libusb_close", "libusb_get_string_descriptor_ascii",
 };
-/* cdv_library_bind fills the struct as an array of pointers, one per name. */
+/* cdv_library_load fills the struct as an array of pointers, one per name. */
 _Static_assert(sizeof(usb_api) == sizeof usb_names / sizeof usb_names[0] * sizeof(void *),
                "usb_api and usb_names must list the same functions");
 
@@ -38,14 +37,7 @@ static pthread_once_t usb_once = PTHREAD_ONCE_INIT;
 
 static void load_usb(void) {
     static const char *const sonames[] = {"libusb-1.0.so.0", "libusb-1.0.so", NULL};
-    void *library = cdv_library_open(sonames, "libusb-1.0-0", &usb_load_status);
-    if (!library) return;
-    int32_t count = (int32_t)(sizeof usb_names / sizeof usb_names[0]);
-    if (cdv_library_bind(library, usb_names, (void **)&usb, count, "libusb", &usb_load_status) != CDV_OK) {
-        dlclose(library);
-        return;
-    }
-    cdv_succeed(&usb_load_status);
+    cdv_library_load(sonames, "libusb-1.0-0", usb_names, sizeof usb_names / sizeof usb_names[0], (void **)&usb, &usb_load_status);
 }
 
 static int32_t status_for(int error) {

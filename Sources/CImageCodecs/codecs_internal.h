@@ -12,12 +12,9 @@
 #define CIC_HOST_LITTLE_ENDIAN 0
 #endif
 
-void cic_succeed(cic_status *status);
-
-/* Records a failure (code + printf-style one-line message) and returns the code. */
-int32_t cic_fail(cic_status *status, int32_t code, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
-
-int32_t cic_vfail(cic_status *status, int32_t code, const char *format, va_list arguments);
+/* cstatus.h's helpers under the names the codec files use. */
+#define cic_succeed cs_succeed
+#define cic_fail cs_fail
+#define cic_vfail cs_vfail
 
 #endif

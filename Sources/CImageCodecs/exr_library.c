@@ -4,7 +4,7 @@
 
 CIC_DEFINE_LOADER(exr, CIC_EXR_FUNCTIONS, "libOpenEXRCore-3_1.so.30", "libopenexr-3-1-30")
 
-static _Thread_local char last_message[CIC_MESSAGE_CAPACITY];
+static _Thread_local char last_message[CS_MESSAGE_CAPACITY];
 
 void cic_exr_keep_message(exr_const_context_t context, exr_result_t code, const char *message) {
     (void)context;

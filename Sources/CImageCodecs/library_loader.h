@@ -14,12 +14,6 @@
 #include <stddef.h>
 #include "codecs_internal.h"
 
-/* Opens `soname` and fills `functions` (`count` pointers, in the order of `names`) with its
-   symbols: CIC_OK, or CIC_IO_ERROR naming the library and the Debian `package` that installs it.
-   On failure the library is closed again and `functions` must not be used. */
-int32_t cic_load_functions(const char *soname, const char *package, const char *const *names, size_t count,
-                           void **functions, cic_status *status);
-
 /* The names as strings, before the macros of a library header replace them: #name of a macro
    argument is not expanded. */
 #define CIC_FUNCTION_NAME(name) #name,
@@ -36,8 +30,9 @@ int32_t cic_load_functions(const char *soname, const char *package, const char *
     _Static_assert(sizeof(cic_##prefix##_functions) == sizeof prefix##_names / sizeof prefix##_names[0] * sizeof(void *), \
                    "cic_" #prefix "_functions must hold one pointer per name");                          \
     static void prefix##_load(void) {                                                                    \
-        cic_load_functions(soname, package, prefix##_names, sizeof prefix##_names / sizeof prefix##_names[0], \
-                           (void **)&cic_##prefix, &prefix##_status);                                    \
+        static const char *const sonames[] = {soname, NULL};                                             \
+        cs_load_library(sonames, package, prefix##_names, sizeof prefix##_names / sizeof prefix##_names[0], \
+                        (void **)&cic_##prefix, NULL, &prefix##_status);                                 \
     }                                                                                                    \
     int32_t cic_##prefix##_load(cic_status *status) {                                                    \
         pthread_once(&prefix##_once, prefix##_load);                                                     \

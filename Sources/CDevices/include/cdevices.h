@@ -10,40 +10,38 @@
  *     looked up one by one and used when present, so both run the same code.
  * Their callbacks and threads stay on this side: frames are copied into per-stream slots here and
  * handed to Swift on request. Every entry point reports failure through a cdv_status (a code and
- * one line of text); nothing here prints or exits.
+ * one line of text, cstatus.h); nothing here prints or exits.
  */
 #ifndef CDEVICES_H
 #define CDEVICES_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <cstatus.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* The status every entry point reports through is cloudgen's one C status (cstatus.h); these
+   are its codes as devices use them, the finer kinds of failure numbered from 16. */
 enum {
-    CDV_OK = 0,
-    /* The library (libfreenect, OpenNI2) is not installed. */
-    CDV_UNAVAILABLE = 1,
-    /* No device to open (none attached, or the index is beyond those attached). */
-    CDV_NO_DEVICE = 2,
-    /* The operating system refused access (a missing udev rule). */
-    CDV_PERMISSION = 3,
-    /* The device or library failed, or the device went away while streaming. */
-    CDV_FAILED = 4,
+    CDV_OK = CS_OK,
     /* The input is not what it should be (a corrupt .oni recording). */
-    CDV_BAD_INPUT = 5,
+    CDV_BAD_INPUT = CS_BAD_INPUT,
+    /* The device or library failed, or the device went away while streaming. */
+    CDV_FAILED = CS_IO_ERROR,
+    /* The library (libusb, libfreenect, OpenNI2) is not installed. */
+    CDV_UNAVAILABLE = 16,
+    /* No device to open (none attached, or the index is beyond those attached). */
+    CDV_NO_DEVICE = 17,
+    /* The operating system refused access (a missing udev rule). */
+    CDV_PERMISSION = 18,
     /* A recording or playback reached its end. */
-    CDV_ENDED = 6
+    CDV_ENDED = 19
 };
 
-#define CDV_MESSAGE_CAPACITY 256
-
-typedef struct cdv_status {
-    int32_t code;
-    char message[CDV_MESSAGE_CAPACITY];
-} cdv_status;
+typedef cs_status cdv_status;
 
 /* ---- USB discovery (libusb) ---- */
 

@@ -20,25 +20,15 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <cstatus.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-enum {
-    CIC_OK = 0,
-    /* The data is corrupt, truncated or of a kind these decoders do not produce. */
-    CIC_BAD_INPUT = 1,
-    /* The file system failed (writing), or memory ran out. */
-    CIC_IO_ERROR = 2
-};
-
-#define CIC_MESSAGE_CAPACITY 256
-
-typedef struct cic_status {
-    int32_t code;
-    char message[CIC_MESSAGE_CAPACITY];
-} cic_status;
+/* The status every function reports through: cloudgen's one C status (cstatus.h). */
+enum { CIC_OK = CS_OK, CIC_BAD_INPUT = CS_BAD_INPUT, CIC_IO_ERROR = CS_IO_ERROR };
+typedef cs_status cic_status;
 
 /* What cic_X_decode will write: the output format after expansion (palette -> RGB, 1/2/4-bit
  * gray -> 8-bit, PNG transparency -> alpha channel). */
