@@ -74,7 +74,7 @@ let package = Package(
         // The capture stages (source -> frames -> cloud -> filters -> files and pictures) that the
         // CLI's `capture` and the service's uploads both drive.
         .target(name: "CloudMeasure", dependencies: ["CloudCore", "CloudPCL"], swiftSettings: optimizedInDebug),
-        .target(name: "CloudPipeline", dependencies: ["CloudCore", "SafeIO", "CloudImages", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender"]),
+        .target(name: "CloudPipeline", dependencies: ["CloudCore", "SafeIO", "CloudImages", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender", "CloudMeasure"]),
         // `cloudgen serve`: the HTTP API over CloudPipeline, with its SQLite capture index.
         .target(
             name: "CloudService",

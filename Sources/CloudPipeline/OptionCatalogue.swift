@@ -1,4 +1,5 @@
 import CloudCapture
+import CloudMeasure
 
 /// One option of a capture, a conversion, an export or a measurement, as both doors spell it: the
 /// CLI's flag and the service's field, the value's form, the words it takes, its default, and
@@ -115,7 +116,7 @@ public enum OptionCatalogue {
         CatalogueOption(flag: "depth-blend", field: nil, value: "A", commands: [.capture], routes: []),
         CatalogueOption(flag: "json", field: nil, commands: [.capture, .measure], routes: []),
         // Measurement.
-        CatalogueOption(flag: "up", field: "up", vocabulary: ["auto", "x", "y", "z", "-x", "-y", "-z"], defaultValue: "auto",
+        CatalogueOption(flag: "up", field: "up", vocabulary: UpChoice.allCases.map(\.rawValue), defaultValue: UpChoice.auto.rawValue,
                         commands: [.measure], routes: [.measure]),
         CatalogueOption(flag: "leaf", field: "leaf", value: "M", defaultValue: "0.03", commands: [.measure], routes: [.measure]),
         CatalogueOption(flag: "plan", field: nil, value: "FILE.png", commands: [.measure], routes: []),

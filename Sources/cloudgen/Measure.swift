@@ -7,23 +7,7 @@ import CloudPCL
 import CloudPipeline
 import SafeIO
 
-/// --up's values: an axis of the cloud's frame, with a sign.
-enum UpArgument: String, ExpressibleByArgument, CaseIterable {
-    case auto, x, y, z
-    case minusX = "-x", minusY = "-y", minusZ = "-z"
-
-    var vector: SIMD3<Double>? {
-        switch self {
-        case .auto: return nil
-        case .x: return SIMD3(1, 0, 0)
-        case .y: return SIMD3(0, 1, 0)
-        case .z: return SIMD3(0, 0, 1)
-        case .minusX: return SIMD3(-1, 0, 0)
-        case .minusY: return SIMD3(0, -1, 0)
-        case .minusZ: return SIMD3(0, 0, -1)
-        }
-    }
-}
+extension UpChoice: ExpressibleByArgument {}
 
 struct Measure: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -38,7 +22,7 @@ struct Measure: ParsableCommand {
     @OptionGroup(title: "Capture (instead of a file)") var input: SourceArguments
 
     @Option(help: ArgumentHelp("Which way is up in the cloud's frame: auto (the source's gravity when it knows it, else the room's level planes), or an axis: x, y, z, -x, -y, -z (write --up=-y).", valueName: "dir"))
-    var up: UpArgument = .auto
+    var up: UpChoice = .auto
 
     @Option(help: ArgumentHelp("Voxel leaf the planes are fitted on, metres.", valueName: "m"))
     var leaf: Double = MeasureSettings().leaf
@@ -61,7 +45,7 @@ struct Measure: ParsableCommand {
         try settings.check()
         try Console.claimStdout(for: [plan].compactMap { $0 }, json: true)
         if let plan { try AtomicFile.checkWritable(plan) }
-        let scan = try file.map(Self.scan(file:)) ?? capture()
+        let scan = try file.map { try RoomScan.reading($0) } ?? capture()
         let measurement = try RoomMeasurer.measure(scan, settings: settings)
         if let plan { try FloorPlanPicture.write(measurement, to: plan) }
         if json {
@@ -70,12 +54,6 @@ struct Measure: ParsableCommand {
             Console.report(measurement.report.table)
         }
         measurement.report.warnings.forEach(Console.warning)
-    }
-
-    /// A cloud file; a world-frame file's viewpoint is the camera that took it.
-    static func scan(file: String) throws -> RoomScan {
-        let loaded = try CloudReader.read(file)
-        return RoomScan(name: file, cloud: loaded.cloud, cameras: [loaded.header.viewpoint ?? .identity])
     }
 
     /// Captures from --source into memory: one frame, or a fused sequence.

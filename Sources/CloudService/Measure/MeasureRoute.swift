@@ -12,11 +12,6 @@ import SafeIO
 struct MeasureRoute {
     let service: ServiceState
 
-    static let upAxes: [String: SIMD3<Double>] = [
-        "x": SIMD3(1, 0, 0), "y": SIMD3(0, 1, 0), "z": SIMD3(0, 0, 1),
-        "-x": SIMD3(-1, 0, 0), "-y": SIMD3(0, -1, 0), "-z": SIMD3(0, 0, -1),
-    ]
-
     func register(on router: Router<BasicRequestContext>) {
         service.routes.add(.get, "/v1/captures/{id}/measure", to: router) { request, context in
             try await measure(request, context)
@@ -27,13 +22,11 @@ struct MeasureRoute {
         let (id, folder) = try await service.captureFolder(context.parameters.get("id"))
         var query = ExportQuery(request, allowed: ["up", "leaf"])
         var settings = MeasureSettings()
-        let upName = query.take("up") ?? "auto"
-        if upName != "auto" {
-            guard let axis = Self.upAxes[upName] else {
-                throw Problem.badRequest("up \(MessageTextShort.of(upName)): give auto or one of x, y, z, -x, -y, -z", field: "up")
-            }
-            settings.up = axis
+        let upName = query.take("up") ?? UpChoice.auto.rawValue
+        guard let up = UpChoice(rawValue: upName) else {
+            throw Problem.badRequest("up \(MessageTextShort.of(upName)): give \(UpChoice.allCases.map(\.rawValue).joined(separator: ", "))", field: "up")
         }
+        settings.up = up.vector
         // To the millimetre, so that fractions cannot make endless distinct reports.
         settings.leaf = (try query.number("leaf", default: settings.leaf, within: 0.005...0.2) * 1000).rounded() / 1000
         try query.finish()
@@ -41,9 +34,7 @@ struct MeasureRoute {
         let key = "measure up=\(upName) leaf=\(settings.leaf)"
         let name = DerivedFiles.name(key, extension: "json")
         let report = try await service.derived.file(name, in: folder, capture: id) { [settings] path, _ in
-            let loaded = try CloudReader.read(stored)
-            let scan = RoomScan(name: "capture \(id)", cloud: loaded.cloud, cameras: [loaded.header.viewpoint ?? .identity])
-            let measured = try RoomMeasurer.measure(scan, settings: settings)
+            let measured = try RoomMeasurer.measure(try RoomScan.reading(stored, name: "capture \(id)"), settings: settings)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             try AtomicFile.write(try encoder.encode(measured.report), to: path)
