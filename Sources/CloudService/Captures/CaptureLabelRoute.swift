@@ -14,16 +14,23 @@ struct CaptureLabelRoute {
                 throw Problem.unsupportedMediaType("PATCH /v1/captures/{id} takes application/merge-patch+json (or application/json): {\"name\": ..., \"tags\": [...], \"note\": ...}")
             }
             let body = try await request.body.collect(upTo: 64 << 10)
-            guard let object = (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] else {
-                throw Problem.badRequest("the body is not a JSON object")
-            }
-            if let unknown = object.keys.sorted().first(where: { !CaptureLabelFields.names.contains($0) }) {
-                throw Problem.badRequest("unknown key \(MessageTextShort.of(unknown)); a capture's name, tags and note can change, nothing else", field: unknown)
-            }
+            let patch = try JSONBody.decode(LabelPatchBody.self, from: Data(buffer: body)).patch
             guard let current = try await service.store.index.capture(id) else { throw Problem.notFound("no capture \(id)") }
-            let labels = try CaptureLabelFields.merged(object, onto: current.labels)
+            let labels = try patch.applied(to: current.labels)
             guard let updated = try await service.store.index.updateLabels(id, labels) else { throw Problem.notFound("no capture \(id)") }
             return Response.json(try updated.document(), status: .ok, headers: [.eTag: updated.documentETag])
         }
+    }
+}
+
+/// PATCH's body: the labels and nothing else.
+private struct LabelPatchBody: Decodable {
+    var patch: CaptureLabelPatch
+
+    init(from decoder: Decoder) throws {
+        if let unknown = JSONBody.unknownKey(in: try decoder.container(keyedBy: JSONKey.self), known: CaptureLabelFields.names) {
+            throw Problem.badRequest("unknown key \(MessageTextShort.of(unknown)); a capture's name, tags and note can change, nothing else", field: unknown)
+        }
+        patch = try CaptureLabelPatch(from: decoder)
     }
 }

@@ -28,18 +28,3 @@ struct JobRoutes {
         }
     }
 }
-
-extension JobRecord {
-    /// The job as GET /v1/jobs/{id} and its events give it.
-    func json() throws -> Data {
-        var object: [String: Any] = [
-            "id": id.description, "state": state.rawValue,
-            "created": CaptureDocument.timestamp(created), "updated": CaptureDocument.timestamp(updated),
-            "frames_done": framesDone, "frames_total": framesTotal.map { $0 as Any } ?? NSNull(),
-            "capture": captureID.map { "/v1/captures/\($0)" as Any } ?? NSNull(),
-            "problem": NSNull(),
-        ]
-        if let problem, let decoded = try? JSONSerialization.jsonObject(with: Data(problem.utf8)) { object["problem"] = decoded }
-        return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-    }
-}
