@@ -101,7 +101,8 @@ let package = Package(
         .testTarget(name: "CloudServiceTests",
                     dependencies: ["CloudService", "CloudMeasure", "CloudPipeline", "CloudCapture", "CloudPCL", "CloudFiles", "CloudCore", "CloudIO", "SharedTestData",
                                    .product(name: "Hummingbird", package: "hummingbird"),
-                                   .product(name: "HummingbirdTesting", package: "hummingbird")]),
+                                   .product(name: "HummingbirdTesting", package: "hummingbird"),
+                                   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         .testTarget(name: "cloudgenTests", dependencies: ["CloudCore", "CloudIO", "CloudFiles", "CloudPCL", "SharedTestData"]),
     ],
     swiftLanguageModes: [.v5]
