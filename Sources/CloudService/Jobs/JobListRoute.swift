@@ -5,10 +5,11 @@ import Hummingbird
 /// those in the states named (`state` may repeat), so that a job whose Location was lost can be
 /// found again.
 struct JobListRoute {
-    let service: ServiceState
+    let index: any CaptureIndex
 
-    func register(on router: Router<BasicRequestContext>) {
-        service.routes.add(.get, "/v1/jobs", to: router) { request, _ in
+    var collection: RouteCollection<BasicRequestContext> {
+        let routes = RouteCollection(context: BasicRequestContext.self)
+        routes.get("/v1/jobs") { request, _ in
             try ExportQuery(request, allowed: ["limit", "after", "state"]).finish()
             let parameters = request.uri.queryParameters
             let page = try PageParameters<JobKind>(request, noun: "job")
@@ -20,11 +21,12 @@ struct JobListRoute {
                 }
                 if !states.contains(state) { states.append(state) }
             }
-            let jobs = try await service.store.index.listJobs(limit: limit, after: page.after, states: Set(states))
+            let jobs = try await index.listJobs(limit: limit, after: page.after, states: Set(states))
             let stateQuery = states.map { "&state=\($0.rawValue)" }.joined()
             let next = jobs.count == limit ? jobs.last.map { "/v1/jobs?limit=\(limit)\(stateQuery)&after=\($0.id)" } : nil
             return Response.json(try JSONValue.encoder.encode(JobPage(jobs: jobs.map(JobDocument.init), next: next)), status: .ok)
         }
+        return routes
     }
 }
 

@@ -25,8 +25,8 @@ extension ServiceState {
         CaptureArchiveRoute(service: self).register(on: router)
         ExportRoutes(service: self).register(on: router)
         MeasureRoute(service: self).register(on: router)
-        JobRoutes(service: self).register(on: router)
-        JobListRoute(service: self).register(on: router)
+        routes.add(JobRoutes(index: store.index, board: jobs).collection, to: router)
+        routes.add(JobListRoute(index: store.index).collection, to: router)
         ConvertRoute(service: self).register(on: router)
     }
 }
