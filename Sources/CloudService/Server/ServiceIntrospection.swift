@@ -21,7 +21,7 @@ extension ServiceState {
     func registerRoutes(on router: Router<BasicRequestContext>) {
         ServiceRoutes(service: self).register(on: router)
         CaptureRoutes(service: self).register(on: router)
-        CaptureLabelRoute(service: self).register(on: router)
+        routes.add(CaptureLabelRoute(index: store.index).collection, to: router)
         CaptureArchiveRoute(service: self).register(on: router)
         ExportRoutes(service: self).register(on: router)
         MeasureRoute(service: self).register(on: router)
