@@ -48,21 +48,12 @@ enum JSONValue: Codable, Equatable, Sendable {
     /// `value` as the JSON its own encoding makes (the report's floats as their shortest decimals,
     /// non-finite ones as the strings "inf", "-inf" and "nan").
     init(encoding value: some Encodable) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: try Self.encoder.encode(value))
+        self = try JSONDecoder().decode(JSONValue.self, from: try JSONEncoder.documents.encode(value))
     }
 
-    /// A document as the service answers it: keys sorted and slashes unescaped, so that the same
-    /// content is the same bytes (an ETag, a zip member, a test's expected text).
     func encoded() throws -> Data {
-        try Self.encoder.encode(self)
+        try JSONEncoder.documents.encode(self)
     }
-
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        return encoder
-    }()
 
     /// A key of an object; nil for a key it lacks or a value that is no object. Setting a key of
     /// a value that is no object does nothing.

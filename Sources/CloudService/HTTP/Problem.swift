@@ -49,7 +49,7 @@ public struct Problem: HTTPResponseError, Sendable {
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = try JSONValue.encoder.encode(Body(title: status.reasonPhrase, status: status.code, detail: detail,
+        let body = try JSONEncoder.documents.encode(Body(title: status.reasonPhrase, status: status.code, detail: detail,
                                                      instance: request.uri.path, field: field))
         var headers = self.headers
         headers[.contentType] = "application/problem+json"

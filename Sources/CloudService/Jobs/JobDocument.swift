@@ -3,7 +3,7 @@ import Foundation
 extension JobRecord {
     /// The job as GET /v1/jobs/{id} and its events give it.
     func json() throws -> Data {
-        try JSONValue.encoder.encode(JobDocument(self))
+        try JSONEncoder.documents.encode(JobDocument(self))
     }
 }
 

@@ -24,7 +24,7 @@ struct JobListRoute {
             let jobs = try await index.listJobs(limit: limit, after: page.after, states: Set(states))
             let stateQuery = states.map { "&state=\($0.rawValue)" }.joined()
             let next = jobs.count == limit ? jobs.last.map { "/v1/jobs?limit=\(limit)\(stateQuery)&after=\($0.id)" } : nil
-            return Response.json(try JSONValue.encoder.encode(JobPage(jobs: jobs.map(JobDocument.init), next: next)), status: .ok)
+            return Response.json(try JSONEncoder.documents.encode(JobPage(jobs: jobs.map(JobDocument.init), next: next)), status: .ok)
         }
         return routes
     }

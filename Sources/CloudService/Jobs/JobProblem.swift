@@ -15,6 +15,6 @@ struct JobProblem: Encodable {
 
     /// The JSON text the index stores.
     func stored() throws -> String {
-        String(decoding: try JSONValue.encoder.encode(self), as: UTF8.self)
+        String(decoding: try JSONEncoder.documents.encode(self), as: UTF8.self)
     }
 }
