@@ -1,7 +1,7 @@
 import Foundation
 
-/// The name, tags and note keys of a JSON body (an upload's, or PATCH's merge patch, RFC 7396):
-/// each left out (the value stays), null (it is cleared) or given.
+/// The name, tags and note keys of a JSON body (a server-side capture's, or PATCH's merge patch,
+/// RFC 7396): each left out (the value stays), null (it is cleared) or given.
 struct CaptureLabelPatch: Decodable {
     enum Change<Value> {
         case keep, clear, set(Value)
