@@ -157,6 +157,8 @@ final class ServiceErrorTests: XCTestCase {
             // Numbers and strings alike reach the form's parsers: 0 frames is out of range either way.
             try self.assertProblem(try await post(#"{"source": "synthetic", "frames": 0}"#), .unprocessableContent, field: "frames")
             try self.assertProblem(try await post(#"{"source": "synthetic", "frames": "0"}"#), .unprocessableContent, field: "frames")
+            try self.assertProblem(try await post(#"{"source": "synthetic", "frames": 3.0}"#), .unprocessableContent, field: "fuse",
+                                   mentions: "frames 3:")
         }
     }
 }

@@ -16,7 +16,8 @@ struct FieldText: Decodable {
         } else if let value = try? container.decode(Int.self) {
             text = String(value)
         } else if let value = try? container.decode(Double.self) {
-            text = value.description
+            // 8.0 is the count 8, as a form's "8" would be.
+            text = value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : value.description
         } else {
             text = try container.decode(String.self)
         }
