@@ -43,8 +43,6 @@ final class ServiceState: Sendable {
     }
 
     func captureFolder(_ text: String?) async throws -> (CaptureID, URL) {
-        let id = try captureID(text)
-        guard try await store.index.capture(id) != nil, let folder = store.folder(id) else { throw Problem.notFound("no capture \(id)") }
-        return (id, folder)
+        try await store.requested(text)
     }
 }
