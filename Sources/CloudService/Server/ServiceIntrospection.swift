@@ -19,7 +19,7 @@ public enum ServiceIntrospection {
 extension ServiceState {
     /// Every route group of the service, on `router` and in `routes`.
     func registerRoutes(on router: Router<BasicRequestContext>) {
-        ServiceRoutes(service: self).register(on: router)
+        routes.add(ServiceRoutes(index: store.index, metrics: metrics, capturePool: capturePool, exportPool: exportPool).collection, to: router)
         CaptureRoutes(service: self).register(on: router)
         routes.add(CaptureLabelRoute(index: store.index).collection, to: router)
         CaptureArchiveRoute(service: self).register(on: router)
