@@ -119,7 +119,8 @@ let package = Package(
         .testTarget(name: "CloudServiceTests",
                     dependencies: ["CloudService", "CloudMeasure", "CloudPipeline", "CloudCapture", "CloudPCL", "CloudFiles", "CloudCore", "CloudImages", "SharedTestData",
                                    .product(name: "Hummingbird", package: "hummingbird"),
-                                   .product(name: "HummingbirdTesting", package: "hummingbird")]),
+                                   .product(name: "HummingbirdTesting", package: "hummingbird"),
+                                   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         .testTarget(name: "cloudgenTests", dependencies: ["CloudCore", "CloudImages", "CloudCapture", "CloudFiles", "CloudPCL", "SharedTestData"]),
     ],
     swiftLanguageModes: [.v5]

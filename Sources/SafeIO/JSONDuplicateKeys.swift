@@ -8,6 +8,13 @@ public enum JSONDuplicateKeys {
     /// Throws `CloudError.badInput` "ORIGIN: key 'K' appears twice in one object" for the first
     /// duplicate; `origin` names the file.
     public static func check(_ bytes: [UInt8], origin: String) throws {
+        if let key = firstDuplicate(in: bytes) {
+            throw CloudError.badInput("\(origin): key '\(key.prefix(40))' appears twice in one object")
+        }
+    }
+
+    /// The first key that appears twice in one object, or nil when every object's keys differ.
+    public static func firstDuplicate(in bytes: [UInt8]) -> String? {
         // One set of keys per open object; arrays push nil.
         var open: [Set<[UInt8]>?] = []
         var i = 0
@@ -27,9 +34,7 @@ public enum JSONDuplicateKeys {
                 while j < bytes.count, bytes[j] != UInt8(ascii: "\"") { j += bytes[j] == UInt8(ascii: "\\") ? 2 : 1 }
                 let key = Array(bytes[(i + 1)..<min(j, bytes.count)])
                 if isKey(after: j + 1), var keys = open.last ?? nil {
-                    guard keys.insert(key).inserted else {
-                        throw CloudError.badInput("\(origin): key '\(String(decoding: key.prefix(40), as: UTF8.self))' appears twice in one object")
-                    }
+                    guard keys.insert(key).inserted else { return String(decoding: key, as: UTF8.self) }
                     open[open.count - 1] = keys
                 }
                 i = j
@@ -37,5 +42,6 @@ public enum JSONDuplicateKeys {
             }
             i += 1
         }
+        return nil
     }
 }

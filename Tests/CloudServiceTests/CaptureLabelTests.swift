@@ -89,6 +89,7 @@ final class CaptureLabelTests: XCTestCase {
                 ("{\"name\": \"\(String(repeating: "x", count: 121))\"}", patch, .unprocessableContent, "name"),
                 (#"{"tags": ["ok", "not/ok"]}"#, patch, .unprocessableContent, "tags"),
                 (#"["name"]"#, patch, .badRequest, nil),
+                (#"{"name": "a", "note": "b", "name": "c"}"#, patch, .badRequest, "name"),
                 (#"{"name": "x"}"#, [.contentType: "text/plain"], .unsupportedMediaType, nil),
             ]
             for (body, headers, status, field) in cases {
@@ -99,6 +100,10 @@ final class CaptureLabelTests: XCTestCase {
             }
             let unchanged = try await client.execute(uri: "/v1/captures/\(id)", method: .get).json()
             XCTAssertEqual(unchanged["name"] as? String, "Kitchen", "a refused patch changes nothing")
+            // null clears the tags; a key left out (the name) stays.
+            let cleared = try await client.execute(uri: "/v1/captures/\(id)", method: .patch, headers: patch, body: ByteBuffer(string: #"{"tags": null}"#))
+            XCTAssertEqual(try cleared.json()["tags"] as? [String], [])
+            XCTAssertEqual(try cleared.json()["name"] as? String, "Kitchen")
 
             let missing = try await client.execute(uri: "/v1/captures/\(String(repeating: "0", count: 26))", method: .patch, headers: patch,
                                                    body: ByteBuffer(string: #"{"name": "x"}"#))

@@ -10,7 +10,7 @@ final class CaptureSearchTests: XCTestCase {
     /// give each a different point count.
     private static let uploads: [(name: String?, tags: String, voxel: String?)] = [
         ("delta", "kitchen,floor1", nil), ("Alpha", "kitchen", "0.01"), ("Delta", "floor1", "0.02"),
-        (nil, "kitchen,floor1,wide", "0.05"), ("bravo 100%", "", "0.1"),
+        (nil, "kitchen,floor1,wide", "0.05"), ("bravo 100% a+b&c\\d", "", "0.1"),
     ]
 
     func testSearchTagsAndEveryOrderPageCorrectlyThroughNextLinks() async throws {
@@ -60,6 +60,11 @@ final class CaptureSearchTests: XCTestCase {
             XCTAssertEqual(byFile.ids.count, 5)
             let percent = try await Self.pages(client, "/v1/captures?q=100%25")
             XCTAssertEqual(percent.ids, [ids[4]])
+            // '+', '&' and the LIKE escape character '\' are characters too, in the search and in the
+            // next link that carries it on (a '+' left as it is would come back as a space).
+            let plain = try await client.execute(uri: "/v1/captures?limit=1&q=a%2Bb%26c%5Cd", method: .get).json()
+            XCTAssertEqual((plain["captures"] as? [[String: Any]])?.compactMap { $0["id"] as? String }, [ids[4]])
+            XCTAssertEqual(plain["next"] as? String, "/v1/captures?limit=1&q=a%2Bb%26c%5Cd&after=\(ids[4])")
             let wildcard = try await Self.pages(client, "/v1/captures?q=lph_")
             XCTAssertEqual(wildcard.ids, [], "_ matches an underscore only")
             // Tags: repeated means all of them, and the filter holds across pages.

@@ -11,19 +11,6 @@ import XCTest
 /// An archive upload is a job: 202 at once, progress as server-sent events, then a stored capture
 /// equal to what `capture --source redwood:DIR --fuse` makes of the same folder.
 final class JobTests: XCTestCase {
-    /// ../shared/data/open3d-rgbd (five posed Redwood frames) as a tar archive made by GNU tar.
-    private func redwoodArchive(in folder: URL) throws -> Data {
-        let archive = folder.appendingPathComponent("scan.tar")
-        let tar = Process()
-        tar.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        tar.arguments = ["tar", "-cf", archive.path, "-C", try sharedDataDirectory().path, "open3d-rgbd/color", "open3d-rgbd/depth",
-                         "open3d-rgbd/camera_primesense.json", "open3d-rgbd/trajectory.log"]
-        try tar.run()
-        tar.waitUntilExit()
-        XCTAssertEqual(tar.terminationStatus, 0)
-        return try Data(contentsOf: archive)
-    }
-
     func testAnArchiveIsCapturedAsAJobWithProgressEventsAndMatchesTheCLI() async throws {
         let harness = try ServiceHarness()
         defer { harness.remove() }

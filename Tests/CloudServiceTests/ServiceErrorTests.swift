@@ -21,6 +21,16 @@ final class ServiceErrorTests: XCTestCase {
         }
     }
 
+    func testAProblemIsTheSameBytesEveryTime() async throws {
+        let harness = try ServiceHarness()
+        defer { harness.remove() }
+        try await harness.test { client in
+            let refused = try await client.execute(uri: "/v1/captures?sort=size", method: .get)
+            // Keys sorted, slashes as they are: a client or a cache may compare the bytes.
+            XCTAssertEqual(String(buffer: refused.body), #"{"detail":"sort 'size': needs one of created, -created, name, -name, points, -points","field":"sort","instance":"/v1/captures","status":400,"title":"Bad Request","type":"about:blank"}"#)
+        }
+    }
+
     func testBadUploadsAreRefusedByPartAndField() async throws {
         let harness = try ServiceHarness()
         defer { harness.remove() }
@@ -135,6 +145,20 @@ final class ServiceErrorTests: XCTestCase {
                                    .unprocessableContent, field: "fuse")
             // No camera is attached here: the request's source, not the server, is at fault.
             try self.assertProblem(try await post("{\"source\": \"kinect\"}"), .unprocessableContent, field: "source")
+            // Each key's value must be of a type it can take; a key given twice is refused, not read one way or the other.
+            try self.assertProblem(try await post(#"{"source": "synthetic", "frames": [2]}"#), .badRequest, field: "frames", mentions: "string, number or boolean")
+            try self.assertProblem(try await post(#"{"source": "synthetic", "fuse": null}"#), .badRequest, field: "fuse")
+            try self.assertProblem(try await post(#"{"source": "synthetic", "filters": "voxel=0.01"}"#), .badRequest, field: "filters")
+            try self.assertProblem(try await post(#"{"source": 5}"#), .badRequest, field: "source", mentions: "required")
+            try self.assertProblem(try await post(#"{"source": "synthetic", "name": 5}"#), .unprocessableContent, field: "name")
+            try self.assertProblem(try await post(#"{"source": "synthetic", "tags": {"a": 1}}"#), .unprocessableContent, field: "tags")
+            try self.assertProblem(try await post(#"{"source": "synthetic", "frames": 1, "frames": 2}"#), .badRequest, field: "frames",
+                                   mentions: "twice")
+            // Numbers and strings alike reach the form's parsers: 0 frames is out of range either way.
+            try self.assertProblem(try await post(#"{"source": "synthetic", "frames": 0}"#), .unprocessableContent, field: "frames")
+            try self.assertProblem(try await post(#"{"source": "synthetic", "frames": "0"}"#), .unprocessableContent, field: "frames")
+            try self.assertProblem(try await post(#"{"source": "synthetic", "frames": 3.0}"#), .unprocessableContent, field: "fuse",
+                                   mentions: "frames 3:")
         }
     }
 }

@@ -137,3 +137,16 @@ extension TestResponse {
         return try XCTUnwrap(object as? [String: Any], "not a JSON object: \(String(buffer: body))", file: file, line: line)
     }
 }
+
+/// ../shared/data/open3d-rgbd (five posed Redwood frames) as a tar archive made by GNU tar.
+func redwoodArchive(in folder: URL) throws -> Data {
+    let archive = folder.appendingPathComponent("scan.tar")
+    let tar = Process()
+    tar.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    tar.arguments = ["tar", "-cf", archive.path, "-C", try sharedDataDirectory().path, "open3d-rgbd/color", "open3d-rgbd/depth",
+                     "open3d-rgbd/camera_primesense.json", "open3d-rgbd/trajectory.log"]
+    try tar.run()
+    tar.waitUntilExit()
+    XCTAssertEqual(tar.terminationStatus, 0)
+    return try Data(contentsOf: archive)
+}

@@ -15,14 +15,9 @@ struct CaptureDocument {
 
     init(id: String, created: Date, report: CaptureReport, filters: [FilterStepReport], warnings: [String],
          describe: (String) -> String) throws {
-        let encoder = JSONEncoder()
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        let reportData = try encoder.encode(FilteredCaptureReport(report: report, filters: filters))
-        guard var object = try JSONSerialization.jsonObject(with: reportData) as? [String: Any] else {
-            throw CocoaError(.coderInvalidValue)
-        }
+        var object = try JSONValue(encoding: FilteredCaptureReport(report: report, filters: filters))
         let file = report.files.first
-        for key in ["files", "images", "rgbdDirectory", "bundleDirectory"] { object.removeValue(forKey: key) }
+        for key in ["files", "images", "rgbdDirectory", "bundleDirectory"] { object[key] = nil }
         self.created = created
         source = describe(report.source)
         points = file?.points ?? 0
@@ -30,19 +25,19 @@ struct CaptureDocument {
         bounds = file?.bounds.map { b in
             CaptureRecord.Bounds(min: SIMD3(b.min.map(Double.init)), max: SIMD3(b.max.map(Double.init)))
         }
-        object["source"] = source
-        object["id"] = id
-        object["created"] = Self.timestamp(created)
-        object["points"] = points
-        object["bytes"] = cloudBytes
-        object["bounds"] = file?.bounds.map { ["min": $0.min, "max": $0.max] } ?? NSNull()
-        object["warnings"] = warnings
+        object["source"] = .string(source)
+        object["id"] = .string(id)
+        object["created"] = .string(Self.timestamp(created))
+        object["points"] = .integer(points)
+        object["bytes"] = .integer(cloudBytes)
+        object["bounds"] = try file?.bounds.map { try JSONValue(encoding: $0) } ?? .null
+        object["warnings"] = JSONValue(warnings)
         let base = "/v1/captures/\(id)"
-        object["links"] = [
+        object["links"] = JSONValue([
             "self": base, "cloud_ply": base + "/cloud.ply", "cloud_pcd": base + "/cloud.pcd",
             "preview": base + "/preview.png", "depth": base + "/depth.png",
-        ]
-        json = String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
+        ])
+        json = String(decoding: try object.encoded(), as: UTF8.self)
     }
 
     /// RFC 3339 in UTC with milliseconds: 2026-11-25T12:00:00.123Z.

@@ -73,29 +73,4 @@ enum CaptureLabelFields {
         labels.tags = try tags(tagTexts)
         return labels
     }
-
-    /// Labels in a JSON object (an upload's body, or a merge patch onto `labels`): a key absent
-    /// leaves its value, `null` clears it. `tags` is an array of strings (or one comma-separated string).
-    static func merged(_ object: [String: Any], onto labels: CaptureLabels) throws -> CaptureLabels {
-        var labels = labels
-        for key in ["name", "note"] {
-            guard let value = object[key] else { continue }
-            let text: String?
-            switch value {
-            case is NSNull: text = nil
-            case let s as String: text = s
-            default: throw Problem.unprocessable("\(key): needs a string or null", field: key)
-            }
-            if key == "name" { labels.name = try text.flatMap(name) } else { labels.note = try text.flatMap(note) }
-        }
-        if let value = object["tags"] {
-            switch value {
-            case is NSNull: labels.tags = []
-            case let list as [String]: labels.tags = try tags(list)
-            case let text as String: labels.tags = try tags(tags(text: text))
-            default: throw Problem.unprocessable("tags: needs an array of strings, or null", field: "tags")
-            }
-        }
-        return labels
-    }
 }

@@ -37,9 +37,15 @@ struct CaptureListQuery {
         items.append(URLQueryItem(name: "after", value: last.rawValue))
         var components = URLComponents()
         components.path = "/v1/captures"
-        components.queryItems = items
-        // URLComponents leaves '+' as it is, which a form decoder reads as a space.
-        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        components.percentEncodedQuery = items.map { Self.encoded($0.name) + "=" + Self.encoded($0.value ?? "") }.joined(separator: "&")
         return components.string ?? "/v1/captures"
+    }
+
+    /// What a query's names and values may hold as they are: URLComponents' `queryItems` leaves
+    /// '+' alone, which a form decoder reads as a space, and the separators must be escaped too.
+    private static let queryValueCharacters = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "+&=;"))
+
+    private static func encoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: queryValueCharacters) ?? ""
     }
 }

@@ -5,28 +5,33 @@ extension CaptureRecord {
     /// what may change since or was known only to the route (name, tags, note, the uploaded
     /// files' names) laid over it.
     func document() throws -> Data {
-        guard var object = try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any] else {
-            throw CocoaError(.coderReadCorrupt)
-        }
-        object["name"] = labels.name ?? NSNull()
-        object["tags"] = labels.tags
-        object["note"] = labels.note ?? NSNull()
-        object["files"] = uploadedFiles
-        if var links = object["links"] as? [String: Any] {
-            links["zip"] = "/v1/captures/\(id)/capture.zip"
-            object["links"] = links
-        }
+        try documentValue().encoded()
+    }
+
+    func documentValue() throws -> JSONValue {
+        var object = try JSONDecoder().decode(JSONValue.self, from: Data(report.utf8))
+        guard case .object = object else { throw CocoaError(.coderReadCorrupt) }
+        object["name"] = JSONValue(labels.name)
+        object["tags"] = JSONValue(labels.tags)
+        object["note"] = JSONValue(labels.note)
+        object["files"] = JSONValue(uploadedFiles)
+        object["links"]?["zip"] = .string("/v1/captures/\(id)/capture.zip")
         // The pipeline words its warnings and filter steps as the CLI's flags; over HTTP they are
         // fields (captures stored before this rewording are read the same way).
-        if let warnings = object["warnings"] as? [String] { object["warnings"] = warnings.map(CaptureOrder.httpWording) }
-        if let filters = object["filters"] as? [[String: Any]] {
-            object["filters"] = filters.map { step in
-                var step = step
-                if let argument = step["argument"] as? String { step["argument"] = CaptureOrder.httpWording(argument) }
-                return step
-            }
+        if case .array(let warnings) = object["warnings"] {
+            object["warnings"] = .array(warnings.map { warning in
+                guard case .string(let text) = warning else { return warning }
+                return .string(CaptureOrder.httpWording(text))
+            })
         }
-        return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        if case .array(let filters) = object["filters"] {
+            object["filters"] = .array(filters.map { step in
+                var step = step
+                if case .string(let argument) = step["argument"] { step["argument"] = .string(CaptureOrder.httpWording(argument)) }
+                return step
+            })
+        }
+        return object
     }
 
     /// Changes with the labels: a client's cached document is stale after a PATCH.

@@ -9,27 +9,50 @@ import Foundation
 ///      "organized": false}
 ///
 /// The simulated camera and attached devices may be named freely; a dataset folder only inside
-/// a folder the server was started with `--allow-dir`.
-enum CaptureRequestJSON {
+/// a folder the server was started with `--allow-dir`. Keys are checked as the body is decoded
+/// (unknown ones, and values of a type the key cannot take, are refused naming the key); their
+/// values when the order is made, as an upload's fields.
+struct CaptureRequestJSON: Decodable {
     static let keys = Set(["source", "frames", "fuse", "frame", "range", "depth_scale", "depth_encoding", "filters", "organized"])
         .union(CaptureLabelFields.names).union(["known_distance", "matte"])
+    /// Keys with one value each, in the CLI's order: frames, fuse and frame before the filters
+    /// they constrain.
+    private static let scalarKeys = ["frames", "fuse", "frame", "range", "organized", "depth_scale", "depth_encoding", "known_distance", "matte"]
 
-    /// The capture's name, tags and note in the body (`order` has checked its keys).
-    static func labels(_ data: Data) throws -> CaptureLabels {
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            throw Problem.badRequest("the body is not a JSON object")
+    /// Nil when the key is missing or not a string.
+    var source: String?
+    /// The scalar keys given, as the form's text: numbers, booleans and strings alike.
+    var fields: [(name: String, value: String)] = []
+    var filters: [String]?
+    /// `fuse` given as JSON's true.
+    var fuses = false
+    var labels: CaptureLabelPatch
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: JSONKey.self)
+        if let unknown = JSONBody.unknownKey(in: container, known: Self.keys) {
+            throw Problem.badRequest("unknown key \(MessageTextShort.of(unknown)); this route takes \(Self.keys.sorted().joined(separator: ", "))", field: unknown)
         }
-        return try CaptureLabelFields.merged(object, onto: CaptureLabels())
+        source = try? container.decode(String.self, forKey: JSONKey("source"))
+        for key in Self.scalarKeys where container.contains(JSONKey(key)) {
+            guard let value = try? container.decode(FieldText.self, forKey: JSONKey(key)) else {
+                throw Problem.badRequest("\(key): needs a string, number or boolean", field: key)
+            }
+            fields.append((key, value.text))
+            if key == "fuse", value.isTrue { fuses = true }
+        }
+        if container.contains(JSONKey("filters")) {
+            guard let list = try? container.decode([String].self, forKey: JSONKey("filters")) else {
+                throw Problem.badRequest("filters: needs an array of steps such as [\"voxel=0.01\", \"sor=20,2\", \"normals\"]", field: "filters")
+            }
+            filters = list
+        }
+        labels = try CaptureLabelPatch(from: decoder)
     }
 
-    static func order(_ data: Data, allowed: [String]) throws -> CaptureOrder {
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            throw Problem.badRequest("the body is not a JSON object")
-        }
-        if let unknown = object.keys.sorted().first(where: { !keys.contains($0) }) {
-            throw Problem.badRequest("unknown key \(MessageTextShort.of(unknown)); this route takes \(keys.sorted().joined(separator: ", "))", field: unknown)
-        }
-        guard let source = object["source"] as? String, !source.isEmpty else {
+    /// The capture the body asks for, checked as an upload's fields are.
+    func order(allowed: [String]) throws -> CaptureOrder {
+        guard let source, !source.isEmpty else {
             throw Problem.badRequest("key source is required: a source spec such as \"synthetic\" or \"redwood:/data/scan\"", field: "source")
         }
         let spec: SourceSpec
@@ -38,20 +61,12 @@ enum CaptureRequestJSON {
         } catch let error as CloudError {
             throw Problem.unprocessable(error.message, field: "source")
         }
-        try checkAllowed(spec, source: source, allowed: allowed)
+        try Self.checkAllowed(spec, source: source, allowed: allowed)
         var order = CaptureOrder(sourceSpec: source)
-        // Fields in the CLI's order: frames, fuse and frame before the filters they constrain.
-        var fields: [(name: String, value: String)] = []
-        for key in ["frames", "fuse", "frame", "range", "organized", "depth_scale", "depth_encoding", "known_distance", "matte"] {
-            guard let value = object[key] else { continue }
-            fields.append((key, try text(value, key: key)))
-        }
-        if let filters = object["filters"] {
-            guard let list = filters as? [String] else {
-                throw Problem.badRequest("filters: needs an array of steps such as [\"voxel=0.01\", \"sor=20,2\", \"normals\"]", field: "filters")
-            }
-            try WorkLimits.checkStepCount(list.count, field: "filters")
-            for step in list {
+        var fields = fields
+        if let filters {
+            try WorkLimits.checkStepCount(filters.count, field: "filters")
+            for step in filters {
                 let pair = step.split(separator: "=", maxSplits: 1).map(String.init)
                 guard let name = pair.first, CaptureOrder.filterFields.contains(name) else {
                     throw Problem.unprocessable("filters: \(MessageTextShort.of(step)) is not a filter; use \(CaptureOrder.filterFields.sorted().joined(separator: ", "))", field: "filters")
@@ -60,28 +75,12 @@ enum CaptureRequestJSON {
             }
         }
         // A JSON capture fuses "all" only when asked; its default is one frame, as the CLI's.
-        if object["frames"] == nil, object["fuse"] as? Bool == true { fields.insert(("frames", "all"), at: 0) }
+        if fuses, !fields.contains(where: { $0.name == "frames" }) { fields.insert(("frames", "all"), at: 0) }
         try order.applyImageFields(fields)
-        if order.options.depthUnitsPerMetre != nil || order.options.depthEncoding != .standard {
-            let datasets = ["tum", "redwood", "pclgrabber"]
-            guard datasets.contains(spec.kind) else {
-                throw Problem.unprocessable("depth_scale and depth_encoding apply to dataset sources (\(datasets.joined(separator: ", "))), not \(spec.kind):", field: "depth_scale")
-            }
-        }
+        // Which kinds take which options is the source table's rule (SourceKind.all), as on the CLI.
+        try order.options.check(for: spec)
         try order.check()
         return order
-    }
-
-    /// JSON scalars as the form's text: numbers, booleans and strings alike.
-    private static func text(_ value: Any, key: String) throws -> String {
-        switch value {
-        case let s as String: return s
-        case let n as NSNumber:
-            // JSON's true and false arrive as NSNumbers too, of Objective-C type 'c' (char).
-            if String(cString: n.objCType) == "c" { return n.boolValue ? "true" : "false" }
-            return n.stringValue
-        default: throw Problem.badRequest("\(key): needs a string, number or boolean", field: key)
-        }
     }
 
     /// Whether `spec` names a USB camera (kinect, openni2): its failures are the camera's.

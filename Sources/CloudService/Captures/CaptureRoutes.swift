@@ -72,8 +72,9 @@ struct CaptureRoutes {
     /// A JSON body: a source on the server's side (the simulated camera, a device, an allowed folder).
     private func createFromJSON(_ request: Request) async throws -> Response {
         let body = try await request.body.collect(upTo: 64 << 10)
-        let order = try CaptureRequestJSON.order(Data(buffer: body), allowed: service.configuration.allowedDirectories)
-        let labels = try CaptureRequestJSON.labels(Data(buffer: body))
+        let capture = try JSONBody.decode(CaptureRequestJSON.self, from: Data(buffer: body))
+        let order = try capture.order(allowed: service.configuration.allowedDirectories)
+        let labels = try capture.labels.applied(to: CaptureLabels())
         do {
             return try await store(order, describe: { $0 }, parts: nil, labels: labels, files: [:])
         } catch let error as CloudError where error.kind == .deviceOrIO && CaptureRequestJSON.namesDevice(order.sourceSpec) {
@@ -106,14 +107,10 @@ struct CaptureRoutes {
     private func list(_ request: Request) async throws -> Response {
         let page = try CaptureListQuery(request)
         let records = try await service.store.index.list(page.query)
-        var body = Data("{\"captures\":[".utf8)
-        for (i, record) in records.enumerated() {
-            if i > 0 { body.append(UInt8(ascii: ",")) }
-            body.append(try record.document())
-        }
-        let next = records.count == page.query.limit ? records.last.map { "\"\(page.link(after: $0.id))\"" } ?? "null" : "null"
-        body.append(Data("],\"next\":\(next)}".utf8))
-        return Response.json(body, status: .ok)
+        // A full page may have a next one; a shorter one is the last.
+        let next = records.count == page.query.limit ? records.last.map { page.link(after: $0.id) } : nil
+        let body = JSONValue.object(["captures": .array(try records.map { try $0.documentValue() }), "next": JSONValue(next)])
+        return Response.json(try body.encoded(), status: .ok)
     }
 }
 

@@ -49,14 +49,20 @@ public struct Problem: HTTPResponseError, Sendable {
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var object: [String: Any] = [
-            "type": "about:blank", "title": status.reasonPhrase, "status": status.code, "detail": detail,
-            "instance": request.uri.path,
-        ]
-        if let field { object["field"] = field }
-        let body = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        let body = try JSONEncoder.documents.encode(Body(title: status.reasonPhrase, status: status.code, detail: detail,
+                                                     instance: request.uri.path, field: field))
         var headers = self.headers
         headers[.contentType] = "application/problem+json"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// The document RFC 9457 describes; `field` is left out when nothing in particular is at fault.
+    private struct Body: Encodable {
+        var type = "about:blank"
+        var title: String
+        var status: Int
+        var detail: String
+        var instance: String
+        var field: String?
     }
 }

@@ -17,8 +17,17 @@ public final class RouteTable: Sendable {
 
     func add<Context: RequestContext>(_ method: HTTPRequest.Method, _ path: String, to router: Router<Context>,
                                       _ handler: @escaping @Sendable (Request, Context) async throws -> Response) {
-        entries.withLockedValue { $0.append(Route(method: method, path: path)) }
+        record(method, path)
         router.on(RouterPath(path), method: method, use: handler)
+    }
+
+    fileprivate func record(_ method: HTTPRequest.Method, _ path: String) {
+        entries.withLockedValue { $0.append(Route(method: method, path: path)) }
+    }
+
+    /// A controller's routes, on `router` and in the table.
+    func add<Context: RequestContext>(_ collection: RouteCollection<Context>, to router: Router<Context>) {
+        RecordingRouter(table: self, router: router).addRoutes(collection)
     }
 
     /// The methods some route takes at `path` (a request path, percent-encoded as received);
@@ -34,5 +43,24 @@ public final class RouteTable: Sendable {
 
     private static func segments(_ path: String) -> [Substring] {
         path.split(separator: "/", omittingEmptySubsequences: true)
+    }
+}
+
+/// The router as a `RouteCollection` is added to it, noting each route in the table on its way
+/// (a collection does not show its routes).
+private struct RecordingRouter<Context: RequestContext>: RouterMethods {
+    let table: RouteTable
+    let router: Router<Context>
+
+    func on<Responder: HTTPResponder>(_ path: RouterPath, method: HTTPRequest.Method, responder: Responder) -> Self
+        where Responder.Context == Context {
+        table.record(method, path.description)
+        router.on(path, method: method, responder: responder)
+        return self
+    }
+
+    func add(middleware: any MiddlewareProtocol<Request, Response, Context>) -> Self {
+        router.add(middleware: middleware)
+        return self
     }
 }

@@ -7,8 +7,10 @@ import NIOConcurrencyHelpers
 /// Uploaded archives become jobs: the request is answered 202 at once, and a worker unpacks the
 /// archive, captures from it and stores the capture. A job's row says where it is (queued,
 /// running with frames done of total, succeeded with its capture, failed with its problem), and
-/// its subscribers hear each change as it happens (GET /v1/jobs/{id}/events).
+/// its subscribers hear each change as it happens (GET /v1/jobs/{id}/events). The jobs run
+/// in `running`, which the server runs as a service so that a stop waits for them.
 final class JobBoard: Sendable {
+    let running = RunningJobs()
     private let service: JobServices
     private let listeners = NIOLockedValueBox<[String: [UUID: JobListener]]>([:])
     private let active = NIOLockedValueBox<(queued: Int, running: Int)>((0, 0))
@@ -41,15 +43,27 @@ final class JobBoard: Sendable {
         let job = JobRecord(id: JobID(), state: .queued, created: Date(), updated: Date())
         try await service.store.index.insertJob(job)
         changeCounts(queued: 1)
-        Task { await run(job, archive: archive.path, kind: kind, order: order, folder: folder, labels: labels, files: files) }
+        let started = running.start { [self, order] in
+            await run(job, archive: archive.path, kind: kind, order: order, folder: folder, labels: labels, files: files)
+        }
+        guard started else {
+            changeCounts(queued: -1)
+            var stopped = job
+            stopped.state = .failed
+            stopped.problem = JobRecord.stoppedProblem
+            try await record(stopped)
+            throw Problem(.serviceUnavailable, "the server is stopping; retry once it is back", headers: [.retryAfter: "5"])
+        }
         return job
     }
 
     private func run(_ submitted: JobRecord, archive: String, kind: String?, order: CaptureOrder, folder: URL,
                      labels: CaptureLabels, files: [String: String]) async {
-        var job = submitted
+        let started = NIOLockedValueBox(false)
+        let outcome: Result<CaptureID, Error>
         do {
             var staged = try await service.capturePool.run { [self] (cancelled: CancellationFlag) throws -> CaptureRunner.Staged in
+                started.withLockedValue { $0 = true }
                 changeCounts(queued: -1, running: 1)
                 defer { changeCounts(running: -1) }
                 var running = submitted
@@ -63,24 +77,39 @@ final class JobBoard: Sendable {
                 order.sourceSpec = try ArchiveSource.spec(kind: kind, folder: root)
                 let progress = JobProgress(board: self, job: running)
                 let describe: @Sendable (String) -> String = { $0.replacingOccurrences(of: root, with: "bundle").replacingOccurrences(of: folder.path + "/", with: "") }
-                return try service.runner.capture(order, observer: CollectingObserver { done, total in progress.advance(done, total) },
+                return try service.runner.capture(order, observer: CollectingObserver(cancelled: cancelled) { done, total in progress.advance(done, total) },
                                                   cancelled: cancelled, describe: describe)
             }
             staged.record.labels = labels
             staged.record.uploadedFiles = files
-            let record = try await service.runner.store(staged)
-            job = (try? await service.store.index.job(job.id)) ?? job
-            job.state = .succeeded
-            job.captureID = record.id
+            outcome = .success(try await service.runner.store(staged).id)
         } catch {
-            if (try? await service.store.index.job(job.id))?.state == .queued { changeCounts(queued: -1) }
-            let problem = Problem.from(error)
-            job.state = .failed
-            job.problem = (try? JSONSerialization.data(withJSONObject: ["status": problem.status.code, "detail": problem.detail, "title": problem.status.reasonPhrase],
-                                                       options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
+            if !started.withLockedValue({ $0 }) { changeCounts(queued: -1) }
+            // Stopped by the server's stop, however the work noticed it.
+            outcome = .failure(Task.isCancelled ? CancellationError() : error)
         }
         // Before the final state is told, so that whoever waits for it finds the upload gone.
         try? FileManager.default.removeItem(at: folder)
+        // A job cancelled by the server's stop must still save that it ended, and the index
+        // refuses work asked for by a cancelled task: a task of its own does it.
+        await Task { [self] in await finish(submitted, outcome) }.value
+    }
+
+    /// Saves how the job ended: its capture, or its problem.
+    private func finish(_ submitted: JobRecord, _ outcome: Result<CaptureID, Error>) async {
+        var job = submitted
+        switch outcome {
+        case .success(let capture):
+            job = (try? await service.store.index.job(job.id)) ?? job
+            job.state = .succeeded
+            job.captureID = capture
+        case .failure(is CancellationError):
+            job.state = .failed
+            job.problem = JobRecord.stoppedProblem
+        case .failure(let error):
+            job.state = .failed
+            job.problem = try? JobProblem(Problem.from(error)).stored()
+        }
         try? await record(job)
     }
 

@@ -5,10 +5,11 @@ import Hummingbird
 /// those in the states named (`state` may repeat), so that a job whose Location was lost can be
 /// found again.
 struct JobListRoute {
-    let service: ServiceState
+    let index: any CaptureIndex
 
-    func register(on router: Router<BasicRequestContext>) {
-        service.routes.add(.get, "/v1/jobs", to: router) { request, _ in
+    var collection: RouteCollection<BasicRequestContext> {
+        let routes = RouteCollection(context: BasicRequestContext.self)
+        routes.get("/v1/jobs") { request, _ in
             try ExportQuery(request, allowed: ["limit", "after", "state"]).finish()
             let parameters = request.uri.queryParameters
             let page = try PageParameters<JobKind>(request, noun: "job")
@@ -20,16 +21,28 @@ struct JobListRoute {
                 }
                 if !states.contains(state) { states.append(state) }
             }
-            let jobs = try await service.store.index.listJobs(limit: limit, after: page.after, states: Set(states))
-            var body = Data("{\"jobs\":[".utf8)
-            for (i, job) in jobs.enumerated() {
-                if i > 0 { body.append(UInt8(ascii: ",")) }
-                body.append(try job.json())
-            }
+            let jobs = try await index.listJobs(limit: limit, after: page.after, states: Set(states))
             let stateQuery = states.map { "&state=\($0.rawValue)" }.joined()
-            let next = jobs.count == limit ? jobs.last.map { "\"/v1/jobs?limit=\(limit)\(stateQuery)&after=\($0.id)\"" } ?? "null" : "null"
-            body.append(Data("],\"next\":\(next)}".utf8))
-            return Response.json(body, status: .ok)
+            let next = jobs.count == limit ? jobs.last.map { "/v1/jobs?limit=\(limit)\(stateQuery)&after=\($0.id)" } : nil
+            return Response.json(try JSONEncoder.documents.encode(JobPage(jobs: jobs.map(JobDocument.init), next: next)), status: .ok)
         }
+        return routes
+    }
+}
+
+/// A page of the job listing.
+private struct JobPage: Encodable {
+    var jobs: [JobDocument]
+    /// The next page's URL; null (not left out) on the last page.
+    var next: String?
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(jobs, forKey: .jobs)
+        try container.encode(next, forKey: .next)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case jobs, next
     }
 }

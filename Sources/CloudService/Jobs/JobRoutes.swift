@@ -4,17 +4,20 @@ import Hummingbird
 /// GET /v1/jobs/{id} and GET /v1/jobs/{id}/events (server-sent events: one `state` event per
 /// change, the current state first, the stream closing after the terminal one).
 struct JobRoutes {
-    let service: ServiceState
+    /// Where the jobs' states are kept; the board tells their changes.
+    let index: any CaptureIndex
+    let board: JobBoard
 
-    func register(on router: Router<BasicRequestContext>) {
-        service.routes.add(.get, "/v1/jobs/{id}", to: router) { _, context in
-            let id = try service.jobID(context.parameters.get("id"))
-            guard let job = try await service.store.index.job(id) else { throw Problem.notFound("no job \(id)") }
+    var collection: RouteCollection<BasicRequestContext> {
+        let routes = RouteCollection(context: BasicRequestContext.self)
+        routes.get("/v1/jobs/{id}") { _, context in
+            let id = try JobID(path: context.parameters.get("id"), noun: "job")
+            guard let job = try await index.job(id) else { throw Problem.notFound("no job \(id)") }
             return Response.json(try job.json(), status: .ok)
         }
-        service.routes.add(.get, "/v1/jobs/{id}/events", to: router) { _, context in
-            let id = try service.jobID(context.parameters.get("id"))
-            guard let events = try await service.jobs.events(id) else { throw Problem.notFound("no job \(id)") }
+        routes.get("/v1/jobs/{id}/events") { _, context in
+            let id = try JobID(path: context.parameters.get("id"), noun: "job")
+            guard let events = try await board.events(id) else { throw Problem.notFound("no job \(id)") }
             let body = ResponseBody { writer in
                 for await job in events {
                     var text = "event: state\ndata: "
@@ -26,20 +29,6 @@ struct JobRoutes {
             }
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: body)
         }
-    }
-}
-
-extension JobRecord {
-    /// The job as GET /v1/jobs/{id} and its events give it.
-    func json() throws -> Data {
-        var object: [String: Any] = [
-            "id": id.description, "state": state.rawValue,
-            "created": CaptureDocument.timestamp(created), "updated": CaptureDocument.timestamp(updated),
-            "frames_done": framesDone, "frames_total": framesTotal.map { $0 as Any } ?? NSNull(),
-            "capture": captureID.map { "/v1/captures/\($0)" as Any } ?? NSNull(),
-            "problem": NSNull(),
-        ]
-        if let problem, let decoded = try? JSONSerialization.jsonObject(with: Data(problem.utf8)) { object["problem"] = decoded }
-        return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        return routes
     }
 }

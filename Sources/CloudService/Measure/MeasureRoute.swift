@@ -10,16 +10,18 @@ import SafeIO
 /// found from the room's planes unless `up` says it (the stored cloud does not keep the source's
 /// gravity). Measured once per parameter set on the export pool, kept in `derived/`.
 struct MeasureRoute {
-    let service: ServiceState
+    let store: CaptureStore
+    /// Where the reports are kept, made on the export pool.
+    let derived: DerivedFiles
 
-    func register(on router: Router<BasicRequestContext>) {
-        service.routes.add(.get, "/v1/captures/{id}/measure", to: router) { request, context in
-            try await measure(request, context)
-        }
+    var collection: RouteCollection<BasicRequestContext> {
+        let routes = RouteCollection(context: BasicRequestContext.self)
+        routes.get("/v1/captures/{id}/measure") { request, context in try await measure(request, context) }
+        return routes
     }
 
     private func measure(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let (id, folder) = try await service.captureFolder(context.parameters.get("id"))
+        let (id, folder) = try await store.requested(context.parameters.get("id"))
         var query = ExportQuery(request, allowed: ["up", "leaf"])
         var settings = MeasureSettings()
         let upName = query.take("up") ?? UpChoice.auto.rawValue
@@ -33,7 +35,7 @@ struct MeasureRoute {
         let stored = folder.appendingPathComponent(CaptureFiles.cloud).path
         let key = "measure up=\(upName) leaf=\(settings.leaf)"
         let name = DerivedFiles.name(key, extension: "json")
-        let report = try await service.derived.file(name, in: folder, capture: id) { [settings] path, _ in
+        let report = try await derived.file(name, in: folder, capture: id) { [settings] path, _ in
             let measured = try RoomMeasurer.measure(try RoomScan.reading(stored, name: "capture \(id)"), settings: settings)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -10,7 +10,8 @@ import NIOCore
 import ServiceLifecycle
 
 /// `cloudgen serve`: opens the store (reconciling what a crash left), builds the routes and runs
-/// until SIGTERM or SIGINT, which finish the requests in flight first.
+/// until SIGTERM or SIGINT, which finish the requests in flight first and then stop the running
+/// jobs (`RunningJobs`).
 public enum CloudServer {
     /// The application for `configuration`, its store opened and reconciled. Tests drive it in
     /// process (HummingbirdTesting) or live; `announce` is told the address once it listens.
@@ -47,6 +48,8 @@ public enum CloudServer {
             server: .http1(configuration: http1),
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: "cloudgen",
                                  availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),
+            // Stopped after the HTTP server (a group stops its services last to first), and waited for.
+            services: [service.jobs.running],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 let shown = host.contains(":") ? "[\(host)]" : host

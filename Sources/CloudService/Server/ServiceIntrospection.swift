@@ -19,14 +19,14 @@ public enum ServiceIntrospection {
 extension ServiceState {
     /// Every route group of the service, on `router` and in `routes`.
     func registerRoutes(on router: Router<BasicRequestContext>) {
-        ServiceRoutes(service: self).register(on: router)
+        routes.add(ServiceRoutes(index: store.index, metrics: metrics, capturePool: capturePool, exportPool: exportPool).collection, to: router)
         CaptureRoutes(service: self).register(on: router)
-        CaptureLabelRoute(service: self).register(on: router)
+        routes.add(CaptureLabelRoute(index: store.index).collection, to: router)
         CaptureArchiveRoute(service: self).register(on: router)
         ExportRoutes(service: self).register(on: router)
-        MeasureRoute(service: self).register(on: router)
-        JobRoutes(service: self).register(on: router)
-        JobListRoute(service: self).register(on: router)
+        routes.add(MeasureRoute(store: store, derived: derived).collection, to: router)
+        routes.add(JobRoutes(index: store.index, board: jobs).collection, to: router)
+        routes.add(JobListRoute(index: store.index).collection, to: router)
         ConvertRoute(service: self).register(on: router)
     }
 }

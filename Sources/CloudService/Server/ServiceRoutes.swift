@@ -4,33 +4,38 @@ import Hummingbird
 
 /// The small routes: health, metrics, devices, the page and the API document.
 struct ServiceRoutes {
-    let service: ServiceState
+    let index: any CaptureIndex
+    let metrics: ServiceMetrics
+    let capturePool: WorkerPool
+    /// Device discovery runs here, with the other short work.
+    let exportPool: WorkerPool
 
-    func register(on router: Router<BasicRequestContext>) {
-        let routes = service.routes
-        routes.add(.get, "/healthz", to: router) { _, _ in
+    var collection: RouteCollection<BasicRequestContext> {
+        let routes = RouteCollection(context: BasicRequestContext.self)
+        routes.get("/healthz") { _, _ in
             Response.json(Data("{\"status\":\"ok\"}".utf8), status: .ok)
         }
-        routes.add(.get, "/metrics", to: router) { _, _ in
-            let count = try await service.store.index.count()
-            service.metrics.capturesStored.set(Double(count))
-            service.metrics.recordLoad(of: service.capturePool)
-            service.metrics.recordLoad(of: service.exportPool)
+        routes.get("/metrics") { _, _ in
+            let count = try await index.count()
+            metrics.capturesStored.set(Double(count))
+            metrics.recordLoad(of: capturePool)
+            metrics.recordLoad(of: exportPool)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-                            body: .init(byteBuffer: ByteBuffer(string: service.metrics.text)))
+                            body: .init(byteBuffer: ByteBuffer(string: metrics.text)))
         }
-        routes.add(.get, "/v1/devices", to: router) { _, _ in
-            let report = try await service.exportPool.run { try DeviceReport.discover() }
+        routes.get("/v1/devices") { _, _ in
+            let report = try await exportPool.run { try DeviceReport.discover() }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             return Response.json(try encoder.encode(report), status: .ok)
         }
-        routes.add(.get, "/openapi.json", to: router) { _, _ in
+        routes.get("/openapi.json") { _, _ in
             Response.json(Data(OpenAPIDocument.json.utf8), status: .ok)
         }
-        routes.add(.get, "/", to: router) { _, _ in
+        routes.get("/") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
                      body: .init(byteBuffer: ByteBuffer(string: ServicePage.html)))
         }
+        return routes
     }
 }

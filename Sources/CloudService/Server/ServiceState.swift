@@ -31,20 +31,9 @@ final class ServiceState: Sendable {
         jobs = JobBoard(service: JobServices(store: store, runner: runner, capturePool: capturePool, metrics: metrics, archiveLimits: limits))
     }
 
-    /// A capture id from the path; anything else (`..`, `%2e%2e`, another shape) is simply not
-    /// found, before any file is looked at.
+    /// A capture id from the path (404 for anything else).
     func captureID(_ text: String?) throws -> CaptureID {
-        guard let text, let id = CaptureID(validating: text) else {
-            throw Problem.notFound("no capture \(MessageTextShort.of(text ?? ""))")
-        }
-        return id
-    }
-
-    func jobID(_ text: String?) throws -> JobID {
-        guard let text, let id = JobID(validating: text) else {
-            throw Problem.notFound("no job \(MessageTextShort.of(text ?? ""))")
-        }
-        return id
+        try CaptureID(path: text, noun: "capture")
     }
 
     func record(_ text: String?) async throws -> CaptureRecord {
@@ -54,8 +43,6 @@ final class ServiceState: Sendable {
     }
 
     func captureFolder(_ text: String?) async throws -> (CaptureID, URL) {
-        let id = try captureID(text)
-        guard try await store.index.capture(id) != nil, let folder = store.folder(id) else { throw Problem.notFound("no capture \(id)") }
-        return (id, folder)
+        try await store.requested(text)
     }
 }

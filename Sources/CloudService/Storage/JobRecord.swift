@@ -35,4 +35,8 @@ public struct JobRecord: Equatable, Sendable {
     /// The problem of a job that was queued or running when the server stopped.
     public static let interruptedProblem =
         #"{"title":"interrupted","detail":"the server restarted before the job finished"}"#
+
+    /// The problem of a job the server cancelled as it stopped (gracefully: SIGTERM, Ctrl-C).
+    public static let stoppedProblem =
+        #"{"title":"interrupted","detail":"the server stopped before the job finished"}"#
 }

@@ -57,8 +57,7 @@ extension SQLiteCaptureIndex {
             }
         }
         if let text = query.text, !text.isEmpty {
-            let pattern = "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-                .replacingOccurrences(of: "_", with: "\\_") + "%"
+            let pattern = "%" + Self.likeLiteral(text) + "%"
             conditions.append("(" + ["name", "note", "source", "files"].map { "\($0) LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")")
             arguments += [pattern, pattern, pattern, pattern]
         }
@@ -134,6 +133,17 @@ extension SQLiteCaptureIndex {
                              frames: row["frames"], report: row["report"],
                              labels: CaptureLabels(name: row["name"], tags: tags, note: row["note"]),
                              uploadedFiles: files, revision: row["revision"])
+    }
+
+    /// `text` as a LIKE pattern that matches exactly it: the wildcards `%` and `_`, and the
+    /// escape character itself, each preceded by the escape character `\` (the query's ESCAPE).
+    static func likeLiteral(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
     }
 
     /// An id read back: the index holds only ids the server made, so another is a damaged file.

@@ -1,0 +1,75 @@
+@testable import CloudService
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOConcurrencyHelpers
+import ServiceLifecycle
+import SharedTestData
+import XCTest
+
+/// A graceful stop waits for the archive jobs: it cancels them, and returns only once each has
+/// saved how it ended, so no job is left `running` in the index of a server that stopped cleanly.
+final class JobShutdownTests: XCTestCase {
+    func testAStopWaitsUntilTheRunningJobHasSavedHowItEnded() async throws {
+        let harness = try ServiceHarness()
+        defer { harness.remove() }
+        let scratch = try makeScratchFolder()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var upload = MultipartBody()
+        upload.file("bundle", try redwoodArchive(in: scratch), filename: "scan.tar")
+        // Neighbour filters over the fused frames: long enough to be running when the stop comes.
+        for _ in 0..<4 { upload.field("sor", "50,1") }
+        let body = upload
+        // The harness stops the service group (gracefully) once this closure returns, and
+        // returns itself when the group has ended.
+        let id = try await harness.test { client in
+            let accepted = try await client.execute(uri: "/v1/captures", method: .post, headers: body.headers, body: body.body)
+            XCTAssertEqual(accepted.status, .accepted, String(buffer: accepted.body))
+            let id = try XCTUnwrap(try accepted.json()["id"] as? String)
+            for _ in 0..<600 {
+                let state = try await client.execute(uri: "/v1/jobs/\(id)", method: .get).json()["state"] as? String
+                if state == "running" { break }
+                XCTAssertEqual(state, "queued", "the job ended before the stop it was to be stopped by")
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            return id
+        }
+        let index = try SQLiteCaptureIndex(path: harness.data.appendingPathComponent("index.sqlite").path)
+        defer { try? index.close() }
+        let job = try await index.job(try XCTUnwrap(JobID(validating: id)))
+        let ended = try XCTUnwrap(job)
+        XCTAssertTrue(ended.state.isFinished, "left \(ended.state) by a graceful stop")
+        if ended.state == .failed {
+            XCTAssertEqual(ended.problem, JobRecord.stoppedProblem)
+        }
+        let uploads = try FileManager.default.contentsOfDirectory(atPath: harness.data.appendingPathComponent("uploads").path)
+        XCTAssertEqual(uploads, [], "a stopped job removes its upload")
+    }
+
+    func testTheRunnerCancelsItsJobsOnAStopAndWaitsForThemThenTakesNoMore() async throws {
+        let running = RunningJobs()
+        let events = NIOLockedValueBox<[String]>([])
+        let (started, startedNow) = AsyncStream<Void>.makeStream()
+        XCTAssertTrue(running.start {
+            events.withLockedValue { $0.append("started") }
+            startedNow.yield()
+            // Ends only by cancellation: an hour is "never" for a test.
+            let outcome: String = (try? await Task.sleep(for: .seconds(3600))) == nil ? "cancelled" : "slept"
+            // What a job does after it is cancelled (saving its state) is waited for too.
+            try? await Task.sleep(for: .milliseconds(200))
+            events.withLockedValue { $0.append(outcome) }
+        })
+        var logger = Logger(label: "running-jobs-test")
+        logger.logLevel = .critical
+        let group = ServiceGroup(configuration: .init(services: [running], logger: logger))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            await started.first { _ in true }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+        XCTAssertEqual(events.withLockedValue { $0 }, ["started", "cancelled"], "the group returned before its job had ended")
+        XCTAssertFalse(running.start {}, "a stopped runner takes no new jobs")
+    }
+}
