@@ -28,7 +28,7 @@ public enum JSONDuplicateKeys {
                 let key = Array(bytes[(i + 1)..<min(j, bytes.count)])
                 if isKey(after: j + 1), var keys = open.last ?? nil {
                     guard keys.insert(key).inserted else {
-                        throw CloudError.badInput("\(origin): key '\(String(decoding: key.prefix(40), as: UTF8.self))' appears twice in one object")
+                        throw CloudError.badInput(.file(origin), "key '\(String(decoding: key.prefix(40), as: UTF8.self))' appears twice in one object")
                     }
                     open[open.count - 1] = keys
                 }
