@@ -84,22 +84,18 @@ struct CaptureRoutes {
 
     private func store(_ order: CaptureOrder, paths: ClientPaths, labels: CaptureLabels, files: [String: String]) async throws -> Response {
         let runner = service.runner
-        do {
-            var staged = try await service.capturePool.run { cancelled in
-                try runner.capture(order, observer: CollectingObserver(cancelled: cancelled), cancelled: cancelled, paths: paths)
-            }
-            // A client gone while the last step ran: nothing of its capture is kept.
-            if Task.isCancelled {
-                service.store.abandon(staging: staged.folder)
-                throw CancellationError()
-            }
-            staged.record.labels = labels
-            staged.record.uploadedFiles = files
-            let record = try await runner.store(staged)
-            return Response.json(try record.document(), status: .created, headers: [.location: "/v1/captures/\(record.id)"])
-        } catch let error as CloudError where error.kind != .deviceOrIO {
-            throw Problem.from(error)
+        var staged = try await service.capturePool.run { cancelled in
+            try runner.capture(order, observer: CollectingObserver(cancelled: cancelled), cancelled: cancelled, paths: paths)
         }
+        // A client gone while the last step ran: nothing of its capture is kept.
+        if Task.isCancelled {
+            service.store.abandon(staging: staged.folder)
+            throw CancellationError()
+        }
+        staged.record.labels = labels
+        staged.record.uploadedFiles = files
+        let record = try await runner.store(staged)
+        return Response.json(try record.document(), status: .created, headers: [.location: "/v1/captures/\(record.id)"])
     }
 
     private func list(_ request: Request) async throws -> Response {
