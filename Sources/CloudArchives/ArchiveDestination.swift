@@ -126,7 +126,7 @@ final class ArchiveDestination {
         if code == ENAMETOOLONG {
             return ArchiveError.member(origin, name.raw, "a name too long for the file system")
         }
-        return .io("\(root): cannot create \(what) for member \"\(MessageText.escaped(name.raw))\" of \(origin): \(String(cString: strerror(code)))")
+        return .io(.file(root), "cannot create \(what) for member \"\(MessageText.escaped(name.raw))\" of \(origin): \(String(cString: strerror(code)))")
     }
 
     /// Removes everything made so far: the folder given is left as it was found.
@@ -160,7 +160,7 @@ final class ArchiveFileWriter {
         guard !chunk.isEmpty else { return }
         try destination.checkRoom(for: name, adding: chunk.count, memberBytes: written + chunk.count)
         if let code = writeAll(fd, chunk) {
-            throw CloudError.io("\(destination.root)/\(name.path): cannot write member of \(destination.originName): \(String(cString: strerror(code)))")
+            throw CloudError.io(.file("\(destination.root)/\(name.path)"), "cannot write member of \(destination.originName): \(String(cString: strerror(code)))")
         }
         written += chunk.count
         destination.written(chunk.count)
@@ -172,7 +172,7 @@ final class ArchiveFileWriter {
         let code = errno
         fd = -1
         if result != 0 {
-            throw CloudError.io("\(destination.root)/\(name.path): cannot write member of \(destination.originName): \(String(cString: strerror(code)))")
+            throw CloudError.io(.file("\(destination.root)/\(name.path)"), "cannot write member of \(destination.originName): \(String(cString: strerror(code)))")
         }
     }
 }

@@ -32,9 +32,8 @@ public enum ArchiveExtractor {
         let file: InputFile
         do {
             file = try InputFile(archive, role: "the archive")
-        } catch var error as CloudError {
-            error.message = error.message.replacingOccurrences(of: archive, with: origin)
-            throw error
+        } catch let error as CloudError where error.subject == .file(archive) {
+            throw error.about(.file(origin))
         }
         let kind = try detect(file, origin: origin)
         let destination = ArchiveDestination(root: directory, origin: origin, limits: limits)
@@ -75,10 +74,10 @@ public enum ArchiveExtractor {
     private static func checkEmptyFolder(_ directory: String) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CloudError.io("\(directory): no such folder to extract an archive into")
+            throw CloudError.io(.file(directory), "no such folder to extract an archive into")
         }
         guard (try? FileManager.default.contentsOfDirectory(atPath: directory))?.isEmpty == true else {
-            throw CloudError.io("\(directory): not an empty folder; an archive is extracted only into a fresh one")
+            throw CloudError.io(.file(directory), "not an empty folder; an archive is extracted only into a fresh one")
         }
     }
 }

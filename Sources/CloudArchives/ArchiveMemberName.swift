@@ -55,10 +55,10 @@ struct ArchiveMemberName {
 enum ArchiveError {
     /// "ORIGIN: member "NAME": WHAT"; the name is escaped so that it cannot break the message's line.
     static func member(_ origin: String, _ name: String, _ what: String) -> CloudError {
-        .badInput("\(origin): member \"\(MessageText.escaped(name))\": \(what)")
+        .badInput(.file(origin), "member \"\(MessageText.escaped(name))\": \(what)")
     }
 
     static func archive(_ origin: String, _ what: String) -> CloudError {
-        .badInput("\(origin): \(what)")
+        .badInput(.file(origin), "\(what)")
     }
 }

@@ -39,7 +39,7 @@ public final class StoredZip: @unchecked Sendable {
 
     /// Adds the file at `path` as `name` (a relative path with `/`).
     public func add(_ name: String, file path: String) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw CloudError.io("\(path): cannot open it for the archive") }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw CloudError.io(.file(path), "cannot open it for the archive") }
         var crc: UInt32 = 0, size = 0
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
             crc = chunk.withUnsafeBytes { crc32(crc, $0) }

@@ -30,11 +30,11 @@ enum FrameMemory {
     }
 
     /// Refuses a frame whose estimate does not fit `MemoryBudget.current()`; the message names
-    /// `origin` and the frame's size.
+    /// `subject` and the frame's size.
     static func require(depth: ImageSize, rawBytesPerSample: Int, colorBytes: Int, decodingBytes: Int = 0,
-                        color: ImageSize?, origin: String) throws {
+                        color: ImageSize?, about subject: CloudError.Subject) throws {
         let bytes = estimate(depth: depth, rawBytesPerSample: rawBytesPerSample, colorBytes: colorBytes, decodingBytes: decodingBytes)
         let what = "a \(depth) depth frame" + (color.map { " with \($0) color" } ?? "")
-        try MemoryBudget.require(bytes, for: what, origin: origin)
+        try MemoryBudget.require(bytes, for: what, about: subject)
     }
 }

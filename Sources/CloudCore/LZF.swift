@@ -28,7 +28,7 @@ public enum LZF {
         guard let source = input.baseAddress?.assumingMemoryBound(to: UInt8.self),
               let target = output.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             if input.count == output.count { return }
-            throw CloudError.badInput("\(origin): LZF data of \(input.count) bytes cannot make \(output.count)")
+            throw CloudError.badInput(.file(origin), "LZF data of \(input.count) bytes cannot make \(output.count)")
         }
         let inputCount = input.count
         let outputCount = output.count
@@ -37,7 +37,7 @@ public enum LZF {
         // A plain function of its arguments: a closure over `i` would box it, and every access
         // of the loop's counters would go through the heap.
         func corrupt(_ what: String, _ i: Int) -> CloudError {
-            .badInput("\(origin): corrupt LZF data at byte \(i) of \(input.count): \(what)")
+            .badInput(.file(origin), "corrupt LZF data at byte \(i) of \(input.count): \(what)")
         }
         while i < inputCount {
             let control = Int(source[i])
@@ -90,7 +90,7 @@ public enum LZF {
             o += length
         }
         guard o == outputCount else {
-            throw CloudError.badInput("\(origin): LZF data decompresses to \(o) bytes, the header says \(outputCount) (truncated?)")
+            throw CloudError.badInput(.file(origin), "LZF data decompresses to \(o) bytes, the header says \(outputCount) (truncated?)")
         }
     }
 }

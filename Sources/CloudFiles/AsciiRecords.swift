@@ -29,7 +29,7 @@ struct AsciiLines {
                 return trimmed(window)
             }
             guard window.count < Self.maxLineBytes else {
-                throw CloudError.badInput("\(stream.path): line \(lineNumber + 1) of the data is longer than \(Self.maxLineBytes) bytes")
+                throw CloudError.badInput(.file(stream.path), "line \(lineNumber + 1) of the data is longer than \(Self.maxLineBytes) bytes")
             }
             wanted *= 4  // a long line: look further
         }

@@ -51,7 +51,7 @@ struct ByteStream {
     /// `minimum` bytes. Valid until the next call; `advance` consumes.
     mutating func window(atLeast minimum: Int, atMost maximum: Int, what: @autoclosure () -> String) throws -> UnsafeRawBufferPointer {
         guard minimum <= remaining else {
-            throw CloudError.badInput("\(path): truncated: \(what()) needs \(minimum) bytes at byte \(position), the file has \(remaining) left")
+            throw CloudError.badInput(.file(path), "truncated: \(what()) needs \(minimum) bytes at byte \(position), the file has \(remaining) left")
         }
         let wanted = min(maximum, remaining)
         if let memory {
@@ -85,7 +85,7 @@ struct ByteStream {
         while filled < want {
             let n = try file.read(at: position + filled, into: UnsafeMutableRawBufferPointer(rebasing: target[filled..<want]))
             guard n > 0 else {
-                throw CloudError.io("\(path): the file ended at byte \(position + filled) while being read (did it shrink?)")
+                throw CloudError.io(.file(path), "the file ended at byte \(position + filled) while being read (did it shrink?)")
             }
             filled += n
         }

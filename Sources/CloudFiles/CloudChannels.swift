@@ -34,7 +34,7 @@ struct CloudChannels {
             return (s, t, u)
         }
         guard let x = source("x"), let y = source("y"), let z = source("z") else {
-            throw CloudError.badInput("\(path): the points have no scalar x, y and z")
+            throw CloudError.badInput(.file(path), "the points have no scalar x, y and z")
         }
         (self.x, self.y, self.z) = (x, y, z)
         var used: Set<String> = ["x", "y", "z"]
@@ -46,7 +46,7 @@ struct CloudChannels {
             used.formUnion(["r", "g", "b"])
         } else if let packed = source("rgb") ?? source("rgba") {
             guard packed.type.size == 4 else {
-                throw CloudError.badInput("\(path): field \(names[packed.index]) must be a 4-byte packed color, not \(packed.type.size) bytes")
+                throw CloudError.badInput(.file(path), "field \(names[packed.index]) must be a 4-byte packed color, not \(packed.type.size) bytes")
             }
             color = .packed(packed)
             used.insert(names[packed.index])

@@ -39,7 +39,7 @@ public enum CloudFileFormat: Equatable, Hashable, Sendable, CustomStringConverti
             case .compressed: self = .pcd(.compressed)
             }
         default:
-            throw CloudError.badInput("\(path): unknown cloud file extension '\(ext.isEmpty ? "" : "." + ext)' (use .ply or .pcd)")
+            throw CloudError.badInput(.file(path), "unknown cloud file extension '\(ext.isEmpty ? "" : "." + ext)' (use .ply or .pcd)")
         }
     }
 

@@ -51,10 +51,10 @@ enum CloudFileLimits {
     /// the message saying so, never as a wrapped number.
     static func count(_ token: String, _ what: String, path: String, limit: Int = maxPoints) throws -> Int {
         guard !token.isEmpty, token.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-            throw CloudError.badInput("\(path): \(what) '\(token.prefix(40))' is not a count")
+            throw CloudError.badInput(.file(path), "\(what) '\(token.prefix(40))' is not a count")
         }
         guard let value = Int(token), value <= limit else {
-            throw CloudError.badInput("\(path): \(what) \(token.prefix(40)) is more than cloudgen reads (at most \(limit))")
+            throw CloudError.badInput(.file(path), "\(what) \(token.prefix(40)) is more than cloudgen reads (at most \(limit))")
         }
         return value
     }

@@ -45,7 +45,7 @@ public enum CloudReader {
     /// Reads a cloud file held in memory (an upload, a fuzzer's input); `path` names it in errors.
     public static func read(bytes: UnsafeRawBufferPointer, path: String) throws -> CloudFile {
         guard let header = try ParsedHeader(bytes, atEnd: true, path: path) else {
-            throw CloudError.badInput("\(path): the header never ends (no end_header or DATA line)")
+            throw CloudError.badInput(.file(path), "the header never ends (no end_header or DATA line)")
         }
         var stream = ByteStream(bytes: bytes, from: header.fileHeader.dataOffset, path: path)
         return try header.readBody(&stream, path: path)
@@ -61,10 +61,10 @@ public enum CloudReader {
             }
             let kind = bytes.starts(with: Array("ply".utf8)) ? "PLY" : "PCD"
             guard !atEnd else {
-                throw CloudError.badInput("\(file.path): the \(kind) header never ends (no \(kind == "PLY" ? "end_header" : "DATA") line)")
+                throw CloudError.badInput(.file(file.path), "the \(kind) header never ends (no \(kind == "PLY" ? "end_header" : "DATA") line)")
             }
             guard bytes.count < CloudFileLimits.maxHeaderBytes else {
-                throw CloudError.badInput("\(file.path): no end of the \(kind) header within the first \(CloudFileLimits.maxHeaderBytes) bytes")
+                throw CloudError.badInput(.file(file.path), "no end of the \(kind) header within the first \(CloudFileLimits.maxHeaderBytes) bytes")
             }
             bytes = try file.read(at: 0, count: min(file.size, bytes.count * 4, CloudFileLimits.maxHeaderBytes))
         }

@@ -36,13 +36,13 @@ public enum CloudWriter {
     public static func write(_ cloud: PointCloud, to path: String, format: CloudFileFormat, viewpoint: Pose? = nil,
                              relativeUnits: Bool = false) throws -> Int {
         guard cloud.count <= CloudFileLimits.maxPoints else {
-            throw CloudError.badInput("\(path): \(cloud.count) points is more than cloudgen writes (at most \(CloudFileLimits.maxPoints))")
+            throw CloudError.badInput(.file(path), "\(cloud.count) points is more than cloudgen writes (at most \(CloudFileLimits.maxPoints))")
         }
-        guard cloud.count > 0 else { throw CloudError.badInput("\(path): the cloud has no points, so there is nothing to write") }
+        guard cloud.count > 0 else { throw CloudError.badInput(.file(path), "the cloud has no points, so there is nothing to write") }
         let finite = cloud.finiteCount
         let organized = cloud.organized.map { $0.height > 1 } ?? false
         guard organized || finite > 0 else {
-            throw CloudError.badInput("\(path): the cloud has no point with finite coordinates, so there is nothing to write")
+            throw CloudError.badInput(.file(path), "the cloud has no point with finite coordinates, so there is nothing to write")
         }
         let layout = RecordLayout(cloud: cloud, viewpoint: viewpoint.map { $0.viewpoint }, relativeUnits: relativeUnits, finite: finite)
         try AtomicFile.write(path) { temporary in

@@ -19,7 +19,7 @@ final class FileSink {
     init(path: String, destination: String) throws {
         fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         self.destination = destination
-        guard fd >= 0 else { throw CloudError.io("\(destination): cannot open for writing: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw CloudError.io(.file(destination), "cannot open for writing: \(String(cString: strerror(errno)))") }
         buffer = .allocate(byteCount: Self.bufferBytes, alignment: 16)
     }
 
@@ -78,6 +78,6 @@ final class FileSink {
     }
 
     private func failure(_ doing: String, _ code: Int32) -> CloudError {
-        CloudError.io("\(destination): \(doing): \(String(cString: strerror(code)))")
+        CloudError.io(.file(destination), "\(doing): \(String(cString: strerror(code)))")
     }
 }

@@ -18,7 +18,7 @@ struct PCDBodyReader {
         try checkLeastData(stream.remaining)
         // The cloud, and for binary_compressed its unpacked planes beside it.
         let planes = header.encoding == .compressed ? header.points * header.pointStep : 0
-        try MemoryBudget.require(header.points * channels.bytesPerPoint + planes, for: "a cloud of \(header.points) points", origin: path)
+        try MemoryBudget.require(header.points * channels.bytesPerPoint + planes, for: "a cloud of \(header.points) points", about: .file(path))
         var output = CloudOutput(count: header.points, channels: channels)
         guard header.points > 0 else { return output }
         switch header.encoding {
@@ -126,7 +126,7 @@ struct PCDBodyReader {
     }
 
     private func bad(_ problem: String) -> CloudError {
-        CloudError.badInput("\(path): \(problem)")
+        CloudError.badInput(.file(path), "\(problem)")
     }
 }
 

@@ -53,7 +53,7 @@ struct PCDHeaderParser {
             guard let keyword = tokens.first, !keyword.hasPrefix("#") else { continue }
             let values = Array(tokens.dropFirst())
             if !sawKeyword, !["VERSION", "FIELDS", "COLUMNS"].contains(keyword) {
-                throw CloudError.badInput("\(path): not a PCD or PLY file (it starts with neither 'ply' nor a PCD header)")
+                throw CloudError.badInput(.file(path), "not a PCD or PLY file (it starts with neither 'ply' nor a PCD header)")
             }
             sawKeyword = true
             switch keyword {
@@ -113,7 +113,7 @@ struct PCDHeaderParser {
             }
         }
         if !sawKeyword, atEnd {
-            throw CloudError.badInput("\(path): not a PCD or PLY file (no header)")
+            throw CloudError.badInput(.file(path), "not a PCD or PLY file (no header)")
         }
         return nil
     }
@@ -175,6 +175,6 @@ struct PCDHeaderParser {
     }
 
     private func bad(_ problem: String) -> CloudError {
-        CloudError.badInput("\(path): \(problem)")
+        CloudError.badInput(.file(path), "\(problem)")
     }
 }

@@ -30,7 +30,7 @@ struct PLYBodyReader {
         // The vertices, and the grid they are placed in when the file has a range_grid.
         let gridCells = header.rangeGridIndex.map { header.elements[$0].count } ?? 0
         try MemoryBudget.require((header.vertex.count + gridCells) * channels.bytesPerPoint + 5 * gridCells,
-                                 for: "a cloud of \(header.vertex.count) points", origin: path)
+                                 for: "a cloud of \(header.vertex.count) points", about: .file(path))
         var vertices: CloudOutput?
         var cells: [Int32]?
         if header.ascii {
@@ -247,7 +247,7 @@ struct PLYBodyReader {
     }
 
     private func bad(_ problem: String) -> CloudError {
-        CloudError.badInput("\(path): \(problem)")
+        CloudError.badInput(.file(path), "\(problem)")
     }
 }
 

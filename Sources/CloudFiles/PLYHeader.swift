@@ -159,6 +159,6 @@ struct PLYHeaderParser {
     }
 
     private func bad(_ problem: String) -> CloudError {
-        CloudError.badInput("\(path): \(problem)")
+        CloudError.badInput(.file(path), "\(problem)")
     }
 }

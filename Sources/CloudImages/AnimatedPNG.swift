@@ -17,22 +17,22 @@ public enum AnimatedPNG {
     /// The chunks of a PNG file, CRCs checked. `origin` names the file in errors.
     public static func chunks(of png: [UInt8], origin: String) throws -> [Chunk] {
         guard png.count >= 8, Array(png[0..<8]) == signature else {
-            throw CloudError.badInput("\(origin): not a PNG file (no PNG signature)")
+            throw CloudError.badInput(.file(origin), "not a PNG file (no PNG signature)")
         }
         var chunks: [Chunk] = []
         var offset = 8
         while offset < png.count {
-            guard png.count - offset >= 12 else { throw CloudError.badInput("\(origin): truncated chunk at byte \(offset)") }
+            guard png.count - offset >= 12 else { throw CloudError.badInput(.file(origin), "truncated chunk at byte \(offset)") }
             let length = Int(readBE32(png, offset))
             guard length <= png.count - offset - 12 else {
-                throw CloudError.badInput("\(origin): chunk at byte \(offset) claims \(length) bytes, past the end of the file")
+                throw CloudError.badInput(.file(origin), "chunk at byte \(offset) claims \(length) bytes, past the end of the file")
             }
             let typeBytes = png[(offset + 4)..<(offset + 8)]
             let data = Array(png[(offset + 8)..<(offset + 8 + length)])
             let stored = readBE32(png, offset + 8 + length)
             let computed = png.withUnsafeBufferPointer { cic_crc32(0, $0.baseAddress! + offset + 4, length + 4) }
             let type = String(decoding: typeBytes, as: UTF8.self)
-            guard stored == computed else { throw CloudError.badInput("\(origin): chunk \(type) at byte \(offset) has a bad CRC") }
+            guard stored == computed else { throw CloudError.badInput(.file(origin), "chunk \(type) at byte \(offset) has a bad CRC") }
             chunks.append(Chunk(type: type, data: data))
             offset += 12 + length
         }
@@ -42,9 +42,9 @@ public enum AnimatedPNG {
     /// One APNG file from PNG files of identical header (size, depth, color type), shown
     /// `delayMilliseconds` each, looping forever.
     public static func assemble(frames: [[UInt8]], delayMilliseconds: Int, origin: String) throws -> [UInt8] {
-        guard !frames.isEmpty else { throw CloudError.badInput("\(origin): an animation needs at least one frame") }
+        guard !frames.isEmpty else { throw CloudError.badInput(.file(origin), "an animation needs at least one frame") }
         guard (1...65535).contains(delayMilliseconds) else {
-            throw CloudError.badInput("\(origin): frame delay \(delayMilliseconds) ms is outside 1...65535")
+            throw CloudError.badInput(.file(origin), "frame delay \(delayMilliseconds) ms is outside 1...65535")
         }
         var header: [UInt8]?
         var out = signature

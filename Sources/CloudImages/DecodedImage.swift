@@ -51,7 +51,7 @@ extension DecodedImage {
     public func depthMap(unitsPerMetre: Double, origin: String) throws -> DepthMap {
         try checkConsistent(origin: origin)
         guard channels == 1, case .uint16(let values) = samples else {
-            throw CloudError.badInput("\(origin): depth must be a 16-bit single-channel image, this is \(bitDepth)-bit with \(channels) channel\(channels == 1 ? "" : "s")")
+            throw CloudError.badInput(.file(origin), "depth must be a 16-bit single-channel image, this is \(bitDepth)-bit with \(channels) channel\(channels == 1 ? "" : "s")")
         }
         // DepthMap reads little-endian planes; the samples are in host order.
         #if _endian(big)
@@ -71,7 +71,7 @@ extension DecodedImage {
         case .uint16(let values): count = values.count
         }
         guard (1...4).contains(channels), width > 0, height > 0, count == width * height * channels else {
-            throw CloudError.badInput("\(origin): image of \(width)x\(height) with \(channels) channels holds \(count) samples")
+            throw CloudError.badInput(.file(origin), "image of \(width)x\(height) with \(channels) channels holds \(count) samples")
         }
     }
 

@@ -25,7 +25,7 @@ public enum DepthMapFile {
         let file = try InputFile(path, role: "the depth map")
         let header = try file.read(at: 0, count: 16)
         guard header.count == 16, Array(header.prefix(8)) == magic else {
-            throw CloudError.badInput("\(path): not a cloudgen depth map (no CGDEPTH1 header)")
+            throw CloudError.badInput(.file(path), "not a cloudgen depth map (no CGDEPTH1 header)")
         }
         func side(_ offset: Int) -> Int {
             Int(UInt32(header[offset]) | UInt32(header[offset + 1]) << 8 | UInt32(header[offset + 2]) << 16 | UInt32(header[offset + 3]) << 24)
@@ -35,7 +35,7 @@ public enum DepthMapFile {
         var metres = [Float](repeating: 0, count: width * height)
         let read = try metres.withUnsafeMutableBytes { try file.read(at: 16, into: $0) }
         guard read == 4 * width * height else {
-            throw CloudError.badInput("\(path): \(width)x\(height) depth map holds \(read) of its \(4 * width * height) bytes")
+            throw CloudError.badInput(.file(path), "\(width)x\(height) depth map holds \(read) of its \(4 * width * height) bytes")
         }
         return DepthMap(width: width, height: height, metres: metres)
     }

@@ -60,7 +60,7 @@ public enum EXRDepthFile {
     /// Bad input, except when the library could not do its work at all (OpenEXR missing, memory
     /// exhausted): then an I/O error, exit 3.
     private static func error(_ status: cic_status, _ origin: String) -> CloudError {
-        let message = "\(origin): cannot read EXR: \(String(fixedCString: status.message))"
-        return status.code == CIC_IO_ERROR ? .io(message) : .badInput(message)
+        let reason: CloudError.Reason = "cannot read EXR: \(String(fixedCString: status.message))"
+        return CloudError(status.code == CIC_IO_ERROR ? .deviceOrIO : .badInput, subject: .file(origin), reason)
     }
 }

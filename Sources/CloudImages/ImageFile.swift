@@ -76,9 +76,9 @@ public enum ImageFile {
     }
 
     private static func format(_ bytes: UnsafeRawBufferPointer, origin: String) throws -> ImageFormat {
-        guard !bytes.isEmpty else { throw CloudError.badInput("\(origin): the file is empty") }
+        guard !bytes.isEmpty else { throw CloudError.badInput(.file(origin), "the file is empty") }
         guard let format = ImageFormat.sniff(bytes) else {
-            throw CloudError.badInput("\(origin): not an image format cloudgen reads (PNG, JPEG, TIFF, PGM/PPM, PCLZF); it starts with \(hexPrefix(bytes))")
+            throw CloudError.badInput(.file(origin), "not an image format cloudgen reads (PNG, JPEG, TIFF, PGM/PPM, PCLZF); it starts with \(hexPrefix(bytes))")
         }
         return format
     }

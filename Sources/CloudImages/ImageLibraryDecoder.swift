@@ -64,7 +64,7 @@ struct LibraryDecoder {
                 if fill(UnsafeMutableRawBufferPointer(buffer)) { initialized = count }
             })
         default:
-            throw CloudError.badInput("\(origin): unsupported \(info.bit_depth)-bit \(name)")
+            throw CloudError.badInput(.file(origin), "unsupported \(info.bit_depth)-bit \(name)")
         }
         if status.code != CIC_OK { throw error(status, origin) }
         return DecodedImage(width: width, height: height, channels: channels, samples: samples)
@@ -73,7 +73,7 @@ struct LibraryDecoder {
     /// Bad input, except when the decoder could not do its work at all (libtiff missing, memory
     /// exhausted): then an I/O error, exit 3.
     private func error(_ status: cic_status, _ origin: String) -> CloudError {
-        let message = "\(origin): cannot decode \(name): \(String(fixedCString: status.message))"
-        return status.code == CIC_IO_ERROR ? .io(message) : .badInput(message)
+        let reason: CloudError.Reason = "cannot decode \(name): \(String(fixedCString: status.message))"
+        return CloudError(status.code == CIC_IO_ERROR ? .deviceOrIO : .badInput, subject: .file(origin), reason)
     }
 }

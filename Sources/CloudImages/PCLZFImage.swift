@@ -50,7 +50,7 @@ enum PCLZFImage {
 
     static func header(_ bytes: UnsafeRawBufferPointer, origin: String) throws -> Header {
         guard bytes.count >= headerSize else {
-            throw CloudError.badInput("\(origin): PCLZF header is \(bytes.count) bytes, needs \(headerSize) (truncated)")
+            throw CloudError.badInput(.file(origin), "PCLZF header is \(bytes.count) bytes, needs \(headerSize) (truncated)")
         }
         func uint32(at offset: Int) -> Int {
             Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
@@ -64,20 +64,20 @@ enum PCLZFImage {
         // Older PCL versions spelled the type in capitals with underscores ("RGB24_").
         let typeName = String(typeField.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) })
         guard let kind = Kind(rawValue: typeName) else {
-            throw CloudError.badInput("\(origin): unknown PCLZF image type '\(typeField.printableASCII)'")
+            throw CloudError.badInput(.file(origin), "unknown PCLZF image type '\(typeField.printableASCII)'")
         }
         try ImageLimits.check(width: width, height: height, origin: origin)
         let pixels = width * height
         guard rawSize == pixels * kind.rawBytesPerPixel else {
-            throw CloudError.badInput("\(origin): PCLZF \(kind) header says \(rawSize) raw bytes, \(width)x\(height) needs \(pixels * kind.rawBytesPerPixel)")
+            throw CloudError.badInput(.file(origin), "PCLZF \(kind) header says \(rawSize) raw bytes, \(width)x\(height) needs \(pixels * kind.rawBytesPerPixel)")
         }
         let stored = bytes.count - headerSize
         guard compressedSize == stored else {
-            throw CloudError.badInput("\(origin): PCLZF header says \(compressedSize) bytes of compressed data, the file holds \(stored)\(stored < compressedSize ? " (truncated)" : "")")
+            throw CloudError.badInput(.file(origin), "PCLZF header says \(compressedSize) bytes of compressed data, the file holds \(stored)\(stored < compressedSize ? " (truncated)" : "")")
         }
         // Before any output buffer exists: a few bytes claiming a 16384x16384 image reserve nothing.
         guard LZF.canExpand(compressedSize, to: rawSize) else {
-            throw CloudError.badInput("\(origin): compressed block of \(compressedSize) bytes cannot unpack to \(rawSize) bytes")
+            throw CloudError.badInput(.file(origin), "compressed block of \(compressedSize) bytes cannot unpack to \(rawSize) bytes")
         }
         return Header(width: width, height: height, kind: kind, rawSize: rawSize)
     }
@@ -117,12 +117,12 @@ enum PCLZFImage {
             return DecodedImage(width: width, height: height, channels: 3, samples: .uint8(rgb))
         case .yuv422:
             guard pixels % 2 == 0 else {
-                throw CloudError.badInput("\(origin): PCLZF yuv422 needs an even number of pixels, \(width)x\(height) is odd")
+                throw CloudError.badInput(.file(origin), "PCLZF yuv422 needs an even number of pixels, \(width)x\(height) is odd")
             }
             let planes = try decompress(compressed, count: rawSize, origin: origin)
             return DecodedImage(width: width, height: height, channels: 3, samples: .uint8(rgb(yuv422: planes, pixels: pixels)))
         case .bayer8:
-            throw CloudError.badInput("\(origin): PCLZF bayer8 (raw sensor mosaic) is not supported; cloudgen reads depth16, rgb24 and yuv422")
+            throw CloudError.badInput(.file(origin), "PCLZF bayer8 (raw sensor mosaic) is not supported; cloudgen reads depth16, rgb24 and yuv422")
         }
     }
 

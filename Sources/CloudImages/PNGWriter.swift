@@ -64,7 +64,7 @@ public enum PNGWriter {
         defer { cic_free(bytes) }
         guard status.code == CIC_OK, let bytes else {
             let message = String(fixedCString: status.message)
-            throw status.code == CIC_BAD_INPUT ? CloudError.badInput("\(origin): \(message)") : CloudError.io("\(origin): \(message)")
+            throw status.code == CIC_BAD_INPUT ? CloudError.badInput(.file(origin), "\(message)") : CloudError.io(.file(origin), "\(message)")
         }
         return Array(UnsafeBufferPointer(start: bytes, count: size))
     }
@@ -73,10 +73,10 @@ public enum PNGWriter {
                               path: String) throws {
         try ImageLimits.check(width: width, height: height, origin: path)
         guard samples == width * height * channels else {
-            throw CloudError.badInput("\(path): a \(width)x\(height) image needs \(width * height * channels) samples, got \(samples)")
+            throw CloudError.badInput(.file(path), "a \(width)x\(height) image needs \(width * height * channels) samples, got \(samples)")
         }
         guard (0...9).contains(compressionLevel) else {
-            throw CloudError.badInput("\(path): PNG compression level \(compressionLevel) is outside 0...9")
+            throw CloudError.badInput(.file(path), "PNG compression level \(compressionLevel) is outside 0...9")
         }
     }
 
@@ -88,7 +88,7 @@ public enum PNGWriter {
                           Int32(bitDepth), Int32(compressionLevel), fastFilter ? 1 : 0, &status)
             if status.code != CIC_OK {
                 let message = String(fixedCString: status.message)
-                throw status.code == CIC_BAD_INPUT ? CloudError.badInput("\(path): \(message)") : CloudError.io("\(path): \(message)")
+                throw status.code == CIC_BAD_INPUT ? CloudError.badInput(.file(path), "\(message)") : CloudError.io(.file(path), "\(message)")
             }
         }
     }

@@ -25,9 +25,9 @@ enum PNMImage {
         case UInt8(ascii: "5"): channels = 1
         case UInt8(ascii: "6"): channels = 3
         case UInt8(ascii: "2"), UInt8(ascii: "3"):
-            throw CloudError.badInput("\(origin): plain (ASCII) Netpbm P\(Character(Unicode.Scalar(kind))) is not supported; cloudgen reads binary P5/P6")
+            throw CloudError.badInput(.file(origin), "plain (ASCII) Netpbm P\(Character(Unicode.Scalar(kind))) is not supported; cloudgen reads binary P5/P6")
         default:
-            throw CloudError.badInput("\(origin): Netpbm P\(Character(Unicode.Scalar(kind))) is not supported; cloudgen reads binary PGM (P5) and PPM (P6)")
+            throw CloudError.badInput(.file(origin), "Netpbm P\(Character(Unicode.Scalar(kind))) is not supported; cloudgen reads binary PGM (P5) and PPM (P6)")
         }
         var header = HeaderReader(bytes: bytes, position: 2, origin: origin)
         let width = try header.number("width")
@@ -35,18 +35,18 @@ enum PNMImage {
         let maxval = try header.number("maxval")
         // Exactly one whitespace character separates maxval from the raster.
         guard header.position < bytes.count, isWhitespace(bytes[header.position]) else {
-            throw CloudError.badInput("\(origin): Netpbm header does not end with whitespace after maxval")
+            throw CloudError.badInput(.file(origin), "Netpbm header does not end with whitespace after maxval")
         }
         let start = header.position + 1
         guard (1...65535).contains(maxval) else {
-            throw CloudError.badInput("\(origin): Netpbm maxval \(maxval) is outside 1...65535")
+            throw CloudError.badInput(.file(origin), "Netpbm maxval \(maxval) is outside 1...65535")
         }
         try ImageLimits.check(width: width, height: height, origin: origin)
         let count = width * height * channels
         let sampleBytes = maxval < 256 ? 1 : 2
         let available = bytes.count - start
         guard available >= count * sampleBytes else {
-            throw CloudError.badInput("\(origin): Netpbm raster holds \(available) bytes, \(width)x\(height) needs \(count * sampleBytes) (truncated)")
+            throw CloudError.badInput(.file(origin), "Netpbm raster holds \(available) bytes, \(width)x\(height) needs \(count * sampleBytes) (truncated)")
         }
         return Header(width: width, height: height, channels: channels, maxval: maxval, start: start)
     }
@@ -60,7 +60,7 @@ enum PNMImage {
         // The specification bounds every sample by maxval; one above it is corrupt data (or a
         // header whose maxval lies), not a value to pass on as depth.
         func aboveMaxval(_ index: Int, _ value: Int) -> CloudError {
-            .badInput("\(origin): Netpbm sample \(index) is \(value), above the header's maxval \(maxval)")
+            .badInput(.file(origin), "Netpbm sample \(index) is \(value), above the header's maxval \(maxval)")
         }
         if sampleBytes == 1 {
             let samples = Array(raster)
@@ -107,11 +107,11 @@ enum PNMImage {
                 position += 1
                 // Nothing valid comes near this; stopping here keeps `value` from overflowing.
                 guard value <= 1_000_000_000 else {
-                    throw CloudError.badInput("\(origin): Netpbm \(what) is absurdly large")
+                    throw CloudError.badInput(.file(origin), "Netpbm \(what) is absurdly large")
                 }
             }
             guard digits > 0 else {
-                throw CloudError.badInput("\(origin): Netpbm header is missing its \(what)\(position >= bytes.count ? " (truncated)" : "")")
+                throw CloudError.badInput(.file(origin), "Netpbm header is missing its \(what)\(position >= bytes.count ? " (truncated)" : "")")
             }
             return value
         }

@@ -80,7 +80,7 @@ public final class VideoFrames {
     /// then an I/O error, exit 3.
     private static func error(_ status: cic_status, _ path: String, frame: Int? = nil) -> CloudError {
         let at = frame.map { " (frame \($0), counting from 0)" } ?? ""
-        let message = "\(path): cannot read the video\(at): \(String(fixedCString: status.message))"
-        return status.code == CIC_IO_ERROR ? .io(message) : .badInput(message)
+        let reason: CloudError.Reason = "cannot read the video\(at): \(String(fixedCString: status.message))"
+        return CloudError(status.code == CIC_IO_ERROR ? .deviceOrIO : .badInput, subject: .file(path), reason)
     }
 }

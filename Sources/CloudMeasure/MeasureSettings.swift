@@ -23,10 +23,10 @@ public struct MeasureSettings: Sendable {
     /// Refuses values that cannot work, in the words of the flags.
     public func check() throws {
         guard leaf.isFinite, leaf >= 0.005, leaf <= 0.2 else {
-            throw CloudError.badInput("--leaf \(leaf): must be between 0.005 and 0.2 metres")
+            throw CloudError.badInput(.option("leaf", "\(leaf)"), "must be between 0.005 and 0.2 metres")
         }
         if let up, !(up.x.isFinite && up.y.isFinite && up.z.isFinite) || (up * up).sum() < 1e-12 {
-            throw CloudError.badInput("--up: not a direction")
+            throw CloudError.badInput(.option("up"), "not a direction")
         }
     }
 

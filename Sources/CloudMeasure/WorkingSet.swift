@@ -38,7 +38,12 @@ final class WorkingSet {
         }
         try Self.checkUnits(finite, name: name)
         var cloud = PointCloud(positions: finite)
-        cloud = try CloudFilter.voxelGrid(leaf: Float(settings.leaf)).apply(to: cloud, label: "\(name): --leaf \(settings.leaf)").cloud
+        do {
+            cloud = try CloudFilter.voxelGrid(leaf: Float(settings.leaf)).apply(to: cloud, option: CloudError.Option("leaf", "\(settings.leaf)")).cloud
+        } catch let error as CloudError {
+            // Measuring is the CLI's alone: its scan, then its flag.
+            throw CloudError(error.kind, "\(name): \(error.message)")
+        }
         let eye = scan.cameraPositions[0]
         // Eight neighbours tell a level surface from an upright one, which is all they are for.
         try Normals.estimate(&cloud, radius: Float(2 * settings.leaf), maxNeighbours: 8, viewpoint: SIMD3<Float>(Float(eye.x), Float(eye.y), Float(eye.z)))

@@ -60,19 +60,19 @@ public struct FilterPipeline: Sendable {
             var watch = Stopwatch()
             if step.filter.needsGrid && cloud.organized == nil {
                 let dropper = steps[..<index].last { !$0.filter.keepsGrid }
-                throw CloudError.badInput("\(step.label): needs the organized grid, " + (dropper.map {
-                    "which \($0.label) before it dropped (voxels have no pixel grid); put \(step.label) first"
-                } ?? "and the cloud has none (it is a plain list of points)"))
+                throw CloudError.badInput(.option(step.option), dropper.map {
+                    "needs the organized grid, which \($0.option) before it dropped (voxels have no pixel grid); put \(step.option) first"
+                } ?? "needs the organized grid, and the cloud has none (it is a plain list of points)")
             }
             // Refused with the figure before a buffer exists, rather than aborting inside PCL.
             try MemoryBudget.require(step.filter.workingBytes(points: cloud.count), for: "\(step.filter.name) on \(cloud.count) points",
-                                     origin: step.label, within: memoryShare, held: cloud.memoryBytes)
+                                     about: .option(step.option), within: memoryShare, held: cloud.memoryBytes)
             try cpuShare?.admit(steps[index...], points: cloud.count)
             let keepGrid = wantsGrid(from: index + 1)
             if cloud.organized != nil, !step.filter.keepsGrid, organized {
                 warnings.append("\(step.label) drops the organized grid (voxel centroids have no pixel); the cloud is unorganized from here on")
             }
-            let (filtered, kept) = try step.filter.apply(to: cloud, keepGrid: keepGrid, viewpoint: viewpoint, label: step.label)
+            let (filtered, kept) = try step.filter.apply(to: cloud, keepGrid: keepGrid, viewpoint: viewpoint, option: step.option)
             cloud = filtered
             let ms = watch.lap()
             reports.append(FilterStepReport(name: step.filter.name, argument: step.label, parameters: step.filter.parameters,
@@ -108,14 +108,26 @@ public struct CPUShare: Sendable {
         self.setting = setting
     }
 
+    /// The options one after another ("--voxel 0.01 --sor 20,2"), as they are in the CLI's
+    /// wording, or that wording shortened in its middle when it is longer than `limit`.
+    static func listing(_ options: [CloudError.Option], limit: Int) -> CloudError.Reason {
+        let flags = options.map(\.flag).joined(separator: " ")
+        guard flags.count <= limit else { return CloudError.Reason(MessageText.shortened(flags, to: limit)) }
+        var reason = CloudError.Reason(pieces: [])
+        for (i, option) in options.enumerated() {
+            if i > 0 { reason.pieces.append(.text(" ")) }
+            reason.pieces.append(.option(option))
+        }
+        return reason
+    }
+
     /// Refuses `steps` when their estimate on `points` points exceeds the share. Each is taken
     /// at the points the first sees: a step rarely adds points, so that bounds the rest.
     public func admit(_ steps: ArraySlice<FilterStep>, points: Int) throws {
         let estimate = steps.reduce(0) { $0 + $1.filter.estimatedNanoseconds(points: points) } / 1e9
         guard estimate > seconds else { return }
-        let labels = steps.map(\.label).joined(separator: " ")
-        throw CloudError.badInput(String(format: "%@: about %.0f s of CPU on %d points; %@ may take at most %.0f s (%@)",
-                                         MessageText.shortened(labels, to: 120), estimate, points, holder, seconds, setting))
+        let refusal = String(format: ": about %.0f s of CPU on %d points; %@ may take at most %.0f s (%@)", estimate, points, holder, seconds, setting)
+        throw CloudError(.budget, subject: nil, Self.listing(steps.map(\.option), limit: 120) + CloudError.Reason(refusal))
     }
 }
 

@@ -9,25 +9,25 @@ extension CloudFilter {
     /// pixels without depth. Otherwise the kept points are gathered into an unorganized cloud.
     /// The voxel grid always returns an unorganized cloud.
     ///
-    /// Errors are `CloudError.badInput` messages that start with `label` (the flag as given, e.g.
-    /// "--voxel 0.00001") and say what would work.
+    /// Errors are `CloudError.badInput` about `option` (the step as asked for, e.g. voxel
+    /// 0.00001) that say what would work.
     public func apply(to cloud: PointCloud, keepGrid: Bool = false, viewpoint: Viewpoint = .camera,
-                      label: String) throws -> (cloud: PointCloud, kept: Int) {
-        if let problem { throw CloudError.badInput("\(label): \(problem)") }
+                      option: CloudError.Option) throws -> (cloud: PointCloud, kept: Int) {
+        if let problem { throw CloudError.badInput(.option(option), CloudError.Reason(problem)) }
         switch self {
         case .voxelGrid(let leaf):
-            return try voxelGrid(cloud, leaf: leaf, label: label)
+            return try voxelGrid(cloud, leaf: leaf, option: option)
         case .normals(let radius):
             var result = cloud
             do {
                 try Normals.estimate(&result, radius: radius, viewpoint: viewpoint.origin)
             } catch let error as CloudError {
-                throw CloudError.badInput("\(label): \(error.message)")
+                throw CloudError.badInput(.option(option), error.reason)
             }
             return (result, cloud.finiteCount)
         case .foreground:
             guard let grid = cloud.organized else {
-                throw CloudError.badInput("\(label): needs an organized cloud (a width x height depth grid), and this one is a plain list of points")
+                throw CloudError.badInput(.option(option), "needs an organized cloud (a width x height depth grid), and this one is a plain list of points")
             }
             let (keep, kept) = ForegroundRule.mask(cloud, grid: grid, viewpoint: viewpoint)
             return (Self.select(cloud, keep: keep, kept: kept, keepGrid: keepGrid), kept)
@@ -54,12 +54,12 @@ extension CloudFilter {
                 }
                 initialized = status.code == Int32(CG_OK) ? cloud.count : 0
             }
-            if let error = status.error(about: label) { throw error }
+            if let error = status.error(about: option) { throw error }
             return (Self.select(cloud, keep: keep, kept: Int(kept), keepGrid: keepGrid), Int(kept))
         }
     }
 
-    private func voxelGrid(_ cloud: PointCloud, leaf: Float, label: String) throws -> (cloud: PointCloud, kept: Int) {
+    private func voxelGrid(_ cloud: PointCloud, leaf: Float, option: CloudError.Option) throws -> (cloud: PointCloud, kept: Int) {
         let shim = try PCLShim.entryPoints()
         var status = cg_status()
         var handle: OpaquePointer?
@@ -67,12 +67,12 @@ extension CloudFilter {
         withView(of: cloud) { view in
             _ = shim.filter_voxel_grid(view, leaf, &handle, &count, &status)
         }
-        if let error = status.error(about: label) { throw error }
+        if let error = status.error(about: option) { throw error }
         defer { shim.filtered_cloud_free(handle) }
         let n = Int(count)
         // One shim call per channel.
         func channel<T>(_ wanted: Bool, values: Int, _ copy: (UnsafeMutablePointer<T>, inout cg_status) -> Void) throws -> [T]? {
-            try shimChannel(wanted, count: values, status: &status, about: label, copy)
+            try shimChannel(wanted, count: values, status: &status, about: option, copy)
         }
         let positions: [Float] = try channel(true, values: 3 * n) { _ = shim.filtered_cloud_copy(handle, $0, nil, nil, nil, count, &$1) } ?? []
         let colors: [UInt8]? = try channel(cloud.colors != nil, values: 3 * n) { _ = shim.filtered_cloud_copy(handle, nil, $0, nil, nil, count, &$1) }

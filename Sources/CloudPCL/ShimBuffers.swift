@@ -27,7 +27,7 @@ private func withOptionalBuffer<T, R>(_ array: [T]?, _ body: (UnsafePointer<T>?)
 /// One channel of a cloud the shim holds (a filter's result), copied out by one
 /// shim call into an uninitialized array of `count` values (no zero-filling first); nil when the
 /// channel is not `wanted`. A failed call, reported in `status`, throws about `subject`.
-func shimChannel<T>(_ wanted: Bool, count: Int, status: inout cg_status, about subject: String,
+func shimChannel<T>(_ wanted: Bool, count: Int, status: inout cg_status, about subject: CloudError.Option,
                     _ copy: (UnsafeMutablePointer<T>, inout cg_status) -> Void) throws -> [T]? {
     guard wanted else { return nil }
     let values = [T](unsafeUninitializedCapacity: count) { buffer, initialized in

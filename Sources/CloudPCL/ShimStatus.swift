@@ -13,4 +13,13 @@ extension cg_status {
         default: return .io("\(path): \(text)")
         }
     }
+
+    /// The CloudError for a failed filter step, about the option that asked for it.
+    func error(about option: CloudError.Option) -> CloudError? {
+        switch code {
+        case Int32(CG_OK): return nil
+        case Int32(CG_BAD_INPUT): return .badInput(.option(option), CloudError.Reason(text))
+        default: return .io(.option(option), CloudError.Reason(text))
+        }
+    }
 }

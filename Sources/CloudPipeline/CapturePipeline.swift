@@ -62,11 +62,11 @@ public struct CapturePipeline {
 
     /// Refuses settings that cannot work together, before any frame is taken.
     public func check() throws {
-        if fuse, let grid = filters.steps.first(where: { $0.filter.needsGrid })?.label ?? (filters.organized ? "--organized" : nil) {
-            throw CloudError.badInput("\(grid) works on one frame's depth grid, and --fuse merges frames into a cloud without one; capture without --fuse")
+        if fuse, let grid = filters.steps.first(where: { $0.filter.needsGrid })?.option ?? (filters.organized ? .switch("organized") : nil) {
+            throw CloudError.badInput("\(grid) works on one frame's depth grid, and \(switch: "fuse") merges frames into a cloud without one; capture without \(switch: "fuse")")
         }
         if let duration, !(duration.isFinite && duration > 0) {
-            throw CloudError.badInput("--duration must be a positive number of seconds, not \(duration)")
+            throw CloudError.badInput("\(option: "duration") must be a positive number of seconds, not \(duration)")
         }
     }
 
@@ -80,8 +80,8 @@ public struct CapturePipeline {
         source.warnings.forEach(observer.warning)
         let needsPose = fuse || frame == .world
         if needsPose && !source.knowsPose {
-            let what = fuse ? "--fuse needs a posed sequence" : "--frame world needs the camera's pose"
-            throw CloudError.badInput("\(source.name): \(what), and this source has no poses")
+            let what: CloudError.Reason = fuse ? "\(switch: "fuse") needs a posed sequence" : "\(option: "frame", "world") needs the camera's pose"
+            throw CloudError.badInput(.source(source.name), what + ", and this source has no poses")
         }
         // Find an unwritable output before spending a whole sequence on it.
         for output in outputs { try AtomicFile.checkWritable(output.path) }
@@ -162,7 +162,7 @@ public struct CapturePipeline {
                 clock.lap("fuse")
             } else if frameLimit != 1 && Self.isBlank(cloud) && !outputs.isEmpty {
                 // One blank frame (a covered lens, a range that excludes it) should not end a recording.
-                observer.warning("\(source.name): frame \(index) has no points\(Self.why(range, counts, frameReports)); no file written for it")
+                observer.warning("\(source.name): frame \(index) has no points\(why(counts, frameReports).text); no file written for it")
             } else {
                 let single = frameLimit == 1
                 files += try write(cloud, viewpoint: needsPose ? rgbd.pose : nil, relativeUnits: relativeUnits, counts: counts,
@@ -174,9 +174,9 @@ public struct CapturePipeline {
         stop.finish(frames: index)
         guard let first else {
             if unposed > 0 && !stop.interrupted {
-                throw CloudError.badInput("\(source.name): none of its \(unposed) frame\(unposed == 1 ? "" : "s") has a pose, which --fuse and --frame world need")
+                throw CloudError.badInput(.source(source.name), "none of its \(unposed) frame\(unposed == 1 ? "" : "s") has a pose, which \(switch: "fuse") and \(option: "frame", "world") need")
             }
-            throw CloudError.io("\(source.name): \(stop.interrupted ? "interrupted before the first frame; nothing written" : "the source delivered no frame")")
+            throw CloudError.io(.source(source.name), "\(stop.interrupted ? "interrupted before the first frame; nothing written" : "the source delivered no frame")")
         }
         if fuse {
             if !filters.steps.isEmpty {
@@ -191,7 +191,7 @@ public struct CapturePipeline {
             files += try write(fused, viewpoint: first.rgbd.pose, relativeUnits: relativeUnits, counts: totals, suffix: nil,
                                clock: &clock, origin: source.name, filterReports: filterReports)
         } else if files.isEmpty && !outputs.isEmpty {
-            throw CloudError.badInput("\(source.name): no frame had points to write\(Self.why(range, totals, filterReports))")
+            throw CloudError.badInput(.source(source.name), "no frame had points to write" + why(totals, filterReports))
         }
         // Once each, however many frames said so.
         var warned = Set<String>()
@@ -232,7 +232,7 @@ public struct CapturePipeline {
     private func write(_ cloud: PointCloud, viewpoint: Pose?, relativeUnits: Bool, counts: BackProjection.Counts, suffix: Int?, clock: inout StageClock,
                        origin: String, filterReports: [FilterStepReport]) throws -> [CaptureReport.File] {
         if Self.isBlank(cloud) && !outputs.isEmpty {
-            throw CloudError.badInput("\(origin): no points to write\(Self.why(range, counts, filterReports))")
+            throw CloudError.badInput(.source(origin), "no points to write" + why(counts, filterReports))
         }
         collector?.cloud = cloud
         let files = try outputs.map { output -> CaptureReport.File in
@@ -265,13 +265,15 @@ public struct CapturePipeline {
         cloud.organized == nil ? cloud.isEmpty : cloud.finiteCount == 0
     }
 
-    /// Why a cloud came out empty, for messages: no depth, the range, or the filter that kept nothing.
-    static func why(_ range: ClosedRange<Float>?, _ counts: BackProjection.Counts, _ filters: [FilterStepReport] = []) -> String {
-        if counts.points > 0, let step = filters.first(where: { $0.pointsOut == 0 }) {
-            return ": \(step.argument) kept none of its \(step.pointsIn) points"
+    /// Why a cloud came out empty, for messages: no depth, the range, or the filter that kept
+    /// nothing (`reports` are those of `filters`' steps, in order).
+    func why(_ counts: BackProjection.Counts, _ reports: [FilterStepReport] = []) -> CloudError.Reason {
+        if counts.points > 0, let index = reports.firstIndex(where: { $0.pointsOut == 0 }) {
+            return ": \(filters.steps[index].option) kept none of its \(reports[index].pointsIn) points"
         }
         guard let range, counts.valid > 0 else { return ": no valid depth" }
-        return String(format: ": --range %g,%g kept none of the %d valid depth pixels", range.lowerBound, range.upperBound, counts.valid)
+        let limits = String(format: "%g,%g", range.lowerBound, range.upperBound)
+        return ": \(option: "range", limits) kept none of the \(counts.valid) valid depth pixels"
     }
 
     /// `scan.ply` -> `scan_000.ply`: one file per frame of an unfused sequence.
@@ -318,7 +320,7 @@ extension PointCloud {
             let grown = Swift.max(needed, 2 * positions.capacity)
             let bytesPerValue = MemoryLayout<Float>.stride + (colors == nil ? 0 : 1)
             try MemoryBudget.require(grown * bytesPerValue, for: "fusing frame \(frame) into the \(count) points of the frames before it",
-                                     origin: origin, within: share)
+                                     about: .source(origin), within: share)
             positions.reserveCapacity(grown)
             colors?.reserveCapacity(grown)
         }

@@ -14,7 +14,7 @@ public enum DepthImage {
         if let blend {
             precondition(blend.isFinite && (0...1).contains(blend), "the blend weight is within 0...1")
             guard color != nil else {
-                throw CloudError.badInput("--depth-blend: \(origin) has no color image to blend the depth over")
+                throw CloudError.badInput(.option("depth-blend"), "\(origin) has no color image to blend the depth over")
             }
         }
         let range = validRange(depth)

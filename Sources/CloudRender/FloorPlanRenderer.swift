@@ -22,14 +22,14 @@ public struct FloorPlanRenderer: Sendable {
     /// Refuses a picture too small to hold a plan beside its caption, scale and margins.
     public init(width: Int = 1024, height: Int = 1024, margin: Int? = nil) throws {
         guard (64...ImageLimits.maxSide).contains(width), (64...ImageLimits.maxSide).contains(height) else {
-            throw CloudError.badInput("--plan: a \(width)x\(height) floor plan is outside 64...\(ImageLimits.maxSide) pixels a side")
+            throw CloudError.badInput(.option("plan"), "a \(width)x\(height) floor plan is outside 64...\(ImageLimits.maxSide) pixels a side")
         }
         let textScale = Self.textScale(width: width, height: height)
         let automatic = PixelFont.width("0.00 m", scale: textScale) + 5 * textScale + Int(Self.lineThickness(textScale))
         let margin = margin ?? automatic
         let spare = Swift.min(width, height - Self.bands(textScale)) - 2 * margin
         guard margin >= 0, spare >= 32 else {
-            throw CloudError.badInput("--plan: a \(width)x\(height) floor plan with a \(margin)-pixel margin leaves no room for the plan")
+            throw CloudError.badInput(.option("plan"), "a \(width)x\(height) floor plan with a \(margin)-pixel margin leaves no room for the plan")
         }
         self.width = width
         self.height = height

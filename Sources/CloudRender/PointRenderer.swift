@@ -26,10 +26,10 @@ public struct PointRenderer: Sendable {
     /// Color modes this cloud can be drawn in: rgb needs colors, normal needs normals.
     public func check(_ mode: ColorMode) throws {
         if mode == .rgb && cloud.colors == nil {
-            throw CloudError.badInput("--color rgb: the cloud has no colors; use --color height or --color depth")
+            throw CloudError.badInput(.option("color", "rgb"), "the cloud has no colors; use \(option: "color", "height") or \(option: "color", "depth")")
         }
         if mode == .normal && cloud.normals == nil {
-            throw CloudError.badInput("--color normal: the cloud has no normals; write them with --normals, or use --color height")
+            throw CloudError.badInput(.option("color", "normal"), "the cloud has no normals; write them with \(option: "normals"), or use \(option: "color", "height")")
         }
     }
 

@@ -106,13 +106,13 @@ public enum AtomicFile {
     public static func write(bytes: [UInt8], to destination: String) throws {
         try write(destination) { temporary in
             guard let file = fopen(temporary, "wb") else {
-                throw CloudError.io("\(destination): cannot be written: \(String(cString: strerror(errno)))")
+                throw CloudError.io(.file(destination), "cannot be written: \(String(cString: strerror(errno)))")
             }
             let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
             let writeError = errno
             let closed = fclose(file)
             guard written == bytes.count, closed == 0 else {
-                throw CloudError.io("\(destination): cannot be written: \(String(cString: strerror(written == bytes.count ? errno : writeError)))")
+                throw CloudError.io(.file(destination), "cannot be written: \(String(cString: strerror(written == bytes.count ? errno : writeError)))")
             }
         }
     }

@@ -43,12 +43,12 @@ public final class InputFile {
         let kind = info.st_mode & S_IFMT
         guard kind == S_IFREG else {
             _ = close(fd)
-            throw CloudError.badInput("\(path): \(kind == S_IFDIR ? "is a folder, not a file" : "not a regular file")\(Self.suffix(role))")
+            throw CloudError.badInput(.file(path), "\(kind == S_IFDIR ? "is a folder, not a file" : "not a regular file")\(Self.suffix(role))")
         }
         let size = Int(info.st_size)
         if let limit, size > limit {
             _ = close(fd)
-            throw CloudError.badInput("\(path): \(size) bytes is too large for \(role ?? "cloudgen to read") (at most \(limit))")
+            throw CloudError.badInput(.file(path), "\(size) bytes is too large for \(role ?? "cloudgen to read") (at most \(limit))")
         }
         self.fd = fd
         self.size = size
@@ -63,7 +63,7 @@ public final class InputFile {
     public func readAll() throws -> [UInt8] {
         let bytes = try read(at: 0, count: size)
         guard bytes.count == size else {
-            throw CloudError.badInput("\(path): the file shrank while being read (\(bytes.count) of \(size) bytes)")
+            throw CloudError.badInput(.file(path), "the file shrank while being read (\(bytes.count) of \(size) bytes)")
         }
         return bytes
     }
@@ -104,13 +104,13 @@ public final class InputFile {
     public static func error(errno code: Int32, path: String, role: String? = nil, doing: String) -> CloudError {
         switch code {
         case ENOENT, ENOTDIR:
-            return .badInput("\(path): no such file\(suffix(role))")
+            return .badInput(.file(path), "no such file\(suffix(role))")
         case EISDIR:
-            return .badInput("\(path): is a folder, not a file\(suffix(role))")
+            return .badInput(.file(path), "is a folder, not a file\(suffix(role))")
         case ENAMETOOLONG:
-            return .badInput("\(path): the name is too long for the file system\(suffix(role))")
+            return .badInput(.file(path), "the name is too long for the file system\(suffix(role))")
         default:
-            return .io("\(path): \(doing): \(String(cString: strerror(code)))\(suffix(role))")
+            return .io(.file(path), "\(doing): \(String(cString: strerror(code)))\(suffix(role))")
         }
     }
 

@@ -9,7 +9,7 @@ public enum JSONDuplicateKeys {
     /// duplicate; `origin` names the file.
     public static func check(_ bytes: [UInt8], origin: String) throws {
         if let key = firstDuplicate(in: bytes) {
-            throw CloudError.badInput("\(origin): key '\(key.prefix(40))' appears twice in one object")
+            throw CloudError.badInput(.file(origin), "key '\(key.prefix(40))' appears twice in one object")
         }
     }
 

@@ -43,21 +43,23 @@ public struct MemoryBudget: Equatable, Sendable {
                      systemAvailable: systemAvailable())
     }
 
-    /// Throws `CloudError.badInput` "ORIGIN: needs about 9.1 GiB for WHAT; ..." when `bytes` do
+    /// Throws a `CloudError` of kind `.budget` about `subject`, "needs about 9.1 GiB for WHAT; ...", when `bytes` do
     /// not fit, or do not fit `share` (a server's limit for one request) beside the `held` bytes
     /// the work already has. `what` says what the memory is for ("a 16384x16384 depth frame").
-    public func require(_ bytes: Int, for what: String, origin: String, within share: MemoryShare? = nil, held: Int = 0) throws {
+    public func require(_ bytes: Int, for what: String, about subject: CloudError.Subject?, within share: MemoryShare? = nil,
+                        held: Int = 0) throws {
         if let share, bytes + held > share.bytes {
-            throw CloudError.badInput("\(origin): needs about \(Self.format(bytes + held)) of memory for \(what); \(share.holder) may use at most \(Self.format(share.bytes)) (\(share.setting))")
+            throw CloudError(.budget, subject: subject, "needs about \(Self.format(bytes + held)) of memory for \(what); \(share.holder) may use at most \(Self.format(share.bytes)) (\(share.setting))")
         }
         guard let available, bytes > available else { return }
         let limit = addressSpaceLimit.map { " (ulimit -v \(Self.format($0)))" } ?? ""
-        throw CloudError.badInput("\(origin): needs about \(Self.format(bytes)) of memory for \(what); this process may use at most \(Self.format(available)) more\(limit)")
+        throw CloudError(.budget, subject: subject, "needs about \(Self.format(bytes)) of memory for \(what); this process may use at most \(Self.format(available)) more\(limit)")
     }
 
     /// The current budget's `require`.
-    public static func require(_ bytes: Int, for what: String, origin: String, within share: MemoryShare? = nil, held: Int = 0) throws {
-        try current().require(bytes, for: what, origin: origin, within: share, held: held)
+    public static func require(_ bytes: Int, for what: String, about subject: CloudError.Subject?, within share: MemoryShare? = nil,
+                               held: Int = 0) throws {
+        try current().require(bytes, for: what, about: subject, within: share, held: held)
     }
 
     /// "9.1 GiB", "350 MiB".

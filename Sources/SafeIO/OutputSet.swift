@@ -168,7 +168,7 @@ public final class OutputSet: @unchecked Sendable {
         if stat(destination, &status) == 0 {
             guard (status.st_mode & S_IFMT) == S_IFDIR, rmdir(destination) == 0 else {
                 try? FileManager.default.removeItem(atPath: staging)
-                throw CloudError.badInput("\(destination): files appeared in it while the \(what) was being written; nothing was written")
+                throw CloudError.badInput(.file(destination), "files appeared in it while the \(what) was being written; nothing was written")
             }
             replacedEmpty = true
         }
@@ -176,7 +176,7 @@ public final class OutputSet: @unchecked Sendable {
             let code = errno
             try? FileManager.default.removeItem(atPath: staging)
             if replacedEmpty { mkdir(destination, 0o777) }
-            throw CloudError.io("\(destination): cannot move the finished \(what) into place: \(String(cString: strerror(code)))")
+            throw CloudError.io(.file(destination), "cannot move the finished \(what) into place: \(String(cString: strerror(code)))")
         }
         return .removeFolder(destination, recreateEmpty: replacedEmpty)
     }

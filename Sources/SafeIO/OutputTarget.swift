@@ -28,7 +28,7 @@ struct OutputTarget {
         given = destination
         let last = destination.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
         guard !last.isEmpty, last != ".", last != ".." else {
-            throw CloudError.badInput("\(destination): not a file path; name a file to write")
+            throw CloudError.badInput(.file(destination), "not a file path; name a file to write")
         }
         var status = stat()
         guard stat(destination, &status) == 0 else {
@@ -39,7 +39,7 @@ struct OutputTarget {
         }
         switch status.st_mode & S_IFMT {
         case S_IFDIR:
-            throw CloudError.badInput("\(destination): is a folder; name a file to write")
+            throw CloudError.badInput(.file(destination), "is a folder; name a file to write")
         case S_IFREG:
             kind = Self.isDescriptorLink(destination) ? .inPlace : .file
             path = kind == .file ? Self.resolvingLinks(destination) : destination

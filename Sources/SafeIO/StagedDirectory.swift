@@ -25,7 +25,7 @@ public final class StagedDirectory {
         var isDirectory: ObjCBool = false
         if fm.fileExists(atPath: destination, isDirectory: &isDirectory) {
             guard isDirectory.boolValue, (try? fm.contentsOfDirectory(atPath: destination))?.isEmpty == true else {
-                throw CloudError.badInput("\(destination): already exists and is not an empty folder; a \(what) is written only where nothing is")
+                throw CloudError.badInput(.file(destination), "already exists and is not an empty folder; a \(what) is written only where nothing is")
             }
         }
         let parent = target.deletingLastPathComponent().path
@@ -34,7 +34,7 @@ public final class StagedDirectory {
         do {
             try fm.createDirectory(at: staging, withIntermediateDirectories: false)
         } catch {
-            throw CloudError.io("\(destination): cannot create the \(what) beside it: \(error.localizedDescription)")
+            throw CloudError.io(.file(destination), "cannot create the \(what) beside it: \(error.localizedDescription)")
         }
         Self.live(insert: staging.path)
     }
@@ -51,18 +51,17 @@ public final class StagedDirectory {
         do {
             try FileManager.default.createDirectory(at: staging.appendingPathComponent(relative), withIntermediateDirectories: true)
         } catch {
-            throw CloudError.io("\(destination): cannot create \(relative): \(error.localizedDescription)")
+            throw CloudError.io(.file(destination), "cannot create \(relative): \(error.localizedDescription)")
         }
     }
 
-    /// Runs `body`, which writes into the staged folder, so that its errors name the destination
-    /// ("out/r") rather than the hidden staging folder ("out/.r.partial-123-4f").
+    /// Runs `body`, which writes into the staged folder, so that errors about its files name the
+    /// destination ("out/r/frames") rather than the hidden staging folder ("out/.r.partial-123-4f/frames").
     public func naming<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch var error as CloudError {
-            error.message = error.message.replacingOccurrences(of: staging.path, with: destination)
-            throw error
+        } catch let error as CloudError {
+            throw error.subject?.moved(from: staging.path, to: destination).map(error.about) ?? error
         }
     }
 

@@ -39,12 +39,12 @@ enum Temporaries {
             let code = errno
             let place = folder.isEmpty ? "the current folder" : "folder \(folder)"
             if code == ENOENT || code == ENOTDIR {
-                throw CloudError.io("\(destination): cannot write: \(place) does not exist")
+                throw CloudError.io(.file(destination), "cannot write: \(place) does not exist")
             }
             if code == ENAMETOOLONG {
-                throw CloudError.badInput("\(destination): the name is too long for the file system")
+                throw CloudError.badInput(.file(destination), "the name is too long for the file system")
             }
-            throw CloudError.io("\(destination): cannot write into \(place): \(String(cString: strerror(code)))")
+            throw CloudError.io(.file(destination), "cannot write into \(place): \(String(cString: strerror(code)))")
         }
         close(fd)
         return path

@@ -29,7 +29,8 @@ final class FrameMemoryTests: XCTestCase {
 
         XCTAssertThrowsError(try syntheticCamera("synthetic:depth=8192x8192")) { error in
             let message = (error as? CloudError)?.message ?? "\(error)"
-            XCTAssertEqual((error as? CloudError)?.kind, .badInput, message)
+            XCTAssertEqual((error as? CloudError)?.kind, .budget, message)
+            XCTAssertEqual((error as? CloudError)?.exitStatus, 2, message)
             XCTAssertTrue(message.hasPrefix("synthetic:room="), message)
             XCTAssertTrue(message.contains("needs about 1.6 GiB of memory for a 8192x8192 depth frame with 1920x1440 color"), message)
             XCTAssertTrue(message.contains("ulimit -v"), message)

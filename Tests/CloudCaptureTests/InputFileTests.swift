@@ -74,12 +74,12 @@ final class InputFileTests: XCTestCase {
     func testErrnoMapping() {
         let p = "/data/x.png"
         for code in [ENOENT, ENOTDIR] {
-            XCTAssertEqual(InputFile.error(errno: code, path: p, doing: "cannot open"), .badInput("\(p): no such file"))
+            XCTAssertEqual(InputFile.error(errno: code, path: p, doing: "cannot open"), .badInput(.file(p), "no such file"))
         }
         XCTAssertEqual(InputFile.error(errno: EISDIR, path: p, role: "the image", doing: "cannot open"),
-                       .badInput("\(p): is a folder, not a file (the image)"))
-        XCTAssertEqual(InputFile.error(errno: EACCES, path: p, doing: "cannot open"), .io("\(p): cannot open: Permission denied"))
-        XCTAssertEqual(InputFile.error(errno: EIO, path: p, doing: "cannot read"), .io("\(p): cannot read: Input/output error"))
+                       .badInput(.file(p), "is a folder, not a file (the image)"))
+        XCTAssertEqual(InputFile.error(errno: EACCES, path: p, doing: "cannot open"), .io(.file(p), "cannot open: Permission denied"))
+        XCTAssertEqual(InputFile.error(errno: EIO, path: p, doing: "cannot read"), .io(.file(p), "cannot read: Input/output error"))
         for code in [EPERM, EMFILE, ENFILE, ENOMEM, EOVERFLOW] {
             XCTAssertEqual(InputFile.error(errno: code, path: p, doing: "cannot open").kind, .deviceOrIO, "errno \(code)")
         }

@@ -120,7 +120,7 @@ final class SourceSpecTests: XCTestCase {
             ("kinect", .kinect(index: 0), .io("kinect:0: no Kinect is attached")),
             ("kinect:2", .kinect(index: 2), .io("kinect:2: no Kinect is attached")),
             ("openni2", .openNI2(nil), .io("openni2: no OpenNI2 device is attached (DeviceOpen using default: no devices found)")),
-            ("openni2:rec.oni", .openNI2("rec.oni"), .badInput("rec.oni: no such file (expected an OpenNI2 .oni recording)")),
+            ("openni2:rec.oni", .openNI2("rec.oni"), .badInput(.file("rec.oni"), "no such file (expected an OpenNI2 .oni recording)")),
         ]
         for (text, spec, expected) in parsed {
             XCTAssertEqual(try SourceSpec(parsing: text), spec, text)

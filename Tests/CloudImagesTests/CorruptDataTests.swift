@@ -132,11 +132,15 @@ final class MemoryBudgetTests: XCTestCase {
     func testRefusalSaysWhatItNeedsAndWhatThereIs() throws {
         let gib = 1 << 30
         let budget = MemoryBudget(addressSpaceLimit: 4 * gib, mapped: gib / 2, systemAvailable: 64 * gib)
-        XCTAssertNoThrow(try budget.require(3 * gib, for: "a frame", origin: "d.png"))
-        assertBadInput(naming: "d.png", containing: "needs about 9.1 GiB of memory for a 16384x16384 depth frame; this process may use at most 3.5 GiB more (ulimit -v 4.0 GiB)") {
-            try budget.require(Int(9.1 * Double(gib)), for: "a 16384x16384 depth frame", origin: "d.png")
+        XCTAssertNoThrow(try budget.require(3 * gib, for: "a frame", about: .file("d.png")))
+        XCTAssertThrowsError(try budget.require(Int(9.1 * Double(gib)), for: "a 16384x16384 depth frame", about: .file("d.png"))) { error in
+            let refusal = error as? CloudError
+            XCTAssertEqual(refusal?.kind, .budget, "\(error)")
+            XCTAssertEqual(refusal?.subject, .file("d.png"))
+            XCTAssertEqual(refusal?.message,
+                           "d.png: needs about 9.1 GiB of memory for a 16384x16384 depth frame; this process may use at most 3.5 GiB more (ulimit -v 4.0 GiB)")
         }
-        XCTAssertNoThrow(try MemoryBudget(available: nil, addressSpaceLimit: nil).require(Int.max, for: "anything", origin: "x"))
+        XCTAssertNoThrow(try MemoryBudget(available: nil, addressSpaceLimit: nil).require(Int.max, for: "anything", about: .file("x")))
         XCTAssertEqual(MemoryBudget.format(350 << 20), "350 MiB")
     }
 

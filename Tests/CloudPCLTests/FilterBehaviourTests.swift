@@ -14,7 +14,7 @@ final class FilterBehaviourTests: XCTestCase {
 
     func run(_ flag: String, _ value: String?, on cloud: PointCloud, keepGrid: Bool = false) throws -> (cloud: PointCloud, kept: Int) {
         let step = try FilterArguments.step(flag: flag, value: value)
-        return try step.filter.apply(to: cloud, keepGrid: keepGrid, label: step.label)
+        return try step.filter.apply(to: cloud, keepGrid: keepGrid, option: step.option)
     }
 
     // MARK: - Refusals with a sensible value

@@ -138,7 +138,7 @@ final class FilterToolComparisonTests: XCTestCase {
     /// Parses the flag text as the CLI does and runs the filter on an unorganized result.
     func apply(_ flag: String, _ value: String, to cloud: PointCloud) throws -> (cloud: PointCloud, kept: Int) {
         let step = try FilterArguments.step(flag: flag, value: value)
-        return try step.filter.apply(to: cloud, label: step.label)
+        return try step.filter.apply(to: cloud, option: step.option)
     }
 
     /// A float's shortest decimal text: the tool and our parser read the same value from it.

@@ -22,7 +22,8 @@ final class RealFloorReferenceTests: XCTestCase {
         let data = try sharedDataDirectory()
         for reference in RealFloorReference.all {
             let cloud = try capture(reference, data: data)
-            let voxels = try FilterArguments.step(flag: "--voxel", value: "0.02").filter.apply(to: cloud, label: "--voxel 0.02").cloud
+            let step = try FilterArguments.step(flag: "--voxel", value: "0.02")
+            let voxels = try step.filter.apply(to: cloud, option: step.option).cloud
             var band: [Float] = []
             for i in 0..<voxels.count {
                 let p = voxels.point(i)

@@ -9,15 +9,15 @@ extension EXRDepthFile {
     public static func write(_ samples: [Float], width: Int, height: Int, channel: String, half: Bool = false, to path: String) throws {
         try ImageLimits.check(width: width, height: height, origin: path)
         guard samples.count == width * height else {
-            throw CloudError.badInput("\(path): a \(width)x\(height) depth map needs \(width * height) samples, got \(samples.count)")
+            throw CloudError.badInput(.file(path), "a \(width)x\(height) depth map needs \(width * height) samples, got \(samples.count)")
         }
         var status = cic_status()
         _ = samples.withUnsafeBufferPointer {
             cic_exr_write(path, $0.baseAddress, UInt32(width), UInt32(height), channel, half ? 1 : 0, &status)
         }
         guard status.code == CIC_OK else {
-            let message = "\(path): cannot write EXR: \(String(fixedCString: status.message))"
-            throw status.code == CIC_BAD_INPUT ? CloudError.badInput(message) : CloudError.io(message)
+            let reason: CloudError.Reason = "cannot write EXR: \(String(fixedCString: status.message))"
+            throw CloudError(status.code == CIC_BAD_INPUT ? .badInput : .deviceOrIO, subject: .file(path), reason)
         }
     }
 }

@@ -19,7 +19,7 @@ public enum JPEGWriter {
                               origin: String) throws -> [UInt8] {
         try ImageLimits.check(width: width, height: height, origin: origin)
         guard channels == 1 || channels == 3, pixels.count == width * height * channels else {
-            throw CloudError.badInput("\(origin): a \(width)x\(height) image of \(channels) channels needs \(width * height * channels) samples, got \(pixels.count)")
+            throw CloudError.badInput(.file(origin), "a \(width)x\(height) image of \(channels) channels needs \(width * height * channels) samples, got \(pixels.count)")
         }
         var status = cic_status()
         var bytes: UnsafeMutablePointer<UInt8>?
@@ -30,7 +30,7 @@ public enum JPEGWriter {
         defer { cic_free(bytes) }
         guard status.code == CIC_OK, let bytes else {
             let message = String(fixedCString: status.message)
-            throw status.code == CIC_BAD_INPUT ? CloudError.badInput("\(origin): \(message)") : CloudError.io("\(origin): \(message)")
+            throw status.code == CIC_BAD_INPUT ? CloudError.badInput(.file(origin), "\(message)") : CloudError.io(.file(origin), "\(message)")
         }
         return Array(UnsafeBufferPointer(start: bytes, count: size))
     }

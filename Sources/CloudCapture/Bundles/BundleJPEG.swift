@@ -8,7 +8,7 @@ enum JPEGHeader {
     /// The image size from the first start-of-frame segment; bad input naming `path` for data that
     /// is not a JPEG, ends before its frame header, or has no usable size.
     static func dimensions(of path: String) throws -> ImageSize {
-        func bad(_ problem: String) -> CloudError { .badInput("\(path): corrupt JPEG: \(problem)") }
+        func bad(_ problem: String) -> CloudError { .badInput(.file(path), "corrupt JPEG: \(problem)") }
         let file = try InputFile(path, role: "a frame file named in manifest.json")
         // Read through a 64 KiB window: a walk over thousands of tiny segments or fill bytes (a
         // 256 MB file of 0xFF) costs a system call per window, not two per byte (minutes; found

@@ -37,12 +37,12 @@ public final class BundleSource: DepthSource {
         self.directory = directory
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
-            throw CloudError.badInput("bundle:\(directory): no such directory")
+            throw CloudError.badInput(.source("bundle:\(directory)"), "no such directory")
         }
-        guard isDirectory.boolValue else { throw CloudError.badInput("bundle:\(directory): not a directory") }
+        guard isDirectory.boolValue else { throw CloudError.badInput(.source("bundle:\(directory)"), "not a directory") }
         let manifestPath = Self.path(directory, BundleManifest.fileName)
         let manifest = try Self.readManifest(manifestPath)
-        func bad(_ problem: String) -> CloudError { .badInput("\(manifestPath): \(problem)") }
+        func bad(_ problem: String) -> CloudError { .badInput(.file(manifestPath), "\(problem)") }
         guard manifest.format == BundleManifest.formatName else {
             throw bad("format is '\(manifest.format)', expected '\(BundleManifest.formatName)'")
         }
@@ -98,13 +98,13 @@ public final class BundleSource: DepthSource {
             _ = try JSONSerialization.jsonObject(with: data)
         } catch {
             let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-            throw CloudError.badInput("\(path): not valid JSON" + (detail.map { " (\($0))" } ?? ""))
+            throw CloudError.badInput(.file(path), CloudError.Reason("not valid JSON" + (detail.map { " (\($0))" } ?? "")))
         }
         try JSONDuplicateKeys.check([UInt8](data), origin: path)
         do {
             return try JSONDecoder().decode(BundleManifest.self, from: data)
         } catch let error as DecodingError {
-            throw CloudError.badInput("\(path): \(describe(error))")
+            throw CloudError.badInput(.file(path), "\(describe(error))")
         }
     }
 
@@ -159,7 +159,7 @@ private struct FramePlan {
     var tableMismatch: Double?
 
     init(_ f: BundleManifest.Frame, index i: Int, directory: String, manifestPath: String) throws {
-        func bad(_ problem: String) -> CloudError { .badInput("\(manifestPath): frames[\(i)].\(problem)") }
+        func bad(_ problem: String) -> CloudError { .badInput(.file(manifestPath), "frames[\(i)].\(problem)") }
         guard f.timestamp.isFinite else { throw bad("timestamp must be a finite number of seconds") }
         timestamp = f.timestamp
 
@@ -212,13 +212,13 @@ private struct FramePlan {
             case .jpeg:
                 let jpeg = try Self.plane(c.files[0], key: "color.files[0]", bytes: nil, what: "JPEG", directory, bad)
                 guard jpeg.bytes <= BundleSource.maxJPEGBytes else {
-                    throw CloudError.badInput("\(jpeg.path): \(jpeg.bytes) bytes is more than any JPEG color frame (at most \(BundleSource.maxJPEGBytes))")
+                    throw CloudError.badInput(.file(jpeg.path), "\(jpeg.bytes) bytes is more than any JPEG color frame (at most \(BundleSource.maxJPEGBytes))")
                 }
                 // The header alone tells a truncated or foreign file and a size that disagrees with
                 // the manifest, before the pixels are decoded (or a decoder is even available).
                 let size = try JPEGHeader.dimensions(of: jpeg.path)
                 guard size == ImageSize(width: w, height: h) else {
-                    throw CloudError.badInput("\(jpeg.path): the JPEG is \(size), the manifest says \(w)x\(h)")
+                    throw CloudError.badInput(.file(jpeg.path), "the JPEG is \(size), the manifest says \(w)x\(h)")
                 }
                 colorPlanes = [jpeg]
             }
@@ -228,7 +228,7 @@ private struct FramePlan {
         // The planes are loaded as stored (a JPEG also decoded to RGB) when the frame is read.
         let colorBytes = colorPlanes.reduce(0) { $0 + $1.bytes } + (colorFormat == .jpeg ? colorSize.width * colorSize.height * 3 : 0)
         try FrameMemory.require(depth: depthSize, rawBytesPerSample: depthEncoding.bytesPerSample, colorBytes: colorBytes,
-                                color: colorFormat == nil ? nil : colorSize, origin: "\(manifestPath): frames[\(i)]")
+                                color: colorFormat == nil ? nil : colorSize, about: .file("\(manifestPath): frames[\(i)]"))
 
         let cal = f.calibration
         let m = cal.intrinsicMatrix
@@ -310,7 +310,7 @@ private struct FramePlan {
             throw bad("\(key) '\(name)' leads outside the bundle through a symbolic link")
         }
         if let bytes, size != bytes {
-            throw CloudError.badInput("\(path): holds \(size) bytes; the manifest's \(what) is \(bytes) bytes")
+            throw CloudError.badInput(.file(path), "holds \(size) bytes; the manifest's \(what) is \(bytes) bytes")
         }
         return Plane(path: path, bytes: size)
     }
@@ -365,7 +365,7 @@ private struct FramePlan {
         let path = colorPlanes[0].path
         let image = try ImageFile.decode(try Self.load(colorPlanes[0]), origin: path).colorImage(origin: path)
         guard image.width == colorSize.width, image.height == colorSize.height else {
-            throw CloudError.badInput("\(path): decodes to \(image.width)x\(image.height), the manifest says \(colorSize)")
+            throw CloudError.badInput(.file(path), "decodes to \(image.width)x\(image.height), the manifest says \(colorSize)")
         }
         return image
     }
@@ -374,7 +374,7 @@ private struct FramePlan {
     private static func load(_ plane: Plane) throws -> [UInt8] {
         let file = try InputFile(plane.path, role: "a frame file named in manifest.json")
         guard file.size == plane.bytes else {
-            throw CloudError.badInput("\(plane.path): holds \(file.size) bytes, \(plane.bytes) when the bundle was opened")
+            throw CloudError.badInput(.file(plane.path), "holds \(file.size) bytes, \(plane.bytes) when the bundle was opened")
         }
         return try file.readAll()
     }

@@ -35,7 +35,7 @@ public final class BundleWriter {
         let origin = "\(directory): frame \(frames.count)"
         try frame.intrinsics.validate(origin: origin)
         try frame.distortion?.validate(origin: origin)
-        guard frame.timestamp.isFinite else { throw CloudError.badInput("\(origin): timestamp \(frame.timestamp) is not finite") }
+        guard frame.timestamp.isFinite else { throw CloudError.badInput(.file(origin), "timestamp \(frame.timestamp) is not finite") }
 
         let d = frame.depth
         let (format, depthBytes) = try Self.depthPlane(d, origin: origin)
@@ -85,7 +85,7 @@ public final class BundleWriter {
         let bps = d.encoding.bytesPerSample
         let rowBytes = d.width * bps
         guard d.bytesPerRow >= rowBytes, d.data.count >= d.bytesPerRow * (d.height - 1) + rowBytes else {
-            throw CloudError.badInput("\(origin): depth plane holds \(d.data.count) bytes, too few for \(d.height) rows of \(d.bytesPerRow)")
+            throw CloudError.badInput(.file(origin), "depth plane holds \(d.data.count) bytes, too few for \(d.height) rows of \(d.bytesPerRow)")
         }
         let format: BundleDepthFormat
         switch d.encoding {
@@ -111,7 +111,7 @@ public final class BundleWriter {
     private static func colorPlanes(_ c: CapturedFrame.Color, origin: String) throws -> (BundleColorFormat, [[UInt8]], String?) {
         func plane(_ i: Int, bytes: Int) throws -> [UInt8] {
             guard i < c.planes.count, c.planes[i].count >= bytes else {
-                throw CloudError.badInput("\(origin): color plane \(i) holds \(i < c.planes.count ? c.planes[i].count : 0) bytes, \(c.width)x\(c.height) needs \(bytes)")
+                throw CloudError.badInput(.file(origin), "color plane \(i) holds \(i < c.planes.count ? c.planes[i].count : 0) bytes, \(c.width)x\(c.height) needs \(bytes)")
             }
             return Array(c.planes[i].prefix(bytes))
         }

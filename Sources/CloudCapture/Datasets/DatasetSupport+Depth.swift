@@ -11,10 +11,10 @@ enum DatasetDepth {
     static func plane(_ image: DecodedImage, encoding: DepthFileEncoding, unitsPerMetre: Double,
                       origin: String) throws -> CapturedFrame.Depth {
         guard image.channels == 1, case .uint16(let samples) = image.samples else {
-            throw CloudError.badInput("\(origin): depth must be a 16-bit single-channel image, this is \(image.bitDepth)-bit with \(image.channels) channel\(image.channels == 1 ? "" : "s")")
+            throw CloudError.badInput(.file(origin), "depth must be a 16-bit single-channel image, this is \(image.bitDepth)-bit with \(image.channels) channel\(image.channels == 1 ? "" : "s")")
         }
         guard samples.count == image.width * image.height else {
-            throw CloudError.badInput("\(origin): image of \(image.width)x\(image.height) holds \(samples.count) samples")
+            throw CloudError.badInput(.file(origin), "image of \(image.width)x\(image.height) holds \(samples.count) samples")
         }
         switch encoding {
         case .standard:
@@ -68,7 +68,7 @@ enum DatasetDepth {
         for (i, stored) in samples.enumerated() {
             let d = stored.byteSwapped
             guard d <= 2047 else {
-                throw CloudError.badInput("\(origin): --depth-encoding nyu expects NYU Depth v2's raw Kinect disparity (11 bits, stored little-endian), but the sample at (\(i % width), \(i / width)) reads \(d)")
+                throw CloudError.badInput(.file(origin), "\(option: "depth-encoding", "nyu") expects NYU Depth v2's raw Kinect disparity (11 bits, stored little-endian), but the sample at (\(i % width), \(i / width)) reads \(d)")
             }
             let z = 351.3 / (1092.5 - Double(d))
             guard z > 0 else { continue }

@@ -39,7 +39,7 @@ public struct SourceOptions: Equatable, Sendable {
         self.matte = matte
     }
 
-    /// Refuses flags the spec's kind has no use for, and a depth scale that is not a positive number.
+    /// Refuses options the spec's kind has no use for, and a depth scale that is not a positive number.
     public func check(for spec: SourceSpec) throws {
         // One refusal at a time, always in this order.
         let given: [(SourceKind.Option, Bool)] = [
@@ -48,19 +48,19 @@ public struct SourceOptions: Equatable, Sendable {
         ]
         for (option, isGiven) in given where isGiven && !spec.sourceKind.options.contains(option) {
             let takers = SourceKind.taking(option).map { "\($0.name):" }.joined(separator: ", ")
-            throw CloudError.badInput("--\(option.rawValue) does not apply to \(spec.kind): sources (only to \(takers))")
+            throw CloudError.badInput("\(option: option.rawValue) does not apply to \(spec.kind): sources (only to \(takers))")
         }
         if let minConfidence {
             guard (0...2).contains(minConfidence) else {
-                throw CloudError.badInput("--min-confidence must be 0 (keep all), 1 (medium and high) or 2 (high only), not \(minConfidence)")
+                throw CloudError.badInput("\(option: "min-confidence") must be 0 (keep all), 1 (medium and high) or 2 (high only), not \(minConfidence)")
             }
         }
         if let units = depthUnitsPerMetre {
             guard DepthEncoding.isUsableScale(units) else {
-                throw CloudError.badInput("--depth-scale must be a positive number of raw units per metre, not \(units)")
+                throw CloudError.badInput("\(option: "depth-scale") must be a positive number of raw units per metre, not \(units)")
             }
             if depthEncoding == .nyu {
-                throw CloudError.badInput("--depth-scale does not apply to --depth-encoding nyu (NYU's raw Kinect disparity converts to metres by its own formula)")
+                throw CloudError.badInput("\(option: "depth-scale") does not apply to \(option: "depth-encoding", "nyu") (NYU's raw Kinect disparity converts to metres by its own formula)")
             }
         }
     }
@@ -107,7 +107,7 @@ struct DatasetFrame {
         let depthFile = try InputFile(depthPath, limit: ImageFile.maxFileBytes)
         let colorFile = try colorPath.map { try InputFile($0, limit: ImageFile.maxFileBytes) }
         let fileBytes = depthFile.size + (colorFile?.size ?? 0)
-        try MemoryBudget.require(fileBytes, for: "reading the frame's image files", origin: depthPath)
+        try MemoryBudget.require(fileBytes, for: "reading the frame's image files", about: .file(depthPath))
         let depthBytes = try depthFile.readAll()
         let colorBytes = try colorFile.map { (path: $0.path, bytes: try $0.readAll()) }
         let depthHeader = try ImageFile.header(depthBytes, origin: depthPath)
@@ -137,7 +137,7 @@ struct DatasetFrame {
                                 rawBytesPerSample: depthEncoding == .nyu ? 4 : 2,
                                 colorBytes: colorPixels * 3,
                                 decodingBytes: fileBytes + depth.decodedBytes + (color?.workingBytes ?? 0) + colorConverted,
-                                color: color.map { ImageSize(width: $0.width, height: $0.height) }, origin: depthPath)
+                                color: color.map { ImageSize(width: $0.width, height: $0.height) }, about: .file(depthPath))
     }
 
     /// Any decoded image as RGB8: gray is repeated into r, g and b, alpha dropped, 16 bits rounded to 8.
@@ -181,16 +181,16 @@ enum DatasetFiles {
     static func requireDirectory(_ path: String, kind: String, layout: String) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CloudError.badInput("\(kind):\(path): no such folder (expected \(layout))")
+            throw CloudError.badInput(.source("\(kind):\(path)"), "no such folder (expected \(layout))")
         }
-        guard isDirectory.boolValue else { throw CloudError.badInput("\(kind):\(path): not a folder (expected \(layout))") }
+        guard isDirectory.boolValue else { throw CloudError.badInput(.source("\(kind):\(path)"), "not a folder (expected \(layout))") }
     }
 
     /// A frame file must exist before the source opens, so that a gap in a sequence is reported
     /// before any frame has been written. `what` says which file it is ("the depth image listed in ...").
     static func requireFile(_ path: String, _ what: String) throws {
         guard isFile(path) else {
-            throw CloudError.badInput("\(path): \(isDirectory(path) ? "is a folder, not a file" : "no such file") (\(what))")
+            throw CloudError.badInput(.file(path), "\(isDirectory(path) ? "is a folder, not a file" : "no such file") (\(what))")
         }
     }
 
@@ -201,7 +201,7 @@ enum DatasetFiles {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
-            throw CloudError.badInput("\(directory): cannot list the folder: \(error.localizedDescription)")
+            throw CloudError.badInput(.file(directory), "cannot list the folder: \(error.localizedDescription)")
         }
         return names.filter { name in
             !name.hasPrefix(".") && extensions.contains((name as NSString).pathExtension.lowercased())

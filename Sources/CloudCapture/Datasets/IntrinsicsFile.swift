@@ -43,7 +43,7 @@ public struct IntrinsicsFile: Equatable, Sendable {
     public static func read(_ path: String) throws -> IntrinsicsFile {
         let data = Data(try InputFile.readAll(path, role: "the intrinsics file", limit: maxBytes))
         guard let text = String(data: data, encoding: .utf8) else {
-            throw CloudError.badInput("\(path): not a text file")
+            throw CloudError.badInput(.file(path), "not a text file")
         }
         let trimmed = text.drop { $0.isWhitespace }
         let file: IntrinsicsFile
@@ -52,50 +52,50 @@ public struct IntrinsicsFile: Equatable, Sendable {
         } else if trimmed.hasPrefix("<") {
             file = try parseGrabberXML(text, path: path)
         } else {
-            throw CloudError.badInput("\(path): neither JSON (Open3D or cloudgen intrinsics) nor PCL grabber XML")
+            throw CloudError.badInput(.file(path), "neither JSON (Open3D or cloudgen intrinsics) nor PCL grabber XML")
         }
         return file
     }
 
     static func parseJSON(_ data: Data, path: String) throws -> IntrinsicsFile {
         guard (try? JSONSerialization.jsonObject(with: data)) is [String: Any] else {
-            throw CloudError.badInput("\(path): malformed JSON")
+            throw CloudError.badInput(.file(path), "malformed JSON")
         }
         try JSONDuplicateKeys.check([UInt8](data), origin: path)
         let fields: IntrinsicsJSON
         do {
             fields = try JSONDecoder().decode(IntrinsicsJSON.self, from: data)
         } catch let error as IntrinsicsJSON.Problem {
-            throw CloudError.badInput("\(path): \(error.message)")
+            throw CloudError.badInput(.file(path), "\(error.message)")
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
             let key = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined()
-            throw CloudError.badInput("\(path): '\(key)' must be \(key == "intrinsic_matrix" ? "an array of 9 numbers" : "a number")")
+            throw CloudError.badInput(.file(path), "'\(key)' must be \(key == "intrinsic_matrix" ? "an array of 9 numbers" : "a number")")
         }
         func number(_ key: String, _ value: Double?) throws -> Double {
-            guard let value else { throw CloudError.badInput("\(path): missing number '\(key)'") }
+            guard let value else { throw CloudError.badInput(.file(path), "missing number '\(key)'") }
             return value
         }
         let (w, h) = (try number("width", fields.width), try number("height", fields.height))
         guard w == w.rounded(), h == h.rounded(), w >= 1, h >= 1, w <= Double(ImageLimits.maxSide), h <= Double(ImageLimits.maxSide) else {
-            throw CloudError.badInput("\(path): image size \(w)x\(h) is not a plausible size (whole numbers, 1...\(ImageLimits.maxSide))")
+            throw CloudError.badInput(.file(path), "image size \(w)x\(h) is not a plausible size (whole numbers, 1...\(ImageLimits.maxSide))")
         }
         let size = (Int(w), Int(h))
         if let m = fields.matrix {
             guard fields.fx == nil, fields.fy == nil, fields.cx == nil, fields.cy == nil, fields.depthUnitsPerMetre == nil else {
-                throw CloudError.badInput("\(path): has both intrinsic_matrix (Open3D) and fx/fy/cx/cy (cloudgen); give one")
+                throw CloudError.badInput(.file(path), "has both intrinsic_matrix (Open3D) and fx/fy/cx/cy (cloudgen); give one")
             }
             guard m.count == 9 else {
-                throw CloudError.badInput("\(path): intrinsic_matrix must be 9 numbers (column-major 3x3), not \(m.count)")
+                throw CloudError.badInput(.file(path), "intrinsic_matrix must be 9 numbers (column-major 3x3), not \(m.count)")
             }
             // Column-major [fx, 0, 0, skew, fy, 0, cx, cy, 1]: a pinhole without skew.
             guard m[1] == 0, m[2] == 0, m[3] == 0, m[5] == 0, m[8] == 1 else {
-                throw CloudError.badInput("\(path): intrinsic_matrix must be [fx, 0, 0, 0, fy, 0, cx, cy, 1] (column-major, no skew)")
+                throw CloudError.badInput(.file(path), "intrinsic_matrix must be [fx, 0, 0, 0, fy, 0, cx, cy, 1] (column-major, no skew)")
             }
             return try IntrinsicsFile(fx: m[0], fy: m[4], cx: m[6], cy: m[7], referenceSize: size,
                                       depthUnitsPerMetre: nil, path: path).checked()
         }
         if let units = fields.depthUnitsPerMetre, !DepthEncoding.isUsableScale(units) {
-            throw CloudError.badInput("\(path): depthUnitsPerMetre must be a positive number, not \(units)")
+            throw CloudError.badInput(.file(path), "depthUnitsPerMetre must be a positive number, not \(units)")
         }
         return try IntrinsicsFile(fx: try number("fx", fields.fx), fy: try number("fy", fields.fy),
                                   cx: try number("cx", fields.cx), cy: try number("cy", fields.cy),
@@ -109,10 +109,10 @@ public struct IntrinsicsFile: Equatable, Sendable {
         let (w, h) = referenceSize.map { (Double($0.width), Double($0.height)) } ?? (Double(ImageLimits.maxSide), Double(ImageLimits.maxSide))
         try intrinsics(forDepthWidth: Int(w), height: Int(h)).validate(origin: path)
         guard fx <= 1000 * w, fy <= 1000 * h else {
-            throw CloudError.badInput("\(path): focal length fx=\(fx), fy=\(fy) is more than 1000 times the image size; not a camera")
+            throw CloudError.badInput(.file(path), "focal length fx=\(fx), fy=\(fy) is more than 1000 times the image size; not a camera")
         }
         guard (-w...(2 * w)).contains(cx), (-h...(2 * h)).contains(cy) else {
-            throw CloudError.badInput("\(path): principal point cx=\(cx), cy=\(cy) lies far outside the \(Int(w))x\(Int(h)) image")
+            throw CloudError.badInput(.file(path), "principal point cx=\(cx), cy=\(cy) lies far outside the \(Int(w))x\(Int(h)) image")
         }
         return self
     }
@@ -121,19 +121,19 @@ public struct IntrinsicsFile: Equatable, Sendable {
         // The grabber writes a flat, fixed layout; the depth camera's block is the one depth is
         // back-projected with.
         let block = XMLBlock(text).element("depth") ?? XMLBlock(text).element("rgb")
-        guard let block else { throw CloudError.badInput("\(path): no <depth> or <rgb> element (PCL grabber XML)") }
+        guard let block else { throw CloudError.badInput(.file(path), "no <depth> or <rgb> element (PCL grabber XML)") }
         func value(_ tag: String) throws -> Double {
             guard let s = block.element(tag)?.trimmed, let v = Double(s) else {
-                throw CloudError.badInput("\(path): missing or malformed <\(tag)>")
+                throw CloudError.badInput(.file(path), "missing or malformed <\(tag)>")
             }
-            guard block.count(tag) == 1 else { throw CloudError.badInput("\(path): <\(tag)> appears more than once") }
+            guard block.count(tag) == 1 else { throw CloudError.badInput(.file(path), "<\(tag)> appears more than once") }
             return v
         }
         var units: Double?
         if block.element("z_multiplication_factor") != nil {
             let factor = try value("z_multiplication_factor")
             guard factor.isFinite, factor > 0, DepthEncoding.isUsableScale(1 / factor) else {
-                throw CloudError.badInput("\(path): z_multiplication_factor must be a positive number of metres per raw unit (0.001 for millimetres), not \(factor)")
+                throw CloudError.badInput(.file(path), "z_multiplication_factor must be a positive number of metres per raw unit (0.001 for millimetres), not \(factor)")
             }
             units = 1 / factor
         }

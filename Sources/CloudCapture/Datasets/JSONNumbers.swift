@@ -27,7 +27,7 @@ indirect enum JSONNumbers: Decodable {
     static func object(at path: String, role: String, limit: Int, holds: String) throws -> [String: JSONNumbers] {
         let bytes = try InputFile.readAll(path, role: role, limit: limit)
         guard (try? JSONSerialization.jsonObject(with: Data(bytes))) is [String: Any] else {
-            throw CloudError.badInput("\(path): not a JSON object (\(holds))")
+            throw CloudError.badInput(.file(path), "not a JSON object (\(holds))")
         }
         try JSONDuplicateKeys.check(bytes, origin: path)
         return try JSONDecoder().decode([String: JSONNumbers].self, from: Data(bytes))

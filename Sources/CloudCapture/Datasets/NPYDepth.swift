@@ -29,7 +29,7 @@ enum NPYDepth {
 
     /// The header, checked, and that exactly the samples it announces follow it.
     static func layout(_ bytes: [UInt8], origin: String) throws -> Layout {
-        func bad(_ problem: String) -> CloudError { .badInput("\(origin): \(problem)") }
+        func bad(_ problem: String) -> CloudError { .badInput(.file(origin), "\(problem)") }
         guard bytes.count >= 10, Array(bytes[0..<6]) == magic else { throw bad("not a NumPy .npy file (no \\x93NUMPY magic)") }
         let major = bytes[6]
         let lengthBytes: Int
@@ -74,7 +74,7 @@ struct NPYHeader {
     }
 
     init(_ bytes: [UInt8], origin: String) throws {
-        func bad(_ problem: String) -> CloudError { .badInput("\(origin): the .npy header \(problem)") }
+        func bad(_ problem: String) -> CloudError { .badInput(.file(origin), "the .npy header \(problem)") }
         var i = 0
         func skipSpace() { while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x09 || bytes[i] == 0x0D { i += 1 } }
         func expect(_ c: UInt8) throws {

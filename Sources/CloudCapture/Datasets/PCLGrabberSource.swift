@@ -46,7 +46,7 @@ public final class PCLGrabberSource: DatasetSource {
         let colored = frames.filter { $0.colorPath != nil }
         if !colored.isEmpty, let bare = frames.first(where: { $0.colorPath == nil }) {
             let missing = DatasetFiles.join(directory, "\(bare.name)_rgb.\(bare.storage.rawValue)")
-            throw CloudError.badInput("\(missing): no such file; \(colored.count) of the \(frames.count) frames have color, so every frame needs it")
+            throw CloudError.badInput(.file(missing), "no such file; \(colored.count) of the \(frames.count) frames have color, so every frame needs it")
         }
         self.frames = frames
 
@@ -65,7 +65,7 @@ public final class PCLGrabberSource: DatasetSource {
                 file = given
             } else {
                 guard DatasetFiles.isFile(frame.xmlPath) else {
-                    throw CloudError.badInput("\(frame.xmlPath): no such file; the frame's calibration is needed (or pass --intrinsics FILE)")
+                    throw CloudError.badInput(.file(frame.xmlPath), "no such file; the frame's calibration is needed (or pass \(option: "intrinsics", "FILE"))")
                 }
                 file = try IntrinsicsFile.read(frame.xmlPath)
             }
@@ -99,7 +99,7 @@ public final class PCLGrabberSource: DatasetSource {
             }
         }
         guard !stems.isEmpty else {
-            throw CloudError.badInput("pclgrabber:\(directory): no *_depth.pclzf or *_depth.tiff files (expected \(layout))")
+            throw CloudError.badInput(.source("pclgrabber:\(directory)"), "no *_depth.pclzf or *_depth.tiff files (expected \(layout))")
         }
         return stems.sorted().map { stem in
             let path = { DatasetFiles.join(directory, $0) }

@@ -14,7 +14,7 @@ struct PolycamCamera {
     var pose: Pose
 
     init(path: String) throws {
-        func bad(_ problem: String) -> CloudError { .badInput("\(path): \(problem)") }
+        func bad(_ problem: String) -> CloudError { .badInput(.file(path), "\(problem)") }
         let object = try JSONNumbers.object(at: path, role: "a Polycam camera file", limit: Self.maxBytes,
                                             holds: "a Polycam camera file holds fx, fy, cx, cy, width, height and t_00 ... t_23")
         func number(_ key: String) throws -> Double {

@@ -35,17 +35,17 @@ public final class PolycamSource: DatasetSource {
         try DatasetFiles.requireDirectory(directory, kind: "polycam", layout: Self.layout)
         let keyframes = DatasetFiles.join(directory, "keyframes")
         guard DatasetFiles.isDirectory(keyframes) else {
-            throw CloudError.badInput("polycam:\(directory): no keyframes/ folder (expected \(Self.layout))")
+            throw CloudError.badInput(.source("polycam:\(directory)"), "no keyframes/ folder (expected \(Self.layout))")
         }
         func folder(_ name: String) -> String { DatasetFiles.join(keyframes, name) }
         let corrected = DatasetFiles.isDirectory(folder("corrected_cameras"))
         let cameraFolder = folder(corrected ? "corrected_cameras" : "cameras")
         let imageFolder = folder(corrected && DatasetFiles.isDirectory(folder("corrected_images")) ? "corrected_images" : "images")
         guard DatasetFiles.isDirectory(cameraFolder) else {
-            throw CloudError.badInput("polycam:\(directory): no keyframes/cameras/ folder (expected \(Self.layout))")
+            throw CloudError.badInput(.source("polycam:\(directory)"), "no keyframes/cameras/ folder (expected \(Self.layout))")
         }
         let names = try DatasetFiles.files(in: cameraFolder, extensions: ["json"])
-        guard !names.isEmpty else { throw CloudError.badInput("\(cameraFolder): holds no camera files (.json)") }
+        guard !names.isEmpty else { throw CloudError.badInput(.file(cameraFolder), "holds no camera files (.json)") }
         // In time order: by the microsecond timestamps the names are (a name with one digit more is
         // a later time, though it sorts first as text), or by name if some name is not a number.
         let stamps = names.map { Int(($0 as NSString).deletingPathExtension) }
@@ -57,7 +57,7 @@ public final class PolycamSource: DatasetSource {
         let confidenceFolder = folder("confidence")
         let hasConfidence = DatasetFiles.isDirectory(confidenceFolder)
         if let asked = options.minConfidence, asked > 0, !hasConfidence {
-            throw CloudError.badInput("polycam:\(directory): --min-confidence needs keyframes/confidence/, which this export does not have")
+            throw CloudError.badInput(.source("polycam:\(directory)"), "--min-confidence needs keyframes/confidence/, which this export does not have")
         }
         let minimum = options.minConfidence ?? (hasConfidence ? 1 : 0)
         var frames: [DatasetFrame] = []
@@ -84,7 +84,7 @@ public final class PolycamSource: DatasetSource {
                                        confidence: mask))
         }
         guard !frames.isEmpty else {
-            throw CloudError.badInput("polycam:\(directory): none of the \(cameras.count) keyframes has both its depth map (keyframes/depth/NAME.png) and its image (\((imageFolder as NSString).lastPathComponent)/NAME.jpg)")
+            throw CloudError.badInput(.source("polycam:\(directory)"), "none of the \(cameras.count) keyframes has both its depth map (keyframes/depth/NAME.png) and its image (\((imageFolder as NSString).lastPathComponent)/NAME.jpg)")
         }
         if !incomplete.isEmpty {
             let named = incomplete.prefix(4).joined(separator: ", ") + (incomplete.count > 4 ? " and \(incomplete.count - 4) more" : "")

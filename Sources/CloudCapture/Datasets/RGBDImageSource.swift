@@ -23,7 +23,7 @@ public final class RGBDImageSource: DatasetSource {
         self.depthPath = depthPath
         let name = "rgbd:\(colorPath ?? ""),\(depthPath)"
         guard let file = try DatasetFiles.intrinsicsFile(options) else {
-            throw CloudError.badInput("\(name): needs --intrinsics FILE (Open3D camera JSON, PCL grabber XML or cloudgen intrinsics JSON)")
+            throw CloudError.badInput(.source(name), "needs \(option: "intrinsics", "FILE") (Open3D camera JSON, PCL grabber XML or cloudgen intrinsics JSON)")
         }
         if let colorPath { try DatasetFiles.requireFile(colorPath, "the rgbd: source's color image") }
         try DatasetFiles.requireFile(depthPath, "the rgbd: source's depth image")

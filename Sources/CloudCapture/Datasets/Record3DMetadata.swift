@@ -22,7 +22,7 @@ struct Record3DMetadata {
     var poses: [Pose]
 
     init(path: String) throws {
-        func bad(_ problem: String) -> CloudError { .badInput("\(path): \(problem)") }
+        func bad(_ problem: String) -> CloudError { .badInput(.file(path), "\(problem)") }
         let object = try JSONNumbers.object(at: path, role: "Record3D's metadata", limit: Self.maxBytes,
                                             holds: "Record3D's metadata holds w, h, K and poses")
         func numbers(_ key: String) throws -> [Double]? {

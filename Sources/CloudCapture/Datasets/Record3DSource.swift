@@ -45,7 +45,7 @@ public final class Record3DSource: DatasetSource {
         let depthFolder = DatasetFiles.join(directory, "depth")
         let colorFolder = DatasetFiles.join(directory, "rgb")
         for folder in [depthFolder, colorFolder] where !DatasetFiles.isDirectory(folder) {
-            throw CloudError.badInput("record3d:\(directory): no \((folder as NSString).lastPathComponent)/ folder (expected \(Self.layout))")
+            throw CloudError.badInput(.source("record3d:\(directory)"), "no \((folder as NSString).lastPathComponent)/ folder (expected \(Self.layout))")
         }
         // Real exports can lack some frames' files (a copy trimmed or published without a few):
         // each file is matched to its pose by the number it is named by, and what is absent is said.
@@ -54,7 +54,7 @@ public final class Record3DSource: DatasetSource {
         let colorFiles = try Self.framesFiles(in: colorFolder, extension: "jpg", poses: poseCount, metadataPath)
         let kept = metadata.poses.indices.filter { depthFiles[$0] != nil && colorFiles[$0] != nil }
         guard !kept.isEmpty else {
-            throw CloudError.badInput("record3d:\(directory): none of metadata.json's \(poseCount) frames has both its depth map (depth/N.exr) and its color image (rgb/N.jpg)")
+            throw CloudError.badInput(.source("record3d:\(directory)"), "none of metadata.json's \(poseCount) frames has both its depth map (depth/N.exr) and its color image (rgb/N.jpg)")
         }
         let noDepth = metadata.poses.indices.filter { depthFiles[$0] == nil }
         let noColor = metadata.poses.indices.filter { depthFiles[$0] != nil && colorFiles[$0] == nil }
@@ -86,13 +86,13 @@ public final class Record3DSource: DatasetSource {
             let path = DatasetFiles.join(folder, name)
             let stem = (name as NSString).deletingPathExtension
             guard !stem.isEmpty, stem.allSatisfy(\.isASCII), stem.allSatisfy(\.isNumber), let number = Int(stem) else {
-                throw CloudError.badInput("\(path): not named by a frame number (Record3D names frame N's files N.exr and N.jpg)")
+                throw CloudError.badInput(.file(path), "not named by a frame number (Record3D names frame N's files N.exr and N.jpg)")
             }
             guard number < poses else {
-                throw CloudError.badInput("\(path): frame \(number), but \(metadataPath) holds \(poses) poses (frames 0-\(poses - 1)); Record3D writes a pose per frame")
+                throw CloudError.badInput(.file(path), "frame \(number), but \(metadataPath) holds \(poses) poses (frames 0-\(poses - 1)); Record3D writes a pose per frame")
             }
             if let other = files[number] {
-                throw CloudError.badInput("\(path): a second file for frame \(number), with \(other)")
+                throw CloudError.badInput(.file(path), "a second file for frame \(number), with \(other)")
             }
             files[number] = name
         }
@@ -101,7 +101,7 @@ public final class Record3DSource: DatasetSource {
 
     /// A `.r3d` (a zip with `metadata` and `rgbd/N.depth`), or such a zip unpacked into a folder.
     static func refuseR3D(_ path: String) throws {
-        let refusal = CloudError.badInput("record3d:\(path): a Record3D .r3d recording, whose depth is LZFSE-compressed, which cloudgen cannot read (Debian ships no LZFSE library); export the recording from Record3D as \"EXR + JPG\" and give that folder")
+        let refusal = CloudError.badInput(.source("record3d:\(path)"), "a Record3D .r3d recording, whose depth is LZFSE-compressed, which cloudgen cannot read (Debian ships no LZFSE library); export the recording from Record3D as \"EXR + JPG\" and give that folder")
         if DatasetFiles.isFile(path) {
             // Any file is refused below as not a folder; only what it is decides the message.
             if let names = try? ZipMemberNames.read(path), isR3D(names) { throw refusal }
@@ -142,12 +142,12 @@ struct Record3DFrame {
         let depthFile = try InputFile(depthPath, limit: ImageFile.maxFileBytes)
         let colorFile = try InputFile(colorPath, limit: ImageFile.maxFileBytes)
         let fileBytes = depthFile.size + colorFile.size
-        try MemoryBudget.require(fileBytes, for: "reading the frame's image files", origin: depthPath)
+        try MemoryBudget.require(fileBytes, for: "reading the frame's image files", about: .file(depthPath))
         let depthBytes = try depthFile.readAll()
         let colorBytes = try colorFile.readAll()
         let depthHeader = try EXRDepthFile.header(depthBytes, channel: Record3DSource.depthChannel, origin: depthPath)
         if let expected = depthSize, expected.width != depthHeader.width || expected.height != depthHeader.height {
-            throw CloudError.badInput("\(depthPath): the depth map is \(depthHeader.width)x\(depthHeader.height), metadata.json says \(expected.width)x\(expected.height) (dw, dh)")
+            throw CloudError.badInput(.file(depthPath), "the depth map is \(depthHeader.width)x\(depthHeader.height), metadata.json says \(expected.width)x\(expected.height) (dw, dh)")
         }
         let colorHeader = try ImageFile.header(colorBytes, origin: colorPath)
         let colorPixels = colorHeader.width * colorHeader.height
@@ -155,7 +155,7 @@ struct Record3DFrame {
         try FrameMemory.require(depth: ImageSize(width: depthHeader.width, height: depthHeader.height), rawBytesPerSample: 4,
                                 colorBytes: colorPixels * 3,
                                 decodingBytes: fileBytes + depthHeader.decodedBytes + colorHeader.workingBytes + colorConverted,
-                                color: ImageSize(width: colorHeader.width, height: colorHeader.height), origin: depthPath)
+                                color: ImageSize(width: colorHeader.width, height: colorHeader.height), about: .file(depthPath))
 
         let (depth, color) = try bothAtOnce({
             let decoded = try EXRDepthFile.decode(depthBytes, channel: Record3DSource.depthChannel, origin: depthPath)

@@ -36,18 +36,18 @@ public final class RedwoodSource: DatasetSource {
         func folder(_ name: String, _ extensions: Set<String>, _ what: String) throws -> [String] {
             let path = DatasetFiles.join(directory, name)
             guard DatasetFiles.isDirectory(path) else {
-                throw CloudError.badInput("redwood:\(directory): no \(name)/ folder (expected \(layout))")
+                throw CloudError.badInput(.source("redwood:\(directory)"), "no \(name)/ folder (expected \(layout))")
             }
             let files = try DatasetFiles.files(in: path, extensions: extensions)
             guard !files.isEmpty else {
-                throw CloudError.badInput("\(path): holds no \(what) (\(extensions.sorted().joined(separator: ", ")) files)")
+                throw CloudError.badInput(.file(path), "holds no \(what) (\(extensions.sorted().joined(separator: ", ")) files)")
             }
             return files.map { DatasetFiles.join(path, $0) }
         }
         let colors = try folder("color", Self.colorExtensions, "color images")
         let depths = try folder("depth", Self.depthExtensions, "depth images")
         guard colors.count == depths.count else {
-            throw CloudError.badInput("redwood:\(directory): color/ holds \(colors.count) images and depth/ \(depths.count); each frame needs one of each")
+            throw CloudError.badInput(.source("redwood:\(directory)"), "color/ holds \(colors.count) images and depth/ \(depths.count); each frame needs one of each")
         }
 
         var warnings: [String] = []
@@ -61,7 +61,7 @@ public final class RedwoodSource: DatasetSource {
         } else if let folderCalibration {
             file = try IntrinsicsFile.read(folderCalibration)
         } else {
-            throw CloudError.badInput("redwood:\(directory): no \(Self.intrinsicsFileNames.joined(separator: " or ")) in the folder; pass --intrinsics FILE")
+            throw CloudError.badInput(.source("redwood:\(directory)"), "no \(Self.intrinsicsFileNames.joined(separator: " or ")) in the folder; pass \(option: "intrinsics", "FILE")")
         }
 
         let trajectory = DatasetFiles.join(directory, Self.trajectoryFileName)
@@ -69,7 +69,7 @@ public final class RedwoodSource: DatasetSource {
         if DatasetFiles.isFile(trajectory) {
             let read = try TrajectoryLog.read(trajectory, frames: depths.count)
             guard read.count == depths.count else {
-                throw CloudError.badInput("\(trajectory): \(read.count) poses for \(depths.count) frames; a trajectory holds one pose per frame")
+                throw CloudError.badInput(.file(trajectory), "\(read.count) poses for \(depths.count) frames; a trajectory holds one pose per frame")
             }
             poses = read
         }

@@ -15,7 +15,7 @@ enum StrayCameraMatrix {
     }
 
     static func parse(_ bytes: [UInt8], origin: String, width: Int, height: Int) throws -> CameraIntrinsics {
-        func bad(_ problem: String) -> CloudError { .badInput("\(origin): \(problem)") }
+        func bad(_ problem: String) -> CloudError { .badInput(.file(origin), "\(problem)") }
         let lines = StrayCSV.lines(bytes).filter { !$0.text.allSatisfy(\.isWhitespace) }
         guard lines.count == 3 else {
             throw bad("\(lines.count) line(s); a camera matrix is 3 lines of 3 comma-separated numbers (fx, 0, cx / 0, fy, cy / 0, 0, 1)")
@@ -59,11 +59,11 @@ enum StrayCSV {
     static func numbers(_ line: Line, count: Int, origin: String, what: String) throws -> [Double] {
         let fields = fields(line)
         guard fields.count == count else {
-            throw CloudError.badInput("\(origin): line \(line.number): \(fields.count) field(s), \(what) has \(count)")
+            throw CloudError.badInput(.file(origin), "line \(line.number): \(fields.count) field(s), \(what) has \(count)")
         }
         return try fields.enumerated().map { index, field in
             guard let value = Double(field), value.isFinite else {
-                throw CloudError.badInput("\(origin): line \(line.number): field \(index + 1) '\(MessageText.shortened(String(field), to: 40))' is not a finite number (\(what))")
+                throw CloudError.badInput(.file(origin), "line \(line.number): field \(index + 1) '\(MessageText.shortened(String(field), to: 40))' is not a finite number (\(what))")
             }
             return value
         }

@@ -28,12 +28,12 @@ struct StrayOdometry {
     }
 
     init(_ bytes: [UInt8], origin: String) throws {
-        func bad(_ line: Int, _ problem: String) -> CloudError { .badInput("\(origin): line \(line): \(problem)") }
+        func bad(_ line: Int, _ problem: String) -> CloudError { .badInput(.file(origin), "line \(line): \(problem)") }
         var lines = StrayCSV.lines(bytes)
         // The file ends with a line break: an empty last line is no frame.
         while let last = lines.last, last.text.isEmpty { lines.removeLast() }
         guard let first = lines.first else {
-            throw CloudError.badInput("\(origin): empty (expected the header '\(Self.header.joined(separator: ", "))' and a line per frame)")
+            throw CloudError.badInput(.file(origin), "empty (expected the header '\(Self.header.joined(separator: ", "))' and a line per frame)")
         }
         let names = StrayCSV.fields(first).map(String.init)
         guard names == Self.header else {
@@ -58,7 +58,7 @@ struct StrayOdometry {
             if let problem = pose.placementProblem { throw bad(line.number, "frame \(frame): \(problem)") }
             entries.append(Entry(timestamp: v[0], frame: frame, pose: pose))
         }
-        guard !entries.isEmpty else { throw CloudError.badInput("\(origin): the header alone, no frame") }
+        guard !entries.isEmpty else { throw CloudError.badInput(.file(origin), "the header alone, no frame") }
         self.entries = entries
     }
 }

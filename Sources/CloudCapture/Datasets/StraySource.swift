@@ -55,20 +55,20 @@ public final class StraySource: DatasetSource {
         }
         let depthFolder = path("depth")
         guard DatasetFiles.isDirectory(depthFolder) else {
-            throw CloudError.badInput("stray:\(directory): no depth/ folder (expected \(Self.layout))")
+            throw CloudError.badInput(.source("stray:\(directory)"), "no depth/ folder (expected \(Self.layout))")
         }
         let odometry = try StrayOdometry(path: path("odometry.csv"))
         // The video's header is read now: a file that is no video fails before any frame is written.
         video = try VideoFrames(path: path("rgb.mp4"))
         if let declared = video.declaredFrameCount, declared != odometry.entries.count {
-            throw CloudError.badInput("\(video.path): \(declared) frame(s), odometry.csv \(odometry.entries.count); a frame has both")
+            throw CloudError.badInput(.file(video.path), "\(declared) frame(s), odometry.csv \(odometry.entries.count); a frame has both")
         }
         intrinsics = try StrayCameraMatrix.read(path: path("camera_matrix.csv"), width: video.width, height: video.height)
 
         let confidenceFolder = path("confidence")
         let hasConfidence = DatasetFiles.isDirectory(confidenceFolder)
         if let asked = options.minConfidence, asked > 0, !hasConfidence {
-            throw CloudError.badInput("stray:\(directory): --min-confidence needs confidence/, which this export does not have")
+            throw CloudError.badInput(.source("stray:\(directory)"), "--min-confidence needs confidence/, which this export does not have")
         }
         let minimum = options.minConfidence ?? (hasConfidence ? 1 : 0)
         // Real exports can lack some frames' depth (a copy trimmed or published without a few):
@@ -93,7 +93,7 @@ public final class StraySource: DatasetSource {
             frames.append(Frame(videoIndex: videoIndex, depthPath: depth, confidence: mask, pose: entry.pose, timestamp: entry.timestamp))
         }
         guard !frames.isEmpty else {
-            throw CloudError.badInput("stray:\(directory): none of odometry.csv's \(odometry.entries.count) frames has its depth (depth/NNNNNN.png or .npy)")
+            throw CloudError.badInput(.source("stray:\(directory)"), "none of odometry.csv's \(odometry.entries.count) frames has its depth (depth/NNNNNN.png or .npy)")
         }
         var warnings: [String] = []
         if !missing.isEmpty {
@@ -127,7 +127,7 @@ public final class StraySource: DatasetSource {
         // Decoding holds the depth file, a PNG's decoded samples, and the video decoder's reference frames.
         try FrameMemory.require(depth: size, rawBytesPerSample: 2, colorBytes: video.frameBytes,
                                 decodingBytes: bytes.count + (npy ? 0 : 2 * size.width * size.height) + video.decoderBytes,
-                                color: ImageSize(width: video.width, height: video.height), origin: origin)
+                                color: ImageSize(width: video.width, height: video.height), about: .file(origin))
         // Past the video frames of frames left out for want of depth.
         while video.delivered < frame.videoIndex {
             guard try video.next() != nil else { break }
@@ -139,7 +139,7 @@ public final class StraySource: DatasetSource {
                                          origin: origin)
         })
         guard let color else {
-            throw CloudError.badInput("\(video.path): the video ends after \(video.delivered) frame(s); odometry.csv has \(listed)")
+            throw CloudError.badInput(.file(video.path), "the video ends after \(video.delivered) frame(s); odometry.csv has \(listed)")
         }
         var depth = decodedDepth
         try frame.confidence?.apply(to: &depth)

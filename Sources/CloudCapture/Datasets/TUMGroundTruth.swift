@@ -25,7 +25,7 @@ public struct TUMGroundTruth: Sendable {
 
     public init(path: String) throws {
         let data = Data(try InputFile.readAll(path, role: "the TUM ground-truth file", limit: Self.maxBytes))
-        guard let text = String(data: data, encoding: .utf8) else { throw CloudError.badInput("\(path): not a text file") }
+        guard let text = String(data: data, encoding: .utf8) else { throw CloudError.badInput(.file(path), "not a text file") }
         var samples: [Sample] = []
         for (i, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
@@ -33,17 +33,17 @@ public struct TUMGroundTruth: Sendable {
             let fields = line.split(whereSeparator: \.isWhitespace)
             let values = fields.compactMap { Double($0) }.filter(\.isFinite)
             guard fields.count == 8, values.count == 8 else {
-                throw CloudError.badInput("\(path): line \(i + 1): expected 'timestamp tx ty tz qx qy qz qw' (8 finite numbers), found '\(MessageText.shortened(line, to: 80))'")
+                throw CloudError.badInput(.file(path), "line \(i + 1): expected 'timestamp tx ty tz qx qy qz qw' (8 finite numbers), found '\(MessageText.shortened(line, to: 80))'")
             }
             guard let pose = Pose(translation: SIMD3(values[1], values[2], values[3]), w: values[7], x: values[4], y: values[5], z: values[6]) else {
-                throw CloudError.badInput("\(path): line \(i + 1): the quaternion qx qy qz qw is zero, which is no orientation")
+                throw CloudError.badInput(.file(path), "line \(i + 1): the quaternion qx qy qz qw is zero, which is no orientation")
             }
             if let problem = pose.placementProblem {
-                throw CloudError.badInput("\(path): line \(i + 1) (the pose at \(fields[0]) s): \(problem)")
+                throw CloudError.badInput(.file(path), "line \(i + 1) (the pose at \(fields[0]) s): \(problem)")
             }
             samples.append(Sample(timestamp: values[0], pose: pose))
         }
-        guard !samples.isEmpty else { throw CloudError.badInput("\(path): holds no pose") }
+        guard !samples.isEmpty else { throw CloudError.badInput(.file(path), "holds no pose") }
         // Stable, so that of two samples at one time the first listed wins.
         self.samples = samples.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }.map(\.element)
     }

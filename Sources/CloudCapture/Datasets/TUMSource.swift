@@ -58,12 +58,12 @@ public final class TUMSource: DatasetSource {
         let colorList = DatasetFiles.join(directory, "rgb.txt")
         let depthList = DatasetFiles.join(directory, "depth.txt")
         for list in [colorList, depthList] where !DatasetFiles.isFile(list) {
-            throw CloudError.badInput("\(list): no such file (a tum: folder holds \(layout))")
+            throw CloudError.badInput(.file(list), "no such file (a tum: folder holds \(layout))")
         }
         let colors = try Self.readList(colorList, directory: directory)
         let depths = try Self.readList(depthList, directory: directory)
-        guard !colors.isEmpty else { throw CloudError.badInput("\(colorList): lists no frames") }
-        guard !depths.isEmpty else { throw CloudError.badInput("\(depthList): lists no frames") }
+        guard !colors.isEmpty else { throw CloudError.badInput(.file(colorList), "lists no frames") }
+        guard !depths.isEmpty else { throw CloudError.badInput(.file(depthList), "lists no frames") }
         let pairs = try Self.associate(depths: depths, colors: colors, depthList: depthList)
         for pair in pairs {
             try DatasetFiles.requireFile(pair.depth.path, "the depth image listed in \(depthList)")
@@ -108,7 +108,7 @@ public final class TUMSource: DatasetSource {
     /// The entries of an index file, sorted by time (by line where times are equal).
     static func readList(_ path: String, directory: String) throws -> [Entry] {
         let data = Data(try InputFile.readAll(path, role: "the TUM index file", limit: maxListBytes))
-        guard let text = String(data: data, encoding: .utf8) else { throw CloudError.badInput("\(path): not a text file") }
+        guard let text = String(data: data, encoding: .utf8) else { throw CloudError.badInput(.file(path), "not a text file") }
         var entries: [(entry: Entry, line: Int)] = []
         for (i, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
@@ -117,12 +117,12 @@ public final class TUMSource: DatasetSource {
             let stamp = line.prefix { !$0.isWhitespace }
             let file = line.dropFirst(stamp.count).trimmingCharacters(in: .whitespaces)
             guard let t = Double(stamp), t.isFinite, !file.isEmpty else {
-                throw CloudError.badInput("\(path): line \(i + 1): expected 'timestamp filename', found '\(line)'")
+                throw CloudError.badInput(.file(path), "line \(i + 1): expected 'timestamp filename', found '\(line)'")
             }
             // Images live in the sequence's folder; a list naming a file elsewhere (an absolute
             // path, a ".." part) is refused, not followed, as a bundle's file names are.
             guard !file.hasPrefix("/"), !file.split(separator: "/").contains("..") else {
-                throw CloudError.badInput("\(path): line \(i + 1): '\(file)' is not a path inside the sequence's folder")
+                throw CloudError.badInput(.file(path), "line \(i + 1): '\(file)' is not a path inside the sequence's folder")
             }
             let resolved = DatasetFiles.join(directory, file)
             entries.append((Entry(timestamp: t, path: resolved), i))
@@ -139,7 +139,7 @@ public final class TUMSource: DatasetSource {
             let pair = Pair(depth: depth, color: colors[nearest])
             if pair.gap > maxAssociationGap + NearestInTime.slack {
                 let ms = String(format: "%.1f", pair.gap * 1000)
-                throw CloudError.badInput("\(depth.path): association gap: the nearest color frame (\(pair.color.path)) is \(ms) ms away; tum: pairs depth and color within \(Int(maxAssociationGap * 1000)) ms (listed in \(depthList))")
+                throw CloudError.badInput(.file(depth.path), "association gap: the nearest color frame (\(pair.color.path)) is \(ms) ms away; tum: pairs depth and color within \(Int(maxAssociationGap * 1000)) ms (listed in \(depthList))")
             }
             return pair
         }

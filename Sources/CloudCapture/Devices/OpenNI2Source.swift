@@ -30,14 +30,14 @@ public final class OpenNI2Source: DepthSource {
         let spec = target.map { "openni2:\($0)" } ?? "openni2"
         if let target, isRecording {
             guard DatasetFiles.isFile(target) else {
-                throw CloudError.badInput("\(target): no such file (expected an OpenNI2 .oni recording)")
+                throw CloudError.badInput(.file(target), "no such file (expected an OpenNI2 .oni recording)")
             }
         }
         var info = cdv_openni2_info()
         var status = cdv_status()
         guard let device = cdv_openni2_open(target, &info, &status) else {
             if let target, isRecording, status.code == CDV_NO_DEVICE || status.code == CDV_BAD_INPUT {
-                throw CloudError.badInput("\(target): not a readable OpenNI2 recording (\(DeviceSupport.message(status)))")
+                throw CloudError.badInput(.file(target), "not a readable OpenNI2 recording (\(DeviceSupport.message(status)))")
             }
             throw DeviceSupport.error(status, source: spec) { USBDiscovery.permissionAdvice(backend: .openni2) }
         }

@@ -30,7 +30,7 @@ public struct AppleDepthMetadata: Equatable, Sendable {
 
     /// Reads the properties Apple writes; a missing or malformed one is bad input naming `origin`.
     public init(_ xmp: XMPPacket, origin: String) throws {
-        func bad(_ problem: String) -> CloudError { .badInput("\(origin): depth XMP: \(problem)") }
+        func bad(_ problem: String) -> CloudError { .badInput(.file(origin), "depth XMP: \(problem)") }
         func numbers(_ namespace: String, _ name: String, count: Int? = nil) throws -> [Double]? {
             guard let values = xmp.values(namespace, name) else { return nil }
             let parsed = values.compactMap { Double($0) }

@@ -30,14 +30,14 @@ struct DepthPhoto {
         if bytes.starts(with: [0xFF, 0xD8]) { return try jpeg(bytes, withMatte: withMatte, origin: path) }
         // ISO BMFF: a size, then 'ftyp'.
         if bytes.count >= 12, bytes[4..<8].elementsEqual("ftyp".utf8) { return try heic(bytes, withMatte: withMatte, origin: path) }
-        throw CloudError.badInput("\(path): not a JPEG or HEIC photo (it starts \(bytes.prefix(8).map { String($0, radix: 16) }.joined(separator: " ")))")
+        throw CloudError.badInput(.file(path), "not a JPEG or HEIC photo (it starts \(bytes.prefix(8).map { String($0, radix: 16) }.joined(separator: " ")))")
     }
 
     private static func heic(_ bytes: [UInt8], withMatte: Bool, origin: String) throws -> DepthPhoto {
         let photo = try HEIFPhoto(bytes, withMatte: withMatte, origin: origin)
-        guard let depth = photo.depth else { throw CloudError.badInput("\(origin): the photo has no depth image") }
+        guard let depth = photo.depth else { throw CloudError.badInput(.file(origin), "the photo has no depth image") }
         guard let xmp = photo.depthXMP else {
-            throw CloudError.badInput("\(origin): the depth image has no XMP, so its range and calibration are unknown")
+            throw CloudError.badInput(.file(origin), "the depth image has no XMP, so its range and calibration are unknown")
         }
         let metadata = try AppleDepthMetadata(XMPPacket(xmp, origin: "\(origin): depth XMP"), origin: origin)
         return DepthPhoto(container: "HEIC", color: try photo.color.colorImage(origin: origin), depth: depth, metadata: metadata,
@@ -48,7 +48,7 @@ struct DepthPhoto {
     private static func jpeg(_ bytes: [UInt8], withMatte: Bool, origin: String) throws -> DepthPhoto {
         let segments = try JPEGSegments(bytes, origin: origin)
         guard let index = try MultiPictureIndex(bytes, segments: segments, origin: origin), index.images.count > 1 else {
-            throw CloudError.badInput("\(origin): the JPEG holds no depth image (no Multi-Picture Format index listing one)")
+            throw CloudError.badInput(.file(origin), "the JPEG holds no depth image (no Multi-Picture Format index listing one)")
         }
         var depth: (image: Range<Int>, metadata: AppleDepthMetadata)?
         var matte: Range<Int>?
@@ -62,11 +62,11 @@ struct DepthPhoto {
             default: break
             }
         }
-        guard let depth else { throw CloudError.badInput("\(origin): none of the JPEG's \(index.images.count - 1) further images is a depth image") }
+        guard let depth else { throw CloudError.badInput(.file(origin), "none of the JPEG's \(index.images.count - 1) further images is a depth image") }
         func gray(_ range: Range<Int>, _ what: String) throws -> DecodedImage {
             let image = try bytes[range].withUnsafeBytes { try ImageFile.decode($0, origin: "\(origin): \(what)") }
             guard image.channels == 1, image.bitDepth == 8 else {
-                throw CloudError.badInput("\(origin): the \(what) is \(image.channels)-channel \(image.bitDepth)-bit, not 8-bit gray")
+                throw CloudError.badInput(.file(origin), "the \(what) is \(image.channels)-channel \(image.bitDepth)-bit, not 8-bit gray")
             }
             return image
         }

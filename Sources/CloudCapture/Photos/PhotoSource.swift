@@ -25,11 +25,11 @@ public final class PhotoSource: DepthSource {
         self.path = path
         let photo = try DepthPhoto.read(path, withMatte: options.matte)
         if options.matte && !photo.hasMatte {
-            throw CloudError.badInput("\(path): --matte: the photo has no portrait effects matte")
+            throw CloudError.badInput(.file(path), "\(option: "matte"): the photo has no portrait effects matte")
         }
         let metadata = photo.metadata
         let (dw, dh) = (photo.depth.width, photo.depth.height)
-        guard case .uint8(let stored) = photo.depth.samples else { throw CloudError.badInput("\(path): the depth image is not 8-bit") }
+        guard case .uint8(let stored) = photo.depth.samples else { throw CloudError.badInput(.file(path), "the depth image is not 8-bit") }
         // Disparity or depth in the XMP's units; 0 means none (zero disparity is infinitely far).
         var values = stored.map { Float(metadata.value(Double($0))) }
         if let matte = photo.matte, case .uint8(let mask) = matte.samples {
@@ -90,7 +90,7 @@ public final class PhotoSource: DepthSource {
                       intrinsics: CameraIntrinsics, distortion: LensDistortion?, colorWidth: Int, colorHeight: Int,
                       known: KnownDistance, origin: String) throws -> Double {
         guard known.x < colorWidth, known.y < colorHeight else {
-            throw CloudError.badInput("\(origin): --known-distance pixel \(known.x),\(known.y) lies outside the \(colorWidth)x\(colorHeight) photo")
+            throw CloudError.badInput(.file(origin), "\(option: "known-distance") pixel \(known.x),\(known.y) lies outside the \(colorWidth)x\(colorHeight) photo")
         }
         // The depth pixel whose footprint holds the color pixel's centre.
         let u = min(width - 1, Int((Double(known.x) + 0.5) * Double(width) / Double(colorWidth)))
@@ -102,7 +102,7 @@ public final class PhotoSource: DepthSource {
             }
         }
         guard !near.isEmpty else {
-            throw CloudError.badInput("\(origin): --known-distance pixel \(known.x),\(known.y) has no depth around it")
+            throw CloudError.badInput(.file(origin), "\(option: "known-distance") pixel \(known.x),\(known.y) has no depth around it")
         }
         let z = near.sorted()[near.count / 2]
         let k = intrinsics.scaled(toWidth: width, height: height)

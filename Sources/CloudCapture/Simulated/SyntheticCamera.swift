@@ -47,7 +47,7 @@ public final class SyntheticCamera: DepthSource {
         // The color planes are YUV 4:2:0, 1.5 bytes per pixel.
         try FrameMemory.require(depth: settings.depthSize, rawBytesPerSample: settings.format.encoding.bytesPerSample,
                                 colorBytes: settings.colorSize.width * settings.colorSize.height * 3 / 2,
-                                color: settings.colorSize, origin: settings.spec)
+                                color: settings.colorSize, about: .source(settings.spec))
         self.settings = settings
         let scene = SyntheticScene(size: settings.room, shape: settings.shape, door: settings.door,
                                    furniture: settings.furniture, yaw: settings.yaw)

@@ -30,8 +30,8 @@ public struct HEIFPhoto: Sendable {
         var photo: OpaquePointer?
         defer { cic_heif_close(photo) }
         func failure(_ what: String) -> CloudError {
-            let message = "\(origin): \(what)\(String(fixedCString: status.message))"
-            return status.code == CIC_IO_ERROR ? .io(message) : .badInput(message)
+            let reason = CloudError.Reason(what + String(fixedCString: status.message))
+            return CloudError(status.code == CIC_IO_ERROR ? .deviceOrIO : .badInput, subject: .file(origin), reason)
         }
         let opened = bytes.withUnsafeBufferPointer { cic_heif_open($0.baseAddress, $0.count, &photo, &info, &status) }
         if opened != CIC_OK { throw failure("cannot read HEIF: ") }
@@ -40,7 +40,7 @@ public struct HEIFPhoto: Sendable {
             try ImageLimits.check(width: w, height: h, origin: "\(origin): \(what)")
             let count = w * h * channels
             // libheif holds the decoded planes while they are copied out: twice the pixels.
-            try MemoryBudget.require(2 * count, for: "its \(w)x\(h) \(what)", origin: origin)
+            try MemoryBudget.require(2 * count, for: "its \(w)x\(h) \(what)", about: .file(origin))
             let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
                 if cic_heif_decode(photo, which, buffer.baseAddress, count, &status) == CIC_OK { initialized = count }
             }

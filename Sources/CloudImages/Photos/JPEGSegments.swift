@@ -14,7 +14,7 @@ public struct JPEGSegments: Sendable {
 
     /// Reads the segments of the JPEG that starts at `start` in `bytes`. `origin` names it in errors.
     public init(_ bytes: [UInt8], start: Int = 0, origin: String) throws {
-        func bad(_ problem: String) -> CloudError { .badInput("\(origin): corrupt JPEG: \(problem)") }
+        func bad(_ problem: String) -> CloudError { .badInput(.file(origin), "corrupt JPEG: \(problem)") }
         guard start >= 0, start + 2 <= bytes.count, bytes[start] == 0xFF, bytes[start + 1] == 0xD8 else {
             throw bad("no start-of-image marker at byte \(start)")
         }

@@ -15,7 +15,7 @@ public struct MultiPictureIndex: Sendable {
     public init?(_ bytes: [UInt8], segments: JPEGSegments, origin: String) throws {
         guard let payload = segments.application(2, signature: Array("MPF\u{0}".utf8), in: bytes).first else { return nil }
         let origin = "\(origin): MPF index"
-        func bad(_ problem: String) -> CloudError { .badInput("\(origin): \(problem)") }
+        func bad(_ problem: String) -> CloudError { .badInput(.file(origin), "\(problem)") }
         let directory = try TIFFDirectory(bytes, in: payload, origin: origin)
         guard let entries = directory.entry(0xB002) else { throw bad("no MPEntry tag (0xB002)") }
         guard entries.count % 16 == 0, entries.count / 16 >= 1, entries.count / 16 <= UInt32(Self.maxImages) else {
@@ -53,6 +53,6 @@ public func exifOrientation(_ bytes: [UInt8], segments: JPEGSegments, origin: St
     guard let payload = segments.application(1, signature: Array("Exif\u{0}\u{0}".utf8), in: bytes).first else { return 1 }
     let directory = try TIFFDirectory(bytes, in: payload, origin: "\(origin): EXIF")
     guard let value = directory.integer(0x0112, in: bytes), value != 0 else { return 1 }
-    guard (1...8).contains(value) else { throw CloudError.badInput("\(origin): EXIF orientation \(value) is not one of 1...8") }
+    guard (1...8).contains(value) else { throw CloudError.badInput(.file(origin), "EXIF orientation \(value) is not one of 1...8") }
     return Int(value)
 }

@@ -22,7 +22,7 @@ public struct TIFFDirectory: Sendable {
     static let maxEntries = 1024
 
     public init(_ bytes: [UInt8], in range: Range<Int>, origin: String) throws {
-        func bad(_ problem: String) -> CloudError { .badInput("\(origin): \(problem)") }
+        func bad(_ problem: String) -> CloudError { .badInput(.file(origin), "\(problem)") }
         guard range.lowerBound >= 0, range.upperBound <= bytes.count, range.count >= 8 else {
             throw bad("a TIFF header needs 8 bytes, there are \(range.count)")
         }
@@ -65,7 +65,7 @@ public struct TIFFDirectory: Sendable {
         if size <= 4 { return entry.valueOffset..<(entry.valueOffset + size) }
         let offset = Int(Self.read32(bytes, entry.valueOffset, bigEndian))
         guard offset <= end - base, size <= end - base - offset else {
-            throw CloudError.badInput("\(origin): tag 0x\(String(entry.tag, radix: 16, uppercase: true)) points at \(size) bytes at offset \(offset), outside the \(end - base) bytes")
+            throw CloudError.badInput(.file(origin), "tag 0x\(String(entry.tag, radix: 16, uppercase: true)) points at \(size) bytes at offset \(offset), outside the \(end - base) bytes")
         }
         return (base + offset)..<(base + offset + size)
     }

@@ -39,8 +39,8 @@ public struct XMPPacket: Sendable {
             cic_xmp_parse($0.baseAddress, $0.count, callback, Unmanaged.passUnretained(collector).toOpaque(), &status)
         }
         if code != CIC_OK {
-            let message = "\(origin): \(String(fixedCString: status.message))"
-            throw code == CIC_IO_ERROR ? CloudError.io(message) : CloudError.badInput(message)
+            let reason = CloudError.Reason(String(fixedCString: status.message))
+            throw CloudError(code == CIC_IO_ERROR ? .deviceOrIO : .badInput, subject: .file(origin), reason)
         }
         properties = collector.properties
     }

@@ -72,7 +72,8 @@ struct CaptureOrder: Sendable {
         do {
             try pipeline(outputs: [], pictures: nil, observer: SilentObserver()).check()
         } catch let error as CloudError {
-            throw Problem.unprocessable(Self.httpWording(error.message), field: "fuse")
+            // What the pipeline refuses is a combination with fusing (a grid filter, --organized).
+            throw Problem.unprocessable(FieldWording.detail(error), field: "fuse")
         }
     }
 
@@ -83,9 +84,9 @@ struct CaptureOrder: Sendable {
 
     static func step(_ name: String, _ value: String?) throws -> FilterStep {
         do {
-            return try FilterArguments.step(flag: "--" + name, value: value)
+            return try FilterArguments.step(option: name, value: value)
         } catch let error as CloudError {
-            throw Problem.unprocessable(httpWording(error.message), field: name)
+            throw Problem.from(error)
         }
     }
 
@@ -97,7 +98,9 @@ struct CaptureOrder: Sendable {
         }
     }
 
-    /// The CLI's messages name flags (`--voxel 0`, `--fuse`); over HTTP they are fields.
+    /// A stored capture report's warnings and filter arguments, which name the CLI's flags
+    /// (`--voxel 0`, `--fuse`), as fields. They are kept as one line of text (captures stored
+    /// earlier have them so too), unlike errors, whose options `FieldWording` words.
     static func httpWording(_ message: String) -> String {
         var text = message
         let flags = filterFields.union(["range", "organized", "fuse", "frames", "frame", "depth-scale", "depth-encoding", "intrinsics",

@@ -48,7 +48,7 @@ struct CaptureRoutes {
         }
         let order = try parts.files["photo"].map { try PhotoUpload.order($0, parts) } ?? Self.uploadOrder(parts)
         let labels = try CaptureLabelFields.labels(parts.fields)
-        return try await store(order, describe: { parts.clientFacing($0) }, parts: parts, labels: labels, files: parts.clientFileNames)
+        return try await store(order, paths: ClientPaths(parts), labels: labels, files: parts.clientFileNames)
     }
 
     /// An uploaded frame: depth (required), color, intrinsics (required), and the fields.
@@ -76,32 +76,27 @@ struct CaptureRoutes {
         let order = try capture.order(allowed: service.configuration.allowedDirectories)
         let labels = try capture.labels.applied(to: CaptureLabels())
         do {
-            return try await store(order, describe: { $0 }, parts: nil, labels: labels, files: [:])
+            return try await store(order, paths: ClientPaths(), labels: labels, files: [:])
         } catch let error as CloudError where error.kind == .deviceOrIO && CaptureRequestJSON.namesDevice(order.sourceSpec) {
             // A camera that is not attached, busy or gone is the request's to fix, not the server's.
             throw Problem.unprocessable(error.message, field: "source")
         }
     }
 
-    private func store(_ order: CaptureOrder, describe: @escaping @Sendable (String) -> String, parts: UploadedParts?,
-                       labels: CaptureLabels, files: [String: String]) async throws -> Response {
+    private func store(_ order: CaptureOrder, paths: ClientPaths, labels: CaptureLabels, files: [String: String]) async throws -> Response {
         let runner = service.runner
-        do {
-            var staged = try await service.capturePool.run { cancelled in
-                try runner.capture(order, observer: CollectingObserver(cancelled: cancelled), cancelled: cancelled, describe: describe)
-            }
-            // A client gone while the last step ran: nothing of its capture is kept.
-            if Task.isCancelled {
-                service.store.abandon(staging: staged.folder)
-                throw CancellationError()
-            }
-            staged.record.labels = labels
-            staged.record.uploadedFiles = files
-            let record = try await runner.store(staged)
-            return Response.json(try record.document(), status: .created, headers: [.location: "/v1/captures/\(record.id)"])
-        } catch let error as CloudError where error.kind == .badInput {
-            throw Problem.unprocessable(error.message, field: parts?.part(in: error.message))
+        var staged = try await service.capturePool.run { cancelled in
+            try runner.capture(order, observer: CollectingObserver(cancelled: cancelled), cancelled: cancelled, paths: paths)
         }
+        // A client gone while the last step ran: nothing of its capture is kept.
+        if Task.isCancelled {
+            service.store.abandon(staging: staged.folder)
+            throw CancellationError()
+        }
+        staged.record.labels = labels
+        staged.record.uploadedFiles = files
+        let record = try await runner.store(staged)
+        return Response.json(try record.document(), status: .created, headers: [.location: "/v1/captures/\(record.id)"])
     }
 
     private func list(_ request: Request) async throws -> Response {

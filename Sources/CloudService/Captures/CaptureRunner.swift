@@ -19,11 +19,11 @@ struct CaptureRunner: Sendable {
         var record: CaptureRecord
     }
 
-    /// `describe` turns server paths in messages and in the source's name into what the client
-    /// knows (an upload's part names). The capture is held to the request's shares of CPU and
+    /// `paths` names the server's files in errors, warnings and the source's name as the client
+    /// knows them (an upload's part names). The capture is held to the request's shares of CPU and
     /// memory, and stops (nothing staged) once `cancelled` is raised: its client has gone.
     func capture(_ order: CaptureOrder, observer: CollectingObserver, cancelled: CancellationFlag,
-                 describe: @Sendable (String) -> String = { $0 }) throws -> Staged {
+                 paths: ClientPaths = ClientPaths()) throws -> Staged {
         let staging = try store.makeStaging()
         do {
             let cloudPath = staging.appendingPathComponent(CaptureFiles.cloud).path
@@ -38,15 +38,13 @@ struct CaptureRunner: Sendable {
             if let lost { throw lost }
             let id = CaptureID()
             let document = try CaptureDocument(id: id.description, created: Date(), report: report, filters: filters,
-                                               warnings: observer.warnings.map(describe), describe: describe)
+                                               warnings: observer.warnings.map(paths.warning), describe: paths.source)
             let record = CaptureRecord(id: id, created: document.created, source: document.source, points: document.points,
                                        bounds: document.bounds, bytes: document.cloudBytes, frames: report.frames, report: document.json)
             return Staged(folder: staging, record: record)
         } catch {
             store.abandon(staging: staging)
-            if let error = error as? CloudError {
-                throw CloudError(error.kind, describe(CaptureOrder.httpWording(error.message)))
-            }
+            if let error = error as? CloudError { throw paths.error(error) }
             throw error
         }
     }

@@ -32,7 +32,7 @@ extension CaptureOrder {
             do {
                 options.knownDistance = try KnownDistance(parsing: value)
             } catch let error as CloudError {
-                throw Problem.unprocessable(Self.httpWording(error.message), field: name)
+                throw Problem.from(error)
             }
         case "matte":
             options.matte = try Self.boolean(value, field: name)

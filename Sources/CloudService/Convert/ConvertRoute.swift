@@ -53,14 +53,17 @@ struct ConvertRoute {
                 let loaded = try CloudReader.read(input.path)
                 var warnings: [String] = []
                 let (cloud, reports) = try limits.pipeline(steps, cancelled: cancelled).run(loaded, warnings: &warnings)
-                if let empty = reports.first(where: { $0.pointsOut == 0 }) {
-                    throw CloudError.badInput("cloud: no points to write: \(CaptureOrder.httpWording(empty.argument)) kept none of its \(empty.pointsIn) points")
+                if let empty = reports.firstIndex(where: { $0.pointsOut == 0 }) {
+                    throw CloudError.badInput(.part("cloud"), "no points to write: \(steps[empty].option) kept none of its \(reports[empty].pointsIn) points")
                 }
                 _ = try CloudWriter.write(cloud, to: output, format: format, viewpoint: loaded.header.viewpoint,
                                           relativeUnits: loaded.header.relativeUnits)
             }
-        } catch let error as CloudError where error.kind == .badInput {
-            throw Problem.unprocessable(parts.clientFacing(error.message), field: "cloud")
+        } catch let error as CloudError where error.kind != .deviceOrIO {
+            // Whatever the steps refuse, the uploaded cloud is what they refuse it for.
+            var problem = Problem.from(ClientPaths(parts).error(error))
+            problem.field = "cloud"
+            throw problem
         }
         // The folder goes once the file has been sent.
         handedOver = true

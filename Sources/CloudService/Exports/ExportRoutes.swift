@@ -70,9 +70,10 @@ struct ExportRoutes {
             let loaded = try CloudReader.read(stored)
             var warnings: [String] = []
             let (cloud, reports) = try limits.pipeline(steps, cancelled: cancelled).run(loaded, warnings: &warnings)
-            if let empty = reports.first(where: { $0.pointsOut == 0 }) {
-                throw Problem.unprocessable("\(CaptureOrder.httpWording(empty.argument)) kept none of the capture's \(empty.pointsIn) points",
-                                            field: empty.argument.split(separator: " ").first.map { String($0.dropFirst(2)) })
+            if let empty = reports.firstIndex(where: { $0.pointsOut == 0 }) {
+                let option = steps[empty].option
+                throw Problem.unprocessable("\(FieldWording.text(option)) kept none of the capture's \(reports[empty].pointsIn) points",
+                                            field: FieldWording.field(option))
             }
             _ = try CloudWriter.write(cloud, to: path, format: format, viewpoint: loaded.header.viewpoint,
                                       relativeUnits: loaded.header.relativeUnits)

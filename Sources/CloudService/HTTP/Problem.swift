@@ -3,11 +3,13 @@ import Foundation
 import Hummingbird
 
 /// An RFC 9457 problem (`application/problem+json`): every error the service answers with. `field`
-/// names the form part, JSON key or query parameter at fault, so a client can point at it.
+/// names the form part, JSON key or query parameter at fault, so a client can point at it; `part`
+/// names the uploaded file part whose content is at fault (a corrupt depth image).
 public struct Problem: HTTPResponseError, Sendable {
     public var status: HTTPResponse.Status
     public var detail: String
     public var field: String?
+    public var part: String?
     /// Allow (405), Retry-After (503).
     public var headers: HTTPFields
 
@@ -32,13 +34,24 @@ public struct Problem: HTTPResponseError, Sendable {
     }
 
     /// A problem for any error a handler throws. The pipeline's refusals are the client's input
-    /// (422); its I/O failures are the server's (500, with the cause, since it is ours to fix).
+    /// (422: bad input, or more memory or CPU than a request may have); its I/O failures are the
+    /// server's (500, with the cause, since it is ours to fix). An engine error is worded with
+    /// fields for options, and its subject names the field or part at fault.
     static func from(_ error: Error) -> Problem {
         switch error {
         case let problem as Problem:
             return problem
         case let error as CloudError:
-            return error.kind == .badInput ? .unprocessable(error.message) : Problem(.internalServerError, error.message)
+            var problem = Problem(error.kind == .deviceOrIO ? .internalServerError : .unprocessableContent, FieldWording.detail(error))
+            switch error.subject {
+            case let .option(option)?: problem.field = FieldWording.field(option)
+            case let .part(name, _)?:
+                // `field` names the form part at fault, as for a missing one; `part` says it is the file's content.
+                problem.field = name
+                problem.part = name
+            default: break
+            }
+            return problem
         case let error as HTTPError:
             return Problem(error.status, error.body ?? error.status.reasonPhrase)
         case let error as HTTPResponseError:
@@ -50,7 +63,7 @@ public struct Problem: HTTPResponseError, Sendable {
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let body = try JSONEncoder.documents.encode(Body(title: status.reasonPhrase, status: status.code, detail: detail,
-                                                     instance: request.uri.path, field: field))
+                                                     instance: request.uri.path, field: field, part: part))
         var headers = self.headers
         headers[.contentType] = "application/problem+json"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
@@ -64,5 +77,6 @@ public struct Problem: HTTPResponseError, Sendable {
         var detail: String
         var instance: String
         var field: String?
+        var part: String?
     }
 }

@@ -43,8 +43,9 @@ final class JobBoard: Sendable {
         let job = JobRecord(id: JobID(), state: .queued, created: Date(), updated: Date())
         try await service.store.index.insertJob(job)
         changeCounts(queued: 1)
+        let paths = ClientPaths(parts)
         let started = running.start { [self, order] in
-            await run(job, archive: archive.path, kind: kind, order: order, folder: folder, labels: labels, files: files)
+            await run(job, archive: archive.path, kind: kind, order: order, folder: folder, paths: paths, labels: labels, files: files)
         }
         guard started else {
             changeCounts(queued: -1)
@@ -57,7 +58,7 @@ final class JobBoard: Sendable {
         return job
     }
 
-    private func run(_ submitted: JobRecord, archive: String, kind: String?, order: CaptureOrder, folder: URL,
+    private func run(_ submitted: JobRecord, archive: String, kind: String?, order: CaptureOrder, folder: URL, paths: ClientPaths,
                      labels: CaptureLabels, files: [String: String]) async {
         let started = NIOLockedValueBox(false)
         let outcome: Result<CaptureID, Error>
@@ -76,9 +77,10 @@ final class JobBoard: Sendable {
                 let root = summary.root
                 order.sourceSpec = try ArchiveSource.spec(kind: kind, folder: root)
                 let progress = JobProgress(board: self, job: running)
-                let describe: @Sendable (String) -> String = { $0.replacingOccurrences(of: root, with: "bundle").replacingOccurrences(of: folder.path + "/", with: "") }
+                var paths = paths
+                paths.archiveRoot = root
                 return try service.runner.capture(order, observer: CollectingObserver(cancelled: cancelled) { done, total in progress.advance(done, total) },
-                                                  cancelled: cancelled, describe: describe)
+                                                  cancelled: cancelled, paths: paths)
             }
             staged.record.labels = labels
             staged.record.uploadedFiles = files

@@ -491,7 +491,8 @@ enum OpenAPIDocument {
               "status": {"type": "integer", "minimum": 400, "maximum": 599},
               "detail": {"type": "string"},
               "instance": {"type": "string", "description": "The request's path."},
-              "field": {"type": "string", "description": "The form part, JSON key or query parameter at fault."}
+              "field": {"type": "string", "description": "The form part, JSON key or query parameter at fault."},
+              "part": {"type": "string", "description": "The uploaded file part whose content is at fault (a corrupt depth image); its field too."}
             }
           },
           "CaptureID": {"type": "string", "description": "26 lowercase Crockford base-32 characters, made by the server; they sort by creation time.",

@@ -20,12 +20,6 @@ struct UploadedParts: Sendable {
         fields.last { $0.name == name }?.value
     }
 
-    /// The request folder's path in a message becomes the part's name: a client sees
-    /// "depth: not a PNG ...", never the server's disk.
-    func clientFacing(_ message: String) -> String {
-        message.replacingOccurrences(of: folder + "/", with: "")
-    }
-
     /// Each file part's own name as the client sent it (`filename=`), reduced to its last path
     /// component, printable and at most 255 characters: what the capture's record keeps.
     var clientFileNames: [String: String] {
@@ -38,10 +32,5 @@ struct UploadedParts: Sendable {
             if !printable.isEmpty { names[part] = String(printable) }
         }
         return names
-    }
-
-    /// The part a message is about, when it starts with one's name.
-    func part(in message: String) -> String? {
-        files.keys.first { message.hasPrefix($0 + ":") }
     }
 }

@@ -47,10 +47,12 @@ struct WorkLimits: Sendable {
             try cpuShare.admit(steps[...], points: points)
             for step in steps {
                 try MemoryBudget.require(step.filter.workingBytes(points: points), for: "\(step.filter.name) on \(points) points",
-                                         origin: step.label, within: memoryShare, held: cloudBytes)
+                                         about: .option(step.option), within: memoryShare, held: cloudBytes)
             }
         } catch let error as CloudError {
-            throw Problem.unprocessable(CaptureOrder.httpWording(error.message), field: field)
+            var problem = Problem.from(error)
+            problem.field = field
+            throw problem
         }
     }
 }

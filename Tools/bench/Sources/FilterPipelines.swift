@@ -45,7 +45,7 @@ enum FilterPipelineBench {
         var cloud = try DatasetBench.firstCloud(spec: spec, laps: &laps, openStage: nil, readStage: "read")
         points["backproject"] = cloud.count
         for step in steps {
-            (cloud, points[step.filter.name]) = try step.filter.apply(to: cloud, label: step.label)
+            (cloud, points[step.filter.name]) = try step.filter.apply(to: cloud, option: step.option)
             laps.lap(step.filter.name)
         }
         try writeCloud(cloud, to: output, format: .ply(.binary))

@@ -1,0 +1,22 @@
+import CloudCore
+
+/// How the service words the engine's options: as the fields a client sends (a form part, a JSON
+/// key, a query parameter), where the CLI has flags. `depth-scale` is the field `depth_scale`;
+/// a value is given as `voxel=0`; turning a switch on is `fuse=true`.
+enum FieldWording {
+    /// The field an option is sent as.
+    static func field(_ option: CloudError.Option) -> String {
+        String(option.name.map { $0 == "-" ? "_" : $0 })
+    }
+
+    /// The option as a client would write it.
+    static func text(_ option: CloudError.Option) -> String {
+        if option.isSwitch { return "\(field(option))=true" }
+        return option.value.map { "\(field(option))=\($0)" } ?? field(option)
+    }
+
+    /// The error's line with options as fields: "voxel=0: needs ...".
+    static func detail(_ error: CloudError) -> String {
+        error.rendered(option: text)
+    }
+}

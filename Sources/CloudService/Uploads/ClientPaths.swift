@@ -1,0 +1,61 @@
+import CloudCore
+
+/// The server's paths as the client knows them: an uploaded file by its part's name, a file of an
+/// unpacked archive by its path inside the archive ("bundle/depth/0001.png"). Errors are renamed
+/// by their subject, looked up in the table of uploaded files or placed under the archive's root
+/// by their path, never found in a message's text: a client never sees the server's disk.
+struct ClientPaths: Sendable {
+    /// Each uploaded file's path on the server, and its part's name.
+    var parts: [String: String] = [:]
+    /// Where an uploaded archive was unpacked, and the name the client knows it by.
+    var archiveRoot: String?
+    /// The archive's part, which names its files for the client (as `ArchiveExtractor`'s origin does).
+    let archiveName = "bundle"
+
+    init() {}
+
+    /// The files of an upload, by the part each came in.
+    init(_ upload: UploadedParts) {
+        for (name, file) in upload.files { parts[file.path] = name }
+    }
+
+    /// `error` about what the client sent.
+    func error(_ error: CloudError) -> CloudError {
+        error.about(error.subject.map(subject))
+    }
+
+    func subject(_ subject: CloudError.Subject) -> CloudError.Subject {
+        switch subject {
+        case let .file(path):
+            if let name = parts[path] { return .part(name) }
+            // A place inside an uploaded file ("PATH: depth XMP", "PATH color"): the same place in its part.
+            if let (file, name) = parts.first(where: { path.hasPrefix($0.key) && [":", " "].contains(path.dropFirst($0.key.count).first) }) {
+                return .part(name, within: String(path.dropFirst(file.count)))
+            }
+            return archiveRoot.flatMap { subject.moved(from: $0, to: archiveName) } ?? subject
+        case let .source(spec):
+            return .source(source(spec))
+        case .part, .option:
+            return subject
+        }
+    }
+
+    /// A source's spec with the server's paths named as the client knows them: "rgbd:color,depth",
+    /// "photo:photo", "redwood:bundle".
+    func source(_ spec: String) -> String {
+        if let root = archiveRoot, let moved = CloudError.Subject.source(spec).moved(from: root, to: archiveName) { return moved.text }
+        guard let colon = spec.firstIndex(of: ":") else { return spec }
+        let paths = spec[spec.index(after: colon)...].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        return spec[...colon] + paths.map { parts[$0] ?? $0 }.joined(separator: ",")
+    }
+
+    /// A warning with the server's paths named as the client knows them. Warnings are still one
+    /// line of text, not yet a subject and a reason, so here (and only here) the paths are found
+    /// in the text: the archive's root, then each uploaded file's path.
+    func warning(_ text: String) -> String {
+        var text = text
+        if let root = archiveRoot { text = text.replacingOccurrences(of: root, with: archiveName) }
+        for (path, name) in parts { text = text.replacingOccurrences(of: path, with: name) }
+        return text
+    }
+}
