@@ -1,5 +1,6 @@
 import CImageCodecs
 import CloudCore
+import SafeIO
 
 /// Depth maps stored as OpenEXR, as Record3D's "EXR + JPG" export writes them: one channel of
 /// float (or half) metres per pixel. Read through OpenEXR's C core library, which is loaded on the
@@ -60,7 +61,6 @@ public enum EXRDepthFile {
     /// Bad input, except when the library could not do its work at all (OpenEXR missing, memory
     /// exhausted): then an I/O error, exit 3.
     private static func error(_ status: cic_status, _ origin: String) -> CloudError {
-        let reason: CloudError.Reason = "cannot read EXR: \(String(fixedCString: status.message))"
-        return CloudError(status.code == CIC_IO_ERROR ? .deviceOrIO : .badInput, subject: .file(origin), reason)
+        status.failure(about: .file(origin), doing: "cannot read EXR: ")
     }
 }

@@ -1,5 +1,6 @@
 import CImageCodecs
 import CloudCore
+import SafeIO
 
 /// One of the C decoders over libpng, libjpeg-turbo and libtiff. Each decodes in two calls on an
 /// opaque decoder: the header first, so that the size is checked against `ImageLimits` before
@@ -73,7 +74,6 @@ struct LibraryDecoder {
     /// Bad input, except when the decoder could not do its work at all (libtiff missing, memory
     /// exhausted): then an I/O error, exit 3.
     private func error(_ status: cic_status, _ origin: String) -> CloudError {
-        let reason: CloudError.Reason = "cannot decode \(name): \(String(fixedCString: status.message))"
-        return CloudError(status.code == CIC_IO_ERROR ? .deviceOrIO : .badInput, subject: .file(origin), reason)
+        status.failure(about: .file(origin), doing: "cannot decode \(name): ")
     }
 }

@@ -62,10 +62,7 @@ public enum PNGWriter {
                                fastFilter ? 1 : 0, &bytes, &size, &status)
         }
         defer { cic_free(bytes) }
-        guard status.code == CIC_OK, let bytes else {
-            let message = String(fixedCString: status.message)
-            throw status.code == CIC_BAD_INPUT ? CloudError.badInput(.file(origin), "\(message)") : CloudError.io(.file(origin), "\(message)")
-        }
+        guard status.code == CIC_OK, let bytes else { throw status.failure(about: .file(origin)) }
         return Array(UnsafeBufferPointer(start: bytes, count: size))
     }
 
@@ -86,10 +83,7 @@ public enum PNGWriter {
             var status = cic_status()
             cic_png_write(temporary, pixels.baseAddress, UInt32(width), UInt32(height), Int32(channels),
                           Int32(bitDepth), Int32(compressionLevel), fastFilter ? 1 : 0, &status)
-            if status.code != CIC_OK {
-                let message = String(fixedCString: status.message)
-                throw status.code == CIC_BAD_INPUT ? CloudError.badInput(.file(path), "\(message)") : CloudError.io(.file(path), "\(message)")
-            }
+            if let error = status.error(about: .file(path)) { throw error }
         }
     }
 }

@@ -1,5 +1,6 @@
 import CImageCodecs
 import CloudCore
+import SafeIO
 
 /// The frames of a video file's video stream (MP4 or QuickTime, HEVC or H.264), decoded in order
 /// one at a time through FFmpeg (loaded on first use, `cvideo.h`): what a phone app's recording
@@ -80,7 +81,6 @@ public final class VideoFrames {
     /// then an I/O error, exit 3.
     private static func error(_ status: cic_status, _ path: String, frame: Int? = nil) -> CloudError {
         let at = frame.map { " (frame \($0), counting from 0)" } ?? ""
-        let reason: CloudError.Reason = "cannot read the video\(at): \(String(fixedCString: status.message))"
-        return CloudError(status.code == CIC_IO_ERROR ? .deviceOrIO : .badInput, subject: .file(path), reason)
+        return status.failure(about: .file(path), doing: "cannot read the video\(at): ")
     }
 }

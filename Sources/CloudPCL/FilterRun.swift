@@ -1,5 +1,6 @@
 import CShims
 import CloudCore
+import SafeIO
 
 extension CloudFilter {
     /// Runs the step on `cloud` and returns the result with the number of points it kept.
@@ -54,7 +55,7 @@ extension CloudFilter {
                 }
                 initialized = status.code == Int32(CG_OK) ? cloud.count : 0
             }
-            if let error = status.error(about: option) { throw error }
+            if let error = status.error(about: .option(option)) { throw error }
             return (Self.select(cloud, keep: keep, kept: Int(kept), keepGrid: keepGrid), Int(kept))
         }
     }
@@ -67,7 +68,7 @@ extension CloudFilter {
         withView(of: cloud) { view in
             _ = shim.filter_voxel_grid(view, leaf, &handle, &count, &status)
         }
-        if let error = status.error(about: option) { throw error }
+        if let error = status.error(about: .option(option)) { throw error }
         defer { shim.filtered_cloud_free(handle) }
         let n = Int(count)
         // One shim call per channel.

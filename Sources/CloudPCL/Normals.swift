@@ -1,5 +1,6 @@
 import CShims
 import CloudCore
+import SafeIO
 
 /// Surface normals through the shim, for `--normals` and whatever needs oriented normals
 /// (surface reconstruction, plane finding).
@@ -50,7 +51,7 @@ public enum Normals {
                 }
             }
         }
-        if let error = status.error(about: "normal estimation") { throw error }
+        if let error = status.error(about: nil, doing: "normal estimation: ") { throw error }
         cloud.normals = normals
         cloud.curvature = curvature
     }

@@ -1,5 +1,6 @@
 import CShims
 import CloudCore
+import SafeIO
 
 /// A plane a x + b y + c z + d = 0 with a unit normal (a, b, c).
 public struct Plane: Equatable, Sendable {
@@ -49,7 +50,7 @@ public final class PlaneCloud {
         var handle: OpaquePointer?
         let unorganized = PointCloud(positions: cloud.positions)
         withView(of: unorganized) { view in _ = shim.plane_cloud_create(view, &handle, &status) }
-        if let error = status.error(about: "plane fitting") { throw error }
+        if let error = status.error(about: nil, doing: "plane fitting: ") { throw error }
         guard let handle else { throw CloudError.io("plane fitting: the shim returned no cloud") }
         self.handle = handle
         count = cloud.count
@@ -82,7 +83,7 @@ public final class PlaneCloud {
         indices.withUnsafeBufferPointer { list in
             _ = shim.segment_plane(handle, list.baseAddress, UInt64(list.count), &search, &coefficients, &inliers, &found, &status)
         }
-        if let error = status.error(about: "plane fitting") { throw error }
+        if let error = status.error(about: nil, doing: "plane fitting: ") { throw error }
         guard found > 0 else { return nil }
         inliers.removeSubrange(Int(found)...)
         return (Plane(coefficients: coefficients), inliers)
@@ -95,7 +96,7 @@ public final class PlaneCloud {
         indices.withUnsafeBufferPointer { list in
             _ = shim.fit_plane(handle, list.baseAddress, UInt64(list.count), reference.coefficients, &coefficients, &status)
         }
-        if let error = status.error(about: "plane fitting") { throw error }
+        if let error = status.error(about: nil, doing: "plane fitting: ") { throw error }
         return Plane(coefficients: coefficients)
     }
 }
@@ -114,7 +115,7 @@ public enum ConcaveHull {
             let flat = raw.bindMemory(to: Float.self)
             _ = shim.concave_hull_2d(flat.baseAddress, UInt64(points.count), alpha, &outline, UInt64(capacity), &vertices, &status)
         }
-        if let error = status.error(about: "floor outline") { throw error }
+        if let error = status.error(about: nil, doing: "floor outline: ") { throw error }
         return (0..<Int(vertices)).map { SIMD2(outline[2 * $0], outline[2 * $0 + 1]) }
     }
 }

@@ -1,5 +1,6 @@
 import CShims
 import CloudCore
+import SafeIO
 
 /// Runs `body` with a view of the cloud's buffers as the shim reads them: pointers into the
 /// arrays themselves, no copy. An unorganized cloud is one row.
@@ -34,6 +35,6 @@ func shimChannel<T>(_ wanted: Bool, count: Int, status: inout cg_status, about s
         if let base = buffer.baseAddress { copy(base, &status) }
         initialized = status.code == Int32(CG_OK) ? count : 0
     }
-    if let error = status.error(about: subject) { throw error }
+    if let error = status.error(about: .option(subject)) { throw error }
     return values
 }

@@ -1,6 +1,7 @@
 import CTestEncoders
 import CImageCodecs
 import CloudCore
+import SafeIO
 import CloudImages
 
 extension EXRDepthFile {
@@ -15,9 +16,6 @@ extension EXRDepthFile {
         _ = samples.withUnsafeBufferPointer {
             cic_exr_write(path, $0.baseAddress, UInt32(width), UInt32(height), channel, half ? 1 : 0, &status)
         }
-        guard status.code == CIC_OK else {
-            let reason: CloudError.Reason = "cannot write EXR: \(String(fixedCString: status.message))"
-            throw CloudError(status.code == CIC_BAD_INPUT ? .badInput : .deviceOrIO, subject: .file(path), reason)
-        }
+        if let error = status.error(about: .file(path), doing: "cannot write EXR: ") { throw error }
     }
 }

@@ -28,10 +28,7 @@ public enum JPEGWriter {
             _ = cic_jpeg_encode($0.baseAddress, UInt32(width), UInt32(height), Int32(channels), Int32(quality), &bytes, &size, &status)
         }
         defer { cic_free(bytes) }
-        guard status.code == CIC_OK, let bytes else {
-            let message = String(fixedCString: status.message)
-            throw status.code == CIC_BAD_INPUT ? CloudError.badInput(.file(origin), "\(message)") : CloudError.io(.file(origin), "\(message)")
-        }
+        guard status.code == CIC_OK, let bytes else { throw status.failure(about: .file(origin)) }
         return Array(UnsafeBufferPointer(start: bytes, count: size))
     }
 }

@@ -1,5 +1,6 @@
 import CDevices
 import CloudCore
+import SafeIO
 import Foundation
 
 /// A camera that stopped delivering after streaming had begun (unplugged, or fakenect's recording
@@ -25,13 +26,9 @@ enum DeviceSupport {
     /// One wait on the library, short enough for Ctrl-C to feel immediate.
     static let pollMilliseconds: Int32 = 100
 
-    static func message(_ status: cdv_status) -> String {
-        withUnsafeBytes(of: status.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-    }
-
     /// The error for a failed open or poll; `source` is the spec the user gave.
     static func error(_ status: cdv_status, source: String, udevAdvice: () -> String?) -> Error {
-        let text = "\(source): \(message(status))"
+        let text = "\(source): \(status.text)"
         switch Int32(status.code) {
         case Int32(CDV_BAD_INPUT): return CloudError.badInput(text)
         case Int32(CDV_ENDED): return DeviceStreamLost(message: text)

@@ -1,5 +1,6 @@
 import CDevices
 import CloudCore
+import SafeIO
 import Foundation
 
 /// An OpenNI2 device or `.oni` recording (`--source openni2[:URI|FILE.oni]`) through libOpenNI2's C
@@ -37,7 +38,7 @@ public final class OpenNI2Source: DepthSource {
         var status = cdv_status()
         guard let device = cdv_openni2_open(target, &info, &status) else {
             if let target, isRecording, status.code == CDV_NO_DEVICE || status.code == CDV_BAD_INPUT {
-                throw CloudError.badInput(.file(target), "not a readable OpenNI2 recording (\(DeviceSupport.message(status)))")
+                throw CloudError.badInput(.file(target), "not a readable OpenNI2 recording (\(status.text))")
             }
             throw DeviceSupport.error(status, source: spec) { USBDiscovery.permissionAdvice(backend: .openni2) }
         }

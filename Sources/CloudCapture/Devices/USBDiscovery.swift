@@ -1,5 +1,6 @@
 import CDevices
 import CloudCore
+import SafeIO
 
 /// One USB device as libusb lists it.
 public struct USBDevice: Equatable, Sendable {
@@ -75,7 +76,7 @@ public enum USBDiscovery {
         let count = cdv_usb_list(&buffer, Int32(buffer.count), { vendor, product in
             KnownDepthCameras.model(vendor: vendor, product: product) == nil ? 0 : 1
         }, &status)
-        guard count >= 0 else { throw CloudError.io(DeviceSupport.message(status)) }
+        guard count >= 0 else { throw CloudError.io(status.text) }
         return buffer.prefix(Int(min(count, Int32(buffer.count)))).map { d in
             let ports = withUnsafeBytes(of: d.ports) { Array($0.prefix(Int(d.port_count))).map(Int.init) }
             let serial = withUnsafeBytes(of: d.serial) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }

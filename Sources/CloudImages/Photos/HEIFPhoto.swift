@@ -30,8 +30,7 @@ public struct HEIFPhoto: Sendable {
         var photo: OpaquePointer?
         defer { cic_heif_close(photo) }
         func failure(_ what: String) -> CloudError {
-            let reason = CloudError.Reason(what + String(fixedCString: status.message))
-            return CloudError(status.code == CIC_IO_ERROR ? .deviceOrIO : .badInput, subject: .file(origin), reason)
+            status.failure(about: .file(origin), doing: what)
         }
         let opened = bytes.withUnsafeBufferPointer { cic_heif_open($0.baseAddress, $0.count, &photo, &info, &status) }
         if opened != CIC_OK { throw failure("cannot read HEIF: ") }

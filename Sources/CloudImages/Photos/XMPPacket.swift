@@ -1,5 +1,6 @@
 import CImageCodecs
 import CloudCore
+import SafeIO
 
 /// The properties of an XMP packet (RDF/XML), read with expat (`cic_xmp_parse`): what Apple's
 /// depth photos keep their calibration in. Only the flat form Apple writes is kept: simple values
@@ -38,10 +39,7 @@ public struct XMPPacket: Sendable {
         let code = bytes.withUnsafeBufferPointer {
             cic_xmp_parse($0.baseAddress, $0.count, callback, Unmanaged.passUnretained(collector).toOpaque(), &status)
         }
-        if code != CIC_OK {
-            let reason = CloudError.Reason(String(fixedCString: status.message))
-            throw CloudError(code == CIC_IO_ERROR ? .deviceOrIO : .badInput, subject: .file(origin), reason)
-        }
+        if code != CIC_OK { throw status.failure(about: .file(origin)) }
         properties = collector.properties
     }
 
