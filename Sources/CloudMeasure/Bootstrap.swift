@@ -9,15 +9,25 @@ import CloudPCL
 /// neighbouring points share their errors (depth smoothing, one frame's pose, a wavy wall), which
 /// a point bootstrap would count as independent and so understate.
 ///
-/// Errors shared by a whole plane (depth steps, a noise that grows with range, smoothing) are
-/// invisible to any resampling of its own points, so each round also shifts each plane by a
-/// normal draw of `systematicFraction` times its points' rms distance from it and, added in
-/// quadrature, of how far the frames that saw it disagree on where it is (FrameSpread: drift).
-/// The fraction was calibrated on the seeded sweep of simulated rooms (Docs/measure.md,
-/// "Uncertainty"), where it brings 2 sigma over the true error of at least 95 % of heights,
-/// walls and areas.
+/// Errors shared by a whole plane (depth steps, smoothing, a wave in the surface) are invisible
+/// to any resampling of its own points, so each round also shifts each plane by a normal draw
+/// of a systematic share, added in quadrature to how far the frames that saw it disagree on
+/// where it is (FrameSpread: drift).
+/// - A wall's share is `sharedFraction` of the residual its neighbouring points share
+///   (SharedResidual) and, in quadrature, `independentFraction` of its points' rms distance from
+///   it: noise independent from point to point still leaves a little behind (a sensor's range
+///   limit cuts a far wall's noise on one side). Walls are seen farthest, where a depth camera's
+///   noise is centimetres and, being independent per pixel, averages away: a share of the whole
+///   rms made every Kinect wall's sigma three to five times its error. The independent fraction
+///   was calibrated on the Kinect-like rooms another program made, the shared one on its phone
+///   rooms (smoothed depth).
+/// - A floor's or ceiling's share stays `levelFraction` of its rms, calibrated on the simulated
+///   sweep: there the heights need it (with the wall's share 2 sigma covered 78 % of them), for
+///   a reason not separated yet (Docs/measure.md, "Uncertainty").
 struct Bootstrap {
-    static let systematicFraction = 0.15
+    static let sharedFraction = 0.7
+    static let levelFraction = 0.15
+    static let independentFraction = 0.05
 
     let set: WorkingSet
     let settings: MeasureSettings
@@ -36,10 +46,15 @@ struct Bootstrap {
         return cells.keys.sorted { ($0.x, $0.y) < ($1.x, $1.y) }.map { cells[$0]! }
     }
 
-    /// The rounds' planes: `rounds` redraws of every plane in `planes`.
-    func replicates(_ planes: [FittedPlane]) throws -> [[Plane]] {
+    /// The rounds' planes: `rounds` redraws of every plane in `planes`; `upright[k]`: plane k is a wall.
+    func replicates(_ planes: [FittedPlane], upright: [Bool]) throws -> [[Plane]] {
         let blockLists = planes.map(blocks)
         let spreads = planes.map { FrameSpread.of($0, set: set, cameras: cameras) }
+        let systematic = zip(planes, upright).map { p, wall -> Double in
+            guard wall else { return Self.levelFraction * p.rms }
+            let (independent, shared) = (Self.independentFraction * p.rms, Self.sharedFraction * SharedResidual.of(p, set: set, leaf: settings.leaf))
+            return (independent * independent + shared * shared).squareRoot()
+        }
         var random = SplitMix64(seed: settings.seed, stream: 0xB0075)
         var rounds: [[Plane]] = []
         for _ in 0..<settings.bootstrapRounds {
@@ -55,8 +70,7 @@ struct Bootstrap {
                     for _ in fitted.inliers.indices { drawn.append(fitted.inliers[Int(random.next() % UInt64(fitted.inliers.count))]) }
                 }
                 var plane = drawn.count >= 4 ? try set.fit(drawn, like: fitted.plane, coreCentred: fitted.coreCentred) : fitted.plane
-                let shared = Self.systematicFraction * fitted.rms
-                plane.offset += random.gaussian() * (shared * shared + spreads[k] * spreads[k]).squareRoot()
+                plane.offset += random.gaussian() * (systematic[k] * systematic[k] + spreads[k] * spreads[k]).squareRoot()
                 round.append(plane)
             }
             rounds.append(round)

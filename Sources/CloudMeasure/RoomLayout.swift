@@ -58,7 +58,7 @@ struct RoomNumbers {
             return RoomGeometry.Planes(floor: floor, ceiling: ceiling, walls: Array(rest))
         }
         fitted = layout.geometry.numbers(roles(planes.map(\.plane)))
-        rounds = try Bootstrap(set: set, settings: settings, cameras: scan.cameras.map(CameraView.init)).replicates(planes).map { layout.geometry.numbers(roles($0)) }
+        rounds = try Bootstrap(set: set, settings: settings, cameras: scan.cameras.map(CameraView.init)).replicates(planes, upright: planes.indices.map { $0 >= planes.count - layout.walls.count }).map { layout.geometry.numbers(roles($0)) }
     }
 
     /// A number with its sigma over the rounds; nil when it was not measured.

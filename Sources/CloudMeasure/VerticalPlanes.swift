@@ -82,7 +82,10 @@ enum VerticalPlanes {
             (plane.centroid, plane.start, plane.end) = (centroid, plane.start - shift, plane.end - shift)
             return plane
         }
-        if let floor = levels.floor { faceTheFloor(&planes, floor: floor, set: set, up: up) }
+        if let floor = levels.floor {
+            faceTheFloor(&planes, floor: floor, set: set, up: up)
+            cutFloorBehind(&planes, floor: floor, set: set, up: up, base: base, leaf: settings.leaf)
+        }
         let views = cameras.map(CameraView.init)
         let ceilingAbove = planes.map { p in ceiling.map { topInView(p, cameras: views, up: up, base: base, ceiling: $0) } ?? false }
         classify(&planes, ceiling: ceiling, ceilingSeenAbove: ceilingAbove, settings: settings)

@@ -9,8 +9,9 @@ import XCTest
 /// kind of number. Prints the error distribution that Docs/measure.md records.
 final class RoomSweepTests: XCTestCase {
     static let rooms = 50
-    /// The sweep's seed; SWEEP_SEED=N runs another. The uncertainty was calibrated on seed 2026
-    /// (Docs/measure.md), so the test checks it on seed 7, which the calibration never saw.
+    /// The sweep's seed; SWEEP_SEED=N runs another. The floors' and ceilings' uncertainty was
+    /// calibrated on seed 2026 and the walls' on the rooms Tools/rooms makes (Docs/measure.md),
+    /// so the test checks it on seed 7, which the calibration never saw.
     static let seed = ProcessInfo.processInfo.environment["SWEEP_SEED"].flatMap(UInt64.init) ?? 7
 
     func testSweepOfFiftyRoomsMeetsTheAccuracyGoal() throws {
