@@ -20,7 +20,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "cloudgen", targets: ["cloudgen"]),
-        .executable(name: "cloudgen-bench", targets: ["cloudgen-bench"]),
+        .executable(name: "cloudgen-bench", targets: ["cloudgen-bench"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -31,7 +31,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0")
     ],
     targets: [
         // CloudCore imports no Foundation, so nothing autolinks libm for its rounding and square roots.
@@ -42,8 +42,9 @@ let package = Package(
         // C over Debian's libpng, libjpeg-turbo and libtiff: their error handlers longjmp, which
         // Swift cannot, so the setjmp side lives in C. libtiff is dlopen'ed on the first TIFF
         // (tiff_library.h), not linked: it would load six more libraries into every process.
-        .target(name: "CImageCodecs", dependencies: ["CStatus"],
-                linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("jpeg"), .linkedLibrary("dl")]),
+        .target(
+            name: "CImageCodecs", dependencies: ["CStatus"],
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("jpeg"), .linkedLibrary("dl")]),
         // The signal handler that removes half-written outputs: C, because it must be async-signal-safe.
         .target(name: "CWriteGuard"),
         // zlib's raw inflate and CRC-32 for the zip reader (inflateInit2 is a macro Swift cannot call).
@@ -62,35 +63,49 @@ let package = Package(
         .target(
             name: "CloudPCL",
             dependencies: ["CloudCore", "SafeIO", "CShims"],
-            linkerSettings: [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "$ORIGIN/../lib/cloudgen",
-                                            "-Xlinker", "-rpath", "-Xlinker", shimLibraryDir])]
+            linkerSettings: [
+                .unsafeFlags([
+                    "-Xlinker", "-rpath", "-Xlinker", "$ORIGIN/../lib/cloudgen",
+                    "-Xlinker", "-rpath", "-Xlinker", shimLibraryDir
+                ])
+            ]
         ),
         // C over libusb, libfreenect and OpenNI2, all dlopen'ed on first use: no command but the
         // camera ones loads them, cloudgen runs without them, and fakenect's reduced library can stand
         // in for the real one.
         .target(name: "CDevices", dependencies: ["CStatus"], linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "CloudCapture", dependencies: ["CloudCore", "SafeIO", "CloudImages", "CloudArchives", "CDevices"], swiftSettings: optimizedInDebug),
+        .target(
+            name: "CloudCapture", dependencies: ["CloudCore", "SafeIO", "CloudImages", "CloudArchives", "CDevices"],
+            swiftSettings: optimizedInDebug),
         .target(name: "CloudRender", dependencies: ["CloudCore"]),
         // The capture stages (source -> frames -> cloud -> filters -> files and pictures) that the
         // CLI's `capture` and the service's uploads both drive.
         .target(name: "CloudMeasure", dependencies: ["CloudCore", "CloudPCL"], swiftSettings: optimizedInDebug),
-        .target(name: "CloudPipeline", dependencies: ["CloudCore", "SafeIO", "CloudImages", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender", "CloudMeasure"]),
+        .target(
+            name: "CloudPipeline",
+            dependencies: ["CloudCore", "SafeIO", "CloudImages", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender", "CloudMeasure"]),
         // `cloudgen serve`: the HTTP API over CloudPipeline, with its SQLite capture index.
         .target(
             name: "CloudService",
-            dependencies: ["CloudCore", "SafeIO", "CloudImages", "CloudArchives", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender", "CloudPipeline", "CloudMeasure",
-                           .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "HummingbirdCore", package: "hummingbird"),
-                           .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "Logging", package: "swift-log"),
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                           .product(name: "Prometheus", package: "swift-prometheus"),
-                           .product(name: "Metrics", package: "swift-metrics")]
+            dependencies: [
+                "CloudCore", "SafeIO", "CloudImages", "CloudArchives", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender",
+                "CloudPipeline", "CloudMeasure",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Metrics", package: "swift-metrics")
+            ]
         ),
         .executableTarget(
             name: "cloudgen",
-            dependencies: ["CloudCore", "SafeIO", "CloudImages", "CloudArchives", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender", "CloudPipeline", "CloudMeasure", "CloudService",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "CloudCore", "SafeIO", "CloudImages", "CloudArchives", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender",
+                "CloudPipeline", "CloudMeasure", "CloudService",
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
+            ]
         ),
         .executableTarget(
             name: "cloudgen-bench",
@@ -101,10 +116,12 @@ let package = Package(
         .target(name: "SharedTestData", dependencies: ["CloudCore"], path: "Tests/SharedTestData"),
         // Writers of the formats the product only reads (JPEG color frames, EXR depth), for the
         // tests' fixtures. The C side uses CImageCodecs' error handling and library loaders.
-        .target(name: "CTestEncoders", dependencies: ["CImageCodecs"], path: "Tests/CTestEncoders",
-                cSettings: [.headerSearchPath("../../Sources/CImageCodecs")]),
-        .target(name: "TestEncoders", dependencies: ["CTestEncoders", "CImageCodecs", "CloudImages", "SafeIO", "CloudCore"],
-                path: "Tests/TestEncoders"),
+        .target(
+            name: "CTestEncoders", dependencies: ["CImageCodecs"], path: "Tests/CTestEncoders",
+            cSettings: [.headerSearchPath("../../Sources/CImageCodecs")]),
+        .target(
+            name: "TestEncoders", dependencies: ["CTestEncoders", "CImageCodecs", "CloudImages", "SafeIO", "CloudCore"],
+            path: "Tests/TestEncoders"),
         .testTarget(name: "CloudCoreTests", dependencies: ["CloudCore", "SharedTestData"]),
         .testTarget(name: "SafeIOTests", dependencies: ["SafeIO", "CloudCore"]),
         .testTarget(name: "CloudImagesTests", dependencies: ["CloudImages", "SafeIO", "CloudCore", "SharedTestData", "TestEncoders"]),
@@ -112,16 +129,24 @@ let package = Package(
         // CloudCapture only for the simulated room, whose scene knows every pixel's true surface.
         .testTarget(name: "CloudFilesTests", dependencies: ["CloudFiles", "CloudCore", "SafeIO", "SharedTestData"]),
         .testTarget(name: "CloudPCLTests", dependencies: ["CloudPCL", "CloudFiles", "CloudCore", "CloudCapture", "SharedTestData"]),
-        .testTarget(name: "CloudCaptureTests", dependencies: ["CloudCapture", "CloudCore", "SafeIO", "CloudImages", "SharedTestData", "TestEncoders"]),
+        .testTarget(
+            name: "CloudCaptureTests",
+            dependencies: ["CloudCapture", "CloudCore", "SafeIO", "CloudImages", "SharedTestData", "TestEncoders"]),
         .testTarget(name: "CloudRenderTests", dependencies: ["CloudRender", "CloudImages", "SafeIO", "CloudCore"]),
-        .testTarget(name: "CloudMeasureTests",
-                    dependencies: ["CloudMeasure", "CloudPipeline", "CloudCapture", "CloudPCL", "CloudCore", "SharedTestData"]),
-        .testTarget(name: "CloudServiceTests",
-                    dependencies: ["CloudService", "CloudMeasure", "CloudPipeline", "CloudCapture", "CloudPCL", "CloudFiles", "CloudCore", "CloudImages", "SharedTestData",
-                                   .product(name: "Hummingbird", package: "hummingbird"),
-                                   .product(name: "HummingbirdTesting", package: "hummingbird"),
-                                   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
-        .testTarget(name: "cloudgenTests", dependencies: ["CloudCore", "CloudImages", "CloudCapture", "CloudFiles", "CloudPCL", "SharedTestData"]),
+        .testTarget(
+            name: "CloudMeasureTests",
+            dependencies: ["CloudMeasure", "CloudPipeline", "CloudCapture", "CloudPCL", "CloudCore", "SharedTestData"]),
+        .testTarget(
+            name: "CloudServiceTests",
+            dependencies: [
+                "CloudService", "CloudMeasure", "CloudPipeline", "CloudCapture", "CloudPCL", "CloudFiles", "CloudCore", "CloudImages",
+                "SharedTestData",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+            ]),
+        .testTarget(
+            name: "cloudgenTests", dependencies: ["CloudCore", "CloudImages", "CloudCapture", "CloudFiles", "CloudPCL", "SharedTestData"])
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,11 +1,12 @@
+import CloudCore
+import Foundation
+import SafeIO
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CloudCore
-import Foundation
-import SafeIO
 
 /// The folder an archive unpacks into, and the one place that creates anything in it: it keeps
 /// the tree the members have made so far (to refuse duplicates and a file where a folder is or
@@ -126,7 +127,9 @@ final class ArchiveDestination {
         if code == ENAMETOOLONG {
             return ArchiveError.member(origin, name.raw, "a name too long for the file system")
         }
-        return .io(.file(root), "cannot create \(what) for member \"\(MessageText.escaped(name.raw))\" of \(origin): \(String(cString: strerror(code)))")
+        return .io(
+            .file(root),
+            "cannot create \(what) for member \"\(MessageText.escaped(name.raw))\" of \(origin): \(String(cString: strerror(code)))")
     }
 
     /// Removes everything made so far: the folder given is left as it was found.
@@ -160,7 +163,9 @@ final class ArchiveFileWriter {
         guard !chunk.isEmpty else { return }
         try destination.checkRoom(for: name, adding: chunk.count, memberBytes: written + chunk.count)
         if let code = writeAll(fd, chunk) {
-            throw CloudError.io(.file("\(destination.root)/\(name.path)"), "cannot write member of \(destination.originName): \(String(cString: strerror(code)))")
+            throw CloudError.io(
+                .file("\(destination.root)/\(name.path)"),
+                "cannot write member of \(destination.originName): \(String(cString: strerror(code)))")
         }
         written += chunk.count
         destination.written(chunk.count)
@@ -172,7 +177,9 @@ final class ArchiveFileWriter {
         let code = errno
         fd = -1
         if result != 0 {
-            throw CloudError.io(.file("\(destination.root)/\(name.path)"), "cannot write member of \(destination.originName): \(String(cString: strerror(code)))")
+            throw CloudError.io(
+                .file("\(destination.root)/\(name.path)"),
+                "cannot write member of \(destination.originName): \(String(cString: strerror(code)))")
         }
     }
 }

@@ -1,11 +1,12 @@
+import CloudCore
+import Foundation
+import SafeIO
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CloudCore
-import Foundation
-import SafeIO
 
 /// Unpacks an uploaded archive (zip or tar, told by its first bytes, not its name) into a folder,
 /// within limits, refusing anything that could write outside the folder or fill the disk
@@ -25,8 +26,10 @@ public enum ArchiveExtractor {
     /// - Throws: `CloudError.badInput` for anything wrong with the archive (not a zip or tar,
     ///   truncated, corrupt, a refused member, over a limit), `CloudError.io` when the file
     ///   system fails or `directory` is not an empty folder.
-    public static func extract(archive: String, into directory: String, limits: ArchiveLimits = .standard,
-                               origin: String? = nil) throws -> ArchiveSummary {
+    public static func extract(
+        archive: String, into directory: String, limits: ArchiveLimits = .standard,
+        origin: String? = nil
+    ) throws -> ArchiveSummary {
         let origin = origin ?? archive
         try checkEmptyFolder(directory)
         let file: InputFile
@@ -52,8 +55,9 @@ public enum ArchiveExtractor {
             throw error
         }
         let top = destination.topFolder
-        return ArchiveSummary(kind: kind, members: destination.members, files: destination.files, bytes: destination.bytes,
-                              topFolder: top, root: top.map { directory + "/" + $0 } ?? directory)
+        return ArchiveSummary(
+            kind: kind, members: destination.members, files: destination.files, bytes: destination.bytes,
+            topFolder: top, root: top.map { directory + "/" + $0 } ?? directory)
     }
 
     /// The format by magic bytes: a zip starts with a local header ("PK\3\4"), or is empty and

@@ -14,8 +14,10 @@ public struct ArchiveLimits: Equatable, Sendable {
     /// destination folder.
     public var maxPathBytes: Int
 
-    public init(maxTotalBytes: Int = 4 << 30, maxMembers: Int = 100_000, maxMemberBytes: Int = 4 << 30,
-                maxPathDepth: Int = 32, maxPathBytes: Int = 1024) {
+    public init(
+        maxTotalBytes: Int = 4 << 30, maxMembers: Int = 100_000, maxMemberBytes: Int = 4 << 30,
+        maxPathDepth: Int = 32, maxPathBytes: Int = 1024
+    ) {
         self.maxTotalBytes = maxTotalBytes
         self.maxMembers = maxMembers
         self.maxMemberBytes = maxMemberBytes

@@ -20,7 +20,8 @@ struct ArchiveMemberName {
     var path: String { components.joined(separator: "/") }
 
     init(bytes: some Collection<UInt8>, origin: String, limits: ArchiveLimits) throws {
-        let raw = bytes.count > 256
+        let raw =
+            bytes.count > 256
             ? String(decoding: bytes.prefix(256), as: UTF8.self) + "…"
             : String(decoding: bytes, as: UTF8.self)
         self.raw = raw

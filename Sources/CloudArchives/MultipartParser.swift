@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// multipart/form-data (RFC 7578 over RFC 2046's multipart syntax), parsed as the body streams in:
 /// each part's headers once they are complete, then its content in pieces as large as the bytes at
@@ -137,13 +138,18 @@ public struct MultipartParser {
             let line = rest[rest.startIndex..<end]
             rest = end < rest.endIndex ? rest[(end + 2)...] : rest[rest.endIndex...]
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
-                  line[line.startIndex..<colon].allSatisfy(isTokenByte) else {
+                line[line.startIndex..<colon].allSatisfy(isTokenByte)
+            else {
                 throw Failure.malformed("a part has a header line that is not NAME: VALUE")
             }
             guard let value = String(validating: line[(colon + 1)...], as: UTF8.self) else {
                 throw Failure.malformed("a part's header value is not UTF-8")
             }
-            lines.append((String(decoding: line[line.startIndex..<colon], as: UTF8.self), value.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))))
+            lines.append(
+                (
+                    String(decoding: line[line.startIndex..<colon], as: UTF8.self),
+                    value.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+                ))
         }
         return lines
     }
@@ -151,7 +157,8 @@ public struct MultipartParser {
     /// RFC 9110's tchar: letters, digits and !#$%&'*+-.^_`|~.
     static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
         default: return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
         }
     }

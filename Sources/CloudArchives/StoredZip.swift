@@ -40,7 +40,8 @@ public final class StoredZip: @unchecked Sendable {
     /// Adds the file at `path` as `name` (a relative path with `/`).
     public func add(_ name: String, file path: String) throws {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw CloudError.io(.file(path), "cannot open it for the archive") }
-        var crc: UInt32 = 0, size = 0
+        var crc: UInt32 = 0
+        var size = 0
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
             crc = chunk.withUnsafeBytes { crc32(crc, $0) }
             size += chunk.count
@@ -51,13 +52,17 @@ public final class StoredZip: @unchecked Sendable {
 
     /// Adds `bytes` as `name`.
     public func add(_ name: String, bytes: [UInt8]) throws {
-        try append(Member(name: Array(name.utf8), handle: nil, bytes: bytes, size: bytes.count, crc: bytes.withUnsafeBytes { crc32(0, $0) }, offset: 0))
+        try append(
+            Member(
+                name: Array(name.utf8), handle: nil, bytes: bytes, size: bytes.count, crc: bytes.withUnsafeBytes { crc32(0, $0) }, offset: 0
+            ))
     }
 
     private func append(_ member: Member) throws {
         var member = member
         // Everything before the end record: local headers and data, then the central directory.
-        let local = 30 + member.name.count, central = 46 + member.name.count
+        let local = 30 + member.name.count
+        let central = 46 + member.name.count
         member.offset = members.reduce(0) { $0 + 30 + $1.name.count + $1.size }
         guard size + local + member.size + central <= Int(UInt32.max), members.count < Int(UInt16.max) else {
             throw CloudError.io("the archive would pass 4 GiB or 65,535 members, which needs Zip64")

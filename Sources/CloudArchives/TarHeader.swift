@@ -27,7 +27,8 @@ struct TarHeader {
         // The sum of all bytes with the checksum field taken as spaces; some old tars summed
         // signed chars, so either sum is accepted.
         guard let stored = Self.number(block[148..<156]) else { return nil }
-        var unsigned = 0, signed = 0
+        var unsigned = 0
+        var signed = 0
         for (i, byte) in block.enumerated() {
             let b = (148..<156).contains(i) ? 0x20 : byte
             unsigned += Int(b)

@@ -14,8 +14,9 @@ struct TarPaxRecords {
             // Trailing NULs pad some writers' headers.
             if bytes[start...].allSatisfy({ $0 == 0 }) { break }
             guard let space = bytes[start...].prefix(20).firstIndex(of: 0x20),
-                  let length = Self.decimal(bytes[start..<space]), length > space - start + 1,
-                  length <= bytes.count - start, bytes[start + length - 1] == 0x0A else { return nil }
+                let length = Self.decimal(bytes[start..<space]), length > space - start + 1,
+                length <= bytes.count - start, bytes[start + length - 1] == 0x0A
+            else { return nil }
             let record = bytes[(space + 1)..<(start + length - 1)]
             guard let equals = record.firstIndex(of: UInt8(ascii: "=")) else { return nil }
             let key = String(decoding: record[..<equals], as: UTF8.self)

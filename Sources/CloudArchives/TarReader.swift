@@ -22,8 +22,10 @@ struct TarReader {
 
     private var offset = 0
 
-    init(file: InputFile, origin: String, destination: ArchiveDestination, limits: ArchiveLimits,
-         buffer: UnsafeMutableRawBufferPointer) {
+    init(
+        file: InputFile, origin: String, destination: ArchiveDestination, limits: ArchiveLimits,
+        buffer: UnsafeMutableRawBufferPointer
+    ) {
         self.file = file
         self.origin = origin
         self.destination = destination
@@ -106,7 +108,9 @@ struct TarReader {
         case UInt8(ascii: "6"): throw refuse("a FIFO, which is not extracted")
         case UInt8(ascii: "S"): throw refuse("a GNU sparse file, which is not extracted")
         case UInt8(ascii: "M"), UInt8(ascii: "V"), UInt8(ascii: "N"), UInt8(ascii: "D"):
-            throw refuse("a GNU special member (type '\(Character(Unicode.Scalar(type)))': multi-volume, volume label or dump folder), which is not extracted")
+            throw refuse(
+                "a GNU special member (type '\(Character(Unicode.Scalar(type)))': multi-volume, volume label or dump folder), which is not extracted"
+            )
         default:
             let shown = (0x21...0x7E).contains(type) ? "'\(Character(Unicode.Scalar(type)))'" : "byte \(type)"
             throw refuse("a member of type \(shown), which is not extracted")

@@ -65,7 +65,9 @@ struct ZipDirectory {
             throw refuse("a multi-part (spanned) zip archive, which is not accepted")
         }
         guard start + size == endOffset else {
-            throw refuse("the zip central directory is not where the end record says (data before or after it: truncated, or a self-extracting archive)")
+            throw refuse(
+                "the zip central directory is not where the end record says (data before or after it: truncated, or a self-extracting archive)"
+            )
         }
         if count > limits.maxMembers {
             throw refuse("\(count) members, more than the limit of \(limits.maxMembers)")
@@ -87,11 +89,13 @@ struct ZipDirectory {
             _ = try ArchiveMemberName(bytes: name, origin: origin, limits: limits)
             let madeBy = fixed.u16(4) >> 8
             let mode = fixed.u32(38) >> 16
-            entries.append(Entry(name: name, flags: fixed.u16(8), method: fixed.u16(10), crc: fixed.u32(16),
-                                 compressedSize: Int(fixed.u32(20)), size: Int(fixed.u32(24)),
-                                 localOffset: Int(fixed.u32(42)),
-                                 // 3: Unix, 19: macOS; both keep st_mode in the high half.
-                                 unixType: madeBy == 3 || madeBy == 19 ? mode & 0o170000 : 0))
+            entries.append(
+                Entry(
+                    name: name, flags: fixed.u16(8), method: fixed.u16(10), crc: fixed.u32(16),
+                    compressedSize: Int(fixed.u32(20)), size: Int(fixed.u32(24)),
+                    localOffset: Int(fixed.u32(42)),
+                    // 3: Unix, 19: macOS; both keep st_mode in the high half.
+                    unixType: madeBy == 3 || madeBy == 19 ? mode & 0o170000 : 0))
             if fixed.u16(34) != 0 { throw refuse("a multi-part (spanned) zip archive, which is not accepted") }
             at = next
         }

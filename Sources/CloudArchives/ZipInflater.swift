@@ -21,11 +21,15 @@ final class ZipInflater {
 
     /// Inflates from `input` into `output`; returns what was used and made, and whether the
     /// stream ended. Corrupt data throws `corrupt` with zlib's reason.
-    func inflate(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
-                 corrupt: (String) -> CloudError) throws -> (consumed: Int, produced: Int, step: Step) {
-        var consumed = 0, produced = 0
-        let status = czlib_inflate(stream, input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count, &consumed,
-                                   output.baseAddress?.assumingMemoryBound(to: UInt8.self), output.count, &produced)
+    func inflate(
+        _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+        corrupt: (String) -> CloudError
+    ) throws -> (consumed: Int, produced: Int, step: Step) {
+        var consumed = 0
+        var produced = 0
+        let status = czlib_inflate(
+            stream, input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count, &consumed,
+            output.baseAddress?.assumingMemoryBound(to: UInt8.self), output.count, &produced)
         switch Int(status) {
         case Int(CZ_MORE): return (consumed, produced, .more)
         case Int(CZ_END): return (consumed, produced, .end)

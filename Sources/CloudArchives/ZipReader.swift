@@ -1,10 +1,11 @@
+import CloudCore
+import SafeIO
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CloudCore
-import SafeIO
 
 /// Extracts a zip archive from its central directory (ZipDirectory), member by member in the
 /// order of their data in the file.
@@ -47,8 +48,10 @@ struct ZipReader {
     }
 
     /// Extracts one member; returns where its data (and data descriptor) ends.
-    private func extractMember(_ entry: ZipDirectory.Entry, name: ArchiveMemberName, dataEnd: Int,
-                               refuse: (String) -> CloudError) throws -> Int {
+    private func extractMember(
+        _ entry: ZipDirectory.Entry, name: ArchiveMemberName, dataEnd: Int,
+        refuse: (String) -> CloudError
+    ) throws -> Int {
         if entry.flags & 0x0001 != 0 || entry.flags & 0x0040 != 0 || entry.flags & 0x2000 != 0 {
             throw refuse("encrypted, which is not accepted")
         }
@@ -83,7 +86,8 @@ struct ZipReader {
         if name.components.isEmpty { throw refuse("a file named like a folder") }
         if name.components.first == ArchiveExtractor.macMetadataFolder { return end }
         let writer = try destination.createFile(name, declaredSize: entry.size)
-        let crc = entry.method == 0
+        let crc =
+            entry.method == 0
             ? try copyStored(entry, from: dataStart, to: writer, refuse: refuse)
             : try inflate(entry, from: dataStart, to: writer, refuse: refuse)
         if crc != entry.crc {
@@ -105,7 +109,8 @@ struct ZipReader {
         // Tools differ on which of two disagreeing names they use: refuse both.
         let localName = try file.read(at: entry.localOffset + Self.localSize, count: min(nameLength, entry.name.count + 1))
         guard localName == entry.name else {
-            throw refuse("its local header names \"\(MessageText.escaped(String(decoding: localName, as: UTF8.self)))\" (a disagreeing name)")
+            throw refuse(
+                "its local header names \"\(MessageText.escaped(String(decoding: localName, as: UTF8.self)))\" (a disagreeing name)")
         }
         guard header.u16(8) == entry.method, header.u16(6) & 0x0008 == entry.flags & 0x0008 else {
             throw refuse("its local header disagrees with the zip directory on the method or flags (corrupt)")
@@ -135,8 +140,10 @@ struct ZipReader {
     }
 
     /// Copies a stored member; returns its CRC-32.
-    private func copyStored(_ entry: ZipDirectory.Entry, from start: Int, to writer: ArchiveFileWriter,
-                            refuse: (String) -> CloudError) throws -> UInt32 {
+    private func copyStored(
+        _ entry: ZipDirectory.Entry, from start: Int, to writer: ArchiveFileWriter,
+        refuse: (String) -> CloudError
+    ) throws -> UInt32 {
         guard entry.compressedSize == entry.size else {
             throw refuse("stored with \(entry.compressedSize) bytes of data for a size of \(entry.size) (corrupt)")
         }
@@ -154,15 +161,18 @@ struct ZipReader {
 
     /// Inflates a deflate member, never making more than its declared size plus one byte (the
     /// byte that proves the size a lie); returns its CRC-32.
-    private func inflate(_ entry: ZipDirectory.Entry, from start: Int, to writer: ArchiveFileWriter,
-                         refuse: (String) -> CloudError) throws -> UInt32 {
+    private func inflate(
+        _ entry: ZipDirectory.Entry, from start: Int, to writer: ArchiveFileWriter,
+        refuse: (String) -> CloudError
+    ) throws -> UInt32 {
         // The buffer's first half takes compressed input, the second inflated output.
         let half = buffer.count / 2
         let input = UnsafeMutableRawBufferPointer(rebasing: buffer[..<half])
         let output = UnsafeMutableRawBufferPointer(rebasing: buffer[half...])
         let inflater = try ZipInflater()
         var crc: UInt32 = 0
-        var read = 0, made = 0
+        var read = 0
+        var made = 0
         var pending = UnsafeRawBufferPointer(rebasing: input[..<0])
         while true {
             if pending.isEmpty && read < entry.compressedSize {

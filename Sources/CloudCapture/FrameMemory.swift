@@ -31,8 +31,10 @@ enum FrameMemory {
 
     /// Refuses a frame whose estimate does not fit `MemoryBudget.current()`; the message names
     /// `subject` and the frame's size.
-    static func require(depth: ImageSize, rawBytesPerSample: Int, colorBytes: Int, decodingBytes: Int = 0,
-                        color: ImageSize?, about subject: CloudError.Subject) throws {
+    static func require(
+        depth: ImageSize, rawBytesPerSample: Int, colorBytes: Int, decodingBytes: Int = 0,
+        color: ImageSize?, about subject: CloudError.Subject
+    ) throws {
         let bytes = estimate(depth: depth, rawBytesPerSample: rawBytesPerSample, colorBytes: colorBytes, decodingBytes: decodingBytes)
         let what = "a \(depth) depth frame" + (color.map { " with \($0) color" } ?? "")
         try MemoryBudget.require(bytes, for: what, about: subject)

@@ -94,14 +94,18 @@ public struct BackProjection {
 
         // Organized clouds start all-NaN and get their valid pixels filled in; unorganized ones are
         // written completely, so they skip the fill.
-        var positions = options.organized
+        var positions =
+            options.organized
             ? [Float](repeating: .nan, count: total * 3)
             : [Float](unsafeUninitializedCapacity: total * 3) { _, n in n = total * 3 }
-        var colors: [UInt8]? = color == nil ? nil : [UInt8](unsafeUninitializedCapacity: total * 3) { buffer, n in
-            // Organized clouds leave pixels without depth untouched: black, not garbage.
-            if options.organized { buffer.initialize(repeating: 0) }
-            n = total * 3
-        }
+        var colors: [UInt8]? =
+            color == nil
+            ? nil
+            : [UInt8](unsafeUninitializedCapacity: total * 3) { buffer, n in
+                // Organized clouds leave pixels without depth untouched: black, not garbage.
+                if options.organized { buffer.initialize(repeating: 0) }
+                n = total * 3
+            }
         let organized = options.organized
         let distorted = rays != nil
         // Color offsets per column and per row, so the inner loop adds two integers per point.
@@ -109,48 +113,52 @@ public struct BackProjection {
         let colorRowOffset = color.map { c in (0..<h).map { 3 * c.width * Self.sourceIndex($0, from: h, to: c.height) } } ?? []
         let noColor: [UInt8] = []
         depth.metres.withUnsafeBufferPointer { z in
-        xFactor.withUnsafeBufferPointer { xf in
-        (rays?.factors ?? []).withUnsafeBufferPointer { rayFactors in
-        colorColumnOffset.withUnsafeBufferPointer { colorColumn in
-        (color?.rgb ?? noColor).withUnsafeBufferPointer { rgbIn in
-            positions.withUnsafeMutableBufferPointer { pos in
-                withOptionalMutableBuffer(&colors) { rgbOut in
-                    let pos = pos
-                    DispatchQueue.concurrentPerform(iterations: bands) { b in
-                        var o = bandStart[b]
-                        for v in (b * rowsPerBand)..<Swift.min((b + 1) * rowsPerBand, h) {
-                            let yf = yFactor[v]
-                            let row = v &* w
-                            let colorRow = rgbOut == nil ? 0 : colorRowOffset[v]
-                            for u in 0..<w {
-                                let d = z[row &+ u]
-                                guard d > 0, d >= lo, d <= hi else {
-                                    if organized { o &+= 1 }
-                                    continue
+            xFactor.withUnsafeBufferPointer { xf in
+                (rays?.factors ?? []).withUnsafeBufferPointer { rayFactors in
+                    colorColumnOffset.withUnsafeBufferPointer { colorColumn in
+                        (color?.rgb ?? noColor).withUnsafeBufferPointer { rgbIn in
+                            positions.withUnsafeMutableBufferPointer { pos in
+                                withOptionalMutableBuffer(&colors) { rgbOut in
+                                    let pos = pos
+                                    DispatchQueue.concurrentPerform(iterations: bands) { b in
+                                        var o = bandStart[b]
+                                        for v in (b * rowsPerBand)..<Swift.min((b + 1) * rowsPerBand, h) {
+                                            let yf = yFactor[v]
+                                            let row = v &* w
+                                            let colorRow = rgbOut == nil ? 0 : colorRowOffset[v]
+                                            for u in 0..<w {
+                                                let d = z[row &+ u]
+                                                guard d > 0, d >= lo, d <= hi else {
+                                                    if organized { o &+= 1 }
+                                                    continue
+                                                }
+                                                let p = 3 &* o
+                                                if distorted {
+                                                    let r = 2 &* (row &+ u)
+                                                    pos[p] = rayFactors[r] * d
+                                                    pos[p &+ 1] = rayFactors[r &+ 1] * d
+                                                } else {
+                                                    pos[p] = xf[u] * d
+                                                    pos[p &+ 1] = yf * d
+                                                }
+                                                pos[p &+ 2] = d
+                                                if let rgbOut {
+                                                    let s = colorRow &+ colorColumn[u]
+                                                    rgbOut[p] = rgbIn[s]
+                                                    rgbOut[p &+ 1] = rgbIn[s &+ 1]
+                                                    rgbOut[p &+ 2] = rgbIn[s &+ 2]
+                                                }
+                                                o &+= 1
+                                            }
+                                        }
+                                    }
                                 }
-                                let p = 3 &* o
-                                if distorted {
-                                    let r = 2 &* (row &+ u)
-                                    pos[p] = rayFactors[r] * d
-                                    pos[p &+ 1] = rayFactors[r &+ 1] * d
-                                } else {
-                                    pos[p] = xf[u] * d
-                                    pos[p &+ 1] = yf * d
-                                }
-                                pos[p &+ 2] = d
-                                if let rgbOut {
-                                    let s = colorRow &+ colorColumn[u]
-                                    rgbOut[p] = rgbIn[s]
-                                    rgbOut[p &+ 1] = rgbIn[s &+ 1]
-                                    rgbOut[p &+ 2] = rgbIn[s &+ 2]
-                                }
-                                o &+= 1
                             }
                         }
                     }
                 }
             }
-        }}}}}
+        }
         let grid = organized ? PointCloud.Grid(width: w, height: h) : nil
         let cloud = PointCloud(positions: positions, colors: colors, organized: grid)
         return (cloud, Counts(pixels: w * h, valid: valid, droppedByRange: valid - kept, points: kept))

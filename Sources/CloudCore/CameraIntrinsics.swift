@@ -54,9 +54,10 @@ public struct CameraIntrinsics: Equatable, Codable, Sendable {
     public func scaled(toWidth width: Int, height: Int) -> CameraIntrinsics {
         let sx = Double(width) / Double(referenceWidth)
         let sy = Double(height) / Double(referenceHeight)
-        return CameraIntrinsics(fx: fx * sx, fy: fy * sy,
-                                cx: (cx + 0.5) * sx - 0.5, cy: (cy + 0.5) * sy - 0.5,
-                                referenceWidth: width, referenceHeight: height)
+        return CameraIntrinsics(
+            fx: fx * sx, fy: fy * sy,
+            cx: (cx + 0.5) * sx - 0.5, cy: (cy + 0.5) * sy - 0.5,
+            referenceWidth: width, referenceHeight: height)
     }
 
     /// How much scaling to `width` x `height` stretches one axis against the other (0 for a

@@ -36,7 +36,9 @@ extension CloudError {
 
             public mutating func appendLiteral(_ literal: String) { append(literal) }
             public mutating func appendInterpolation<T>(_ value: T) { append(String(describing: value)) }
-            public mutating func appendInterpolation(option name: String, _ value: String? = nil) { pieces.append(.option(Option(name, value))) }
+            public mutating func appendInterpolation(option name: String, _ value: String? = nil) {
+                pieces.append(.option(Option(name, value)))
+            }
             public mutating func appendInterpolation(switch name: String) { pieces.append(.option(.switch(name))) }
             public mutating func appendInterpolation(_ option: Option) { pieces.append(.option(option)) }
 

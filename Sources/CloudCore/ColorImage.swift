@@ -13,22 +13,27 @@ public struct ColorImage: Equatable, Sendable {
 
     /// Interleaved r g b rows, possibly padded to `bytesPerRow`.
     public init(rgb raw: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int? = nil, origin: String) throws {
-        try self.init(raw, width: width, height: height, bytesPerPixel: 3, bytesPerRow: bytesPerRow,
-                      origin: origin, order: (0, 1, 2))
+        try self.init(
+            raw, width: width, height: height, bytesPerPixel: 3, bytesPerRow: bytesPerRow,
+            origin: origin, order: (0, 1, 2))
     }
 
     /// Interleaved b g r a rows (kCVPixelFormatType_32BGRA); alpha is dropped.
     public init(bgra raw: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int? = nil, origin: String) throws {
-        try self.init(raw, width: width, height: height, bytesPerPixel: 4, bytesPerRow: bytesPerRow,
-                      origin: origin, order: (2, 1, 0))
+        try self.init(
+            raw, width: width, height: height, bytesPerPixel: 4, bytesPerRow: bytesPerRow,
+            origin: origin, order: (2, 1, 0))
     }
 
-    private init(_ raw: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerPixel: Int, bytesPerRow: Int?,
-                 origin: String, order: (Int, Int, Int)) throws {
+    private init(
+        _ raw: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerPixel: Int, bytesPerRow: Int?,
+        origin: String, order: (Int, Int, Int)
+    ) throws {
         try ImageLimits.check(width: width, height: height, origin: origin)
         let stride = bytesPerRow ?? width * bytesPerPixel
-        try Self.checkPlane(raw.count, rows: height, rowBytes: width * bytesPerPixel, stride: stride,
-                            what: "color plane", origin: origin)
+        try Self.checkPlane(
+            raw.count, rows: height, rowBytes: width * bytesPerPixel, stride: stride,
+            what: "color plane", origin: origin)
         var out = [UInt8](repeating: 0, count: width * height * 3)
         out.withUnsafeMutableBufferPointer { dst in
             for y in 0..<height {

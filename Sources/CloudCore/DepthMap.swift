@@ -15,11 +15,14 @@ public struct DepthMap: Equatable, Sendable {
 
     /// Converts a raw little-endian depth plane. `bytesPerRow` allows padded rows (CVPixelBuffer
     /// planes usually have them); `origin` names the plane's file or source for error messages.
-    public init(raw: UnsafeRawBufferPointer, width: Int, height: Int, encoding: DepthEncoding,
-                bytesPerRow: Int? = nil, origin: String) throws {
+    public init(
+        raw: UnsafeRawBufferPointer, width: Int, height: Int, encoding: DepthEncoding,
+        bytesPerRow: Int? = nil, origin: String
+    ) throws {
         try ImageLimits.check(width: width, height: height, origin: origin)
         if let units = encoding.unitsPerMetre, !DepthEncoding.isUsableScale(units) {
-            throw CloudError.badInput("\(origin): depth scale must be a positive number of units per metre (1000 for millimetres), not \(units)")
+            throw CloudError.badInput(
+                "\(origin): depth scale must be a positive number of units per metre (1000 for millimetres), not \(units)")
         }
         let rowBytes = bytesPerRow ?? width * encoding.bytesPerSample
         guard rowBytes >= width * encoding.bytesPerSample else {

@@ -58,7 +58,8 @@ extension LZF {
                 table[h] = UInt32(truncatingIfNeeded: ip)
                 let distance = ip - candidate
                 guard distance > 0, distance <= 8192,
-                      raw.loadUnaligned(fromByteOffset: candidate, as: UInt32.self) == here else {
+                    raw.loadUnaligned(fromByteOffset: candidate, as: UInt32.self) == here
+                else {
                     ip += 1 + min(misses >> 5, 15)
                     misses += 1
                     continue
@@ -69,7 +70,8 @@ extension LZF {
                 let most = min(264, n - ip)
                 var length = 4
                 while length + 8 <= most {
-                    let x = raw.loadUnaligned(fromByteOffset: candidate + length, as: UInt64.self)
+                    let x =
+                        raw.loadUnaligned(fromByteOffset: candidate + length, as: UInt64.self)
                         ^ raw.loadUnaligned(fromByteOffset: ip + length, as: UInt64.self)
                     if x != 0 {
                         length += x.trailingZeroBitCount >> 3

@@ -23,10 +23,13 @@ public enum LZF {
 
     /// Decompresses `input` so that it fills `output` exactly. Every item is checked against both
     /// buffers before it is copied: corrupt or truncated data throws, never reads or writes outside.
-    public static func decompress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
-                           origin: String) throws {
+    public static func decompress(
+        _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+        origin: String
+    ) throws {
         guard let source = input.baseAddress?.assumingMemoryBound(to: UInt8.self),
-              let target = output.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            let target = output.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        else {
             if input.count == output.count { return }
             throw CloudError.badInput(.file(origin), "LZF data of \(input.count) bytes cannot make \(output.count)")
         }
@@ -44,7 +47,9 @@ public enum LZF {
             i += 1
             if control < 32 {
                 let length = control + 1
-                guard length <= inputCount - i else { throw corrupt("a literal run of \(length) bytes passes the end of the data (truncated)", i) }
+                guard length <= inputCount - i else {
+                    throw corrupt("a literal run of \(length) bytes passes the end of the data (truncated)", i)
+                }
                 guard length <= outputCount - o else { throw corrupt("the data decompresses to more than \(outputCount) bytes", i) }
                 if inputCount - i >= 32 && outputCount - o >= 32 {
                     // Two 16-byte moves instead of a call per run; the bytes past the run are

@@ -28,8 +28,10 @@ public struct LensDistortion: Equatable, Sendable {
     /// would be a corrupt file rather than a finer calibration.
     public static let tableSizes = 2...4096
 
-    public init(center: SIMD2<Double>, referenceWidth: Int, referenceHeight: Int,
-                lookupTable: [Double], inverseLookupTable: [Double]) {
+    public init(
+        center: SIMD2<Double>, referenceWidth: Int, referenceHeight: Int,
+        lookupTable: [Double], inverseLookupTable: [Double]
+    ) {
         self.center = center
         self.referenceWidth = referenceWidth
         self.referenceHeight = referenceHeight
@@ -45,8 +47,9 @@ public struct LensDistortion: Equatable, Sendable {
             throw bad("reference dimensions \(referenceWidth)x\(referenceHeight) are not a plausible image size")
         }
         guard center.x.isFinite, center.y.isFinite,
-              center.x >= -0.5, center.x <= Double(referenceWidth) - 0.5,
-              center.y >= -0.5, center.y <= Double(referenceHeight) - 0.5 else {
+            center.x >= -0.5, center.x <= Double(referenceWidth) - 0.5,
+            center.y >= -0.5, center.y <= Double(referenceHeight) - 0.5
+        else {
             throw bad("centre (\(center.x), \(center.y)) lies outside the \(referenceWidth)x\(referenceHeight) image")
         }
         for (name, table) in [("lookup table", lookupTable), ("inverse lookup table", inverseLookupTable)] {

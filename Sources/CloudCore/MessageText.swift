@@ -28,7 +28,8 @@ public enum MessageText {
             return "\\x" + (v < 0x10 ? "0" : "") + String(v, radix: 16)
         }
         if (0x80..<0xA0).contains(v) || scalar.properties.generalCategory == .format
-            || scalar.properties.generalCategory == .lineSeparator || scalar.properties.generalCategory == .paragraphSeparator {
+            || scalar.properties.generalCategory == .lineSeparator || scalar.properties.generalCategory == .paragraphSeparator
+        {
             return "\\u{" + String(v, radix: 16) + "}"
         }
         return String(Character(scalar))
@@ -61,7 +62,8 @@ public enum MessageText {
         let counts = words.map(\.count)
         let length = { (cap: Int) -> Int in counts.reduce(max(counts.count - 1, 0)) { $0 + min($1, cap) } }
         guard length(minimum) <= budget else { return nil }
-        var lo = minimum, hi = max(counts.max() ?? minimum, minimum)
+        var lo = minimum
+        var hi = max(counts.max() ?? minimum, minimum)
         while lo < hi {
             let mid = (lo + hi + 1) / 2
             if length(mid) <= budget { lo = mid } else { hi = mid - 1 }

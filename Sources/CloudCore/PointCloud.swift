@@ -21,15 +21,19 @@ public struct PointCloud: Equatable, Sendable {
     public var curvature: [Float]?
     public var organized: Grid?
 
-    public init(positions: [Float], colors: [UInt8]? = nil, normals: [Float]? = nil, curvature: [Float]? = nil,
-                organized: Grid? = nil) {
+    public init(
+        positions: [Float], colors: [UInt8]? = nil, normals: [Float]? = nil, curvature: [Float]? = nil,
+        organized: Grid? = nil
+    ) {
         precondition(positions.count % 3 == 0, "positions must hold x y z triples")
         precondition(colors.map { $0.count == positions.count } ?? true, "one r g b triple per point")
         precondition(normals.map { $0.count == positions.count } ?? true, "one normal per point")
-        precondition(curvature.map { $0.count * 3 == positions.count && normals != nil } ?? true,
-                     "one curvature value per point, beside the normals")
-        precondition(organized.map { $0.width * $0.height * 3 == positions.count } ?? true,
-                     "an organized cloud has width * height points")
+        precondition(
+            curvature.map { $0.count * 3 == positions.count && normals != nil } ?? true,
+            "one curvature value per point, beside the normals")
+        precondition(
+            organized.map { $0.width * $0.height * 3 == positions.count } ?? true,
+            "an organized cloud has width * height points")
         self.positions = positions
         self.colors = colors
         self.normals = normals

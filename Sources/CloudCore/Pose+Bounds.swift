@@ -15,7 +15,8 @@ extension Pose {
     public var placementProblem: String? {
         let t = translation
         guard [t.x, t.y, t.z].allSatisfy({ abs($0) <= Self.maxTranslation }) else {
-            return "the translation (\(t.x), \(t.y), \(t.z)) is not within ±\(Int(Self.maxTranslation)) m of the origin along each axis (a camera's position, in metres)"
+            return
+                "the translation (\(t.x), \(t.y), \(t.z)) is not within ±\(Int(Self.maxTranslation)) m of the origin along each axis (a camera's position, in metres)"
         }
         guard isRigid() else {
             return "the rotation is not a rotation (a camera pose is rigid: no scale, shear or mirroring)"

@@ -10,9 +10,12 @@ extension Pose {
         let n = (w * w + x * x + y * y + z * z).squareRoot()
         guard n > 1e-9 else { return nil }
         let (w, x, y, z) = (w / n, x / n, y / n, z / n)
-        self.init(rows: (SIMD3(1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)),
-                         SIMD3(2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)),
-                         SIMD3(2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y))),
-                  translation: translation)
+        self.init(
+            rows: (
+                SIMD3(1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)),
+                SIMD3(2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)),
+                SIMD3(2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y))
+            ),
+            translation: translation)
     }
 }

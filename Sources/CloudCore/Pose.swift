@@ -20,10 +20,13 @@ public struct Pose: Equatable, Sendable {
         let right = normalize(cross(forward, SIMD3(0, 0, 1)))
         let down = cross(forward, right)
         // Columns of the camera-to-world rotation are the camera axes in world coordinates.
-        return Pose(rows: (SIMD3(right.x, down.x, forward.x),
-                           SIMD3(right.y, down.y, forward.y),
-                           SIMD3(right.z, down.z, forward.z)),
-                    translation: eye)
+        return Pose(
+            rows: (
+                SIMD3(right.x, down.x, forward.x),
+                SIMD3(right.y, down.y, forward.y),
+                SIMD3(right.z, down.z, forward.z)
+            ),
+            translation: eye)
     }
 
     @inlinable

@@ -20,8 +20,10 @@ public struct CapturedFrame: Sendable {
         /// Whether the source smoothed and filled holes (AVDepthData's `isDepthDataFiltered`).
         public var isFiltered: Bool
 
-        public init(width: Int, height: Int, encoding: DepthEncoding, data: [UInt8], bytesPerRow: Int? = nil,
-                    accuracy: Accuracy = .absolute, isFiltered: Bool = false) {
+        public init(
+            width: Int, height: Int, encoding: DepthEncoding, data: [UInt8], bytesPerRow: Int? = nil,
+            accuracy: Accuracy = .absolute, isFiltered: Bool = false
+        ) {
             self.width = width
             self.height = height
             self.encoding = encoding
@@ -68,8 +70,10 @@ public struct CapturedFrame: Sendable {
     /// i.e. seen from one viewpoint, as AVFoundation delivers depth with video.
     public var depthToColor: Pose?
 
-    public init(depth: Depth, color: Color?, intrinsics: CameraIntrinsics, pose: Pose?, timestamp: Double,
-                distortion: LensDistortion? = nil, depthToColor: Pose? = nil) {
+    public init(
+        depth: Depth, color: Color?, intrinsics: CameraIntrinsics, pose: Pose?, timestamp: Double,
+        distortion: LensDistortion? = nil, depthToColor: Pose? = nil
+    ) {
         self.depth = depth
         self.color = color
         self.intrinsics = intrinsics
@@ -90,8 +94,10 @@ public struct RGBDFrame: Sendable {
     /// pixel's rectified ray.
     public var distortion: LensDistortion?
 
-    public init(depth: DepthMap, color: ColorImage?, intrinsics: CameraIntrinsics, pose: Pose?,
-                distortion: LensDistortion? = nil) {
+    public init(
+        depth: DepthMap, color: ColorImage?, intrinsics: CameraIntrinsics, pose: Pose?,
+        distortion: LensDistortion? = nil
+    ) {
         self.depth = depth
         self.color = color
         self.intrinsics = intrinsics
@@ -106,12 +112,14 @@ public struct RGBDFrame: Sendable {
         try frame.intrinsics.validate(origin: origin)
         let d = frame.depth
         let depth = try d.data.withUnsafeBytes {
-            try DepthMap(raw: $0, width: d.width, height: d.height, encoding: d.encoding,
-                         bytesPerRow: d.bytesPerRow, origin: origin)
+            try DepthMap(
+                raw: $0, width: d.width, height: d.height, encoding: d.encoding,
+                bytesPerRow: d.bytesPerRow, origin: origin)
         }
         var color: ColorImage?
         if let c = frame.color {
-            color = colorAtDepthResolution
+            color =
+                colorAtDepthResolution
                 ? try ColorImage(decoding: c, sampledAt: d.width, height: d.height, origin: origin)
                 : try ColorImage(decoding: c, origin: origin)
         }

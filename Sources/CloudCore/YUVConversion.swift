@@ -104,9 +104,11 @@ struct YUVTables {
 extension ColorImage {
     /// Converts a 4:2:0 bi-planar image. Each chroma sample covers a 2x2 block of luma (odd sizes
     /// round the chroma plane up); strides allow padded rows as in CVPixelBuffer planes.
-    public init(yPlane: UnsafeRawBufferPointer, yBytesPerRow: Int? = nil,
-                cbcrPlane: UnsafeRawBufferPointer, cbcrBytesPerRow: Int? = nil,
-                width: Int, height: Int, format: YUVFormat, origin: String) throws {
+    public init(
+        yPlane: UnsafeRawBufferPointer, yBytesPerRow: Int? = nil,
+        cbcrPlane: UnsafeRawBufferPointer, cbcrBytesPerRow: Int? = nil,
+        width: Int, height: Int, format: YUVFormat, origin: String
+    ) throws {
         try ImageLimits.check(width: width, height: height, origin: origin)
         let (cw, ch) = ((width + 1) / 2, (height + 1) / 2)
         let yStride = yBytesPerRow ?? width
@@ -117,30 +119,34 @@ extension ColorImage {
         var out = [UInt8](repeating: 0, count: width * height * 3)
         out.withUnsafeMutableBufferPointer { dst in
             t.luma.withUnsafeBufferPointer { luma in
-            t.redFromCr.withUnsafeBufferPointer { rCr in
-            t.greenFromCb.withUnsafeBufferPointer { gCb in
-            t.greenFromCr.withUnsafeBufferPointer { gCr in
-            t.blueFromCb.withUnsafeBufferPointer { bCb in
-                let dst = dst
-                // Rows are independent; bands of rows keep both cores busy on 1920x1440 frames.
-                let rowsPerBand = 32
-                DispatchQueue.concurrentPerform(iterations: (height + rowsPerBand - 1) / rowsPerBand) { band in
-                    for y in (band * rowsPerBand)..<Swift.min(height, (band + 1) * rowsPerBand) {
-                        let yRow = y * yStride
-                        let cRow = (y / 2) * cStride
-                        var d = y * width * 3
-                        for x in 0..<width {
-                            let c = cRow + (x / 2) * 2
-                            let (cb, cr) = (Int(cbcrPlane[c]), Int(cbcrPlane[c + 1]))
-                            let yy = luma[Int(yPlane[yRow + x])]
-                            dst[d] = YUVFormat.code(yy + rCr[cr])
-                            dst[d + 1] = YUVFormat.code(yy - gCb[cb] - gCr[cr])
-                            dst[d + 2] = YUVFormat.code(yy + bCb[cb])
-                            d += 3
+                t.redFromCr.withUnsafeBufferPointer { rCr in
+                    t.greenFromCb.withUnsafeBufferPointer { gCb in
+                        t.greenFromCr.withUnsafeBufferPointer { gCr in
+                            t.blueFromCb.withUnsafeBufferPointer { bCb in
+                                let dst = dst
+                                // Rows are independent; bands of rows keep both cores busy on 1920x1440 frames.
+                                let rowsPerBand = 32
+                                DispatchQueue.concurrentPerform(iterations: (height + rowsPerBand - 1) / rowsPerBand) { band in
+                                    for y in (band * rowsPerBand)..<Swift.min(height, (band + 1) * rowsPerBand) {
+                                        let yRow = y * yStride
+                                        let cRow = (y / 2) * cStride
+                                        var d = y * width * 3
+                                        for x in 0..<width {
+                                            let c = cRow + (x / 2) * 2
+                                            let (cb, cr) = (Int(cbcrPlane[c]), Int(cbcrPlane[c + 1]))
+                                            let yy = luma[Int(yPlane[yRow + x])]
+                                            dst[d] = YUVFormat.code(yy + rCr[cr])
+                                            dst[d + 1] = YUVFormat.code(yy - gCb[cb] - gCr[cr])
+                                            dst[d + 2] = YUVFormat.code(yy + bCb[cb])
+                                            d += 3
+                                        }
+                                    }
+                                }
+                            }
                         }
                     }
                 }
-            }}}}}
+            }
         }
         self.init(width: width, height: height, rgb: out)
     }

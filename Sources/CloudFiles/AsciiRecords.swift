@@ -1,7 +1,8 @@
+import CloudCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CloudCore
 
 /// The lines of an ascii data section, one at a time, through a ByteStream.
 struct AsciiLines {
@@ -29,7 +30,8 @@ struct AsciiLines {
                 return trimmed(window)
             }
             guard window.count < Self.maxLineBytes else {
-                throw CloudError.badInput(.file(stream.path), "line \(lineNumber + 1) of the data is longer than \(Self.maxLineBytes) bytes")
+                throw CloudError.badInput(
+                    .file(stream.path), "line \(lineNumber + 1) of the data is longer than \(Self.maxLineBytes) bytes")
             }
             wanted *= 4  // a long line: look further
         }
@@ -53,7 +55,10 @@ struct AsciiTokens {
             let byte = line[i]
             let isSpace = byte == 0x20 || byte == 0x09 || byte == 0x0D
             if isSpace {
-                if start >= 0 { ranges.append(start..<i); start = -1 }
+                if start >= 0 {
+                    ranges.append(start..<i)
+                    start = -1
+                }
             } else if start < 0 {
                 start = i
             }
@@ -104,8 +109,8 @@ enum AsciiNumber {
         for byte in token {
             switch byte {
             case 0x30...0x39, UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "e"), UInt8(ascii: "E"),
-                 UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "a"), UInt8(ascii: "A"), UInt8(ascii: "i"), UInt8(ascii: "I"),
-                 UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "y"), UInt8(ascii: "Y"):
+                UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "a"), UInt8(ascii: "A"), UInt8(ascii: "i"), UInt8(ascii: "I"),
+                UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "y"), UInt8(ascii: "Y"):
                 continue
             default:
                 return nil

@@ -39,7 +39,9 @@ struct BinaryRecords {
         output.positions.withUnsafeMutableBufferPointer { p in
             let out = p.baseAddress! + 3 * start
             for (axis, source) in [channels.x, channels.y, channels.z].enumerated() {
-                floats(records + offsets[source.index], source.type, stride: strides[source.index], count: count, into: out + axis, outStride: 3)
+                floats(
+                    records + offsets[source.index], source.type, stride: strides[source.index], count: count, into: out + axis,
+                    outStride: 3)
             }
         }
         if let color = channels.color {
@@ -50,19 +52,25 @@ struct BinaryRecords {
         if let normal = channels.normal {
             output.normals!.withUnsafeMutableBufferPointer { n in
                 for (axis, source) in [normal.0, normal.1, normal.2].enumerated() {
-                    floats(records + offsets[source.index], source.type, stride: strides[source.index], count: count, into: n.baseAddress! + 3 * start + axis, outStride: 3)
+                    floats(
+                        records + offsets[source.index], source.type, stride: strides[source.index], count: count,
+                        into: n.baseAddress! + 3 * start + axis, outStride: 3)
                 }
             }
         }
         if let curvature = channels.curvature {
             output.curvature!.withUnsafeMutableBufferPointer { c in
-                floats(records + offsets[curvature.index], curvature.type, stride: strides[curvature.index], count: count, into: c.baseAddress! + start, outStride: 1)
+                floats(
+                    records + offsets[curvature.index], curvature.type, stride: strides[curvature.index], count: count,
+                    into: c.baseAddress! + start, outStride: 1)
             }
         }
     }
 
     /// The value at `first` and every `stride` bytes after it, as Float.
-    private func floats(_ first: UnsafeRawPointer, _ type: ScalarType, stride: Int, count: Int, into out: UnsafeMutablePointer<Float>, outStride: Int) {
+    private func floats(
+        _ first: UnsafeRawPointer, _ type: ScalarType, stride: Int, count: Int, into out: UnsafeMutablePointer<Float>, outStride: Int
+    ) {
         if type == .float32 && !bigEndian {
             for i in 0..<count { out[i * outStride] = first.loadUnaligned(fromByteOffset: i * stride, as: Float.self) }
         } else {
@@ -88,7 +96,9 @@ struct BinaryRecords {
                 if source.type == .uint8 {
                     for i in 0..<count { out[3 * i + channel] = first.load(fromByteOffset: i * stride, as: UInt8.self) }
                 } else {
-                    for i in 0..<count { out[3 * i + channel] = colorByte(source.type.load(first + i * stride, bigEndian: bigEndian), source.type) }
+                    for i in 0..<count {
+                        out[3 * i + channel] = colorByte(source.type.load(first + i * stride, bigEndian: bigEndian), source.type)
+                    }
                 }
             }
         }

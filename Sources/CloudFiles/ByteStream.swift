@@ -51,7 +51,8 @@ struct ByteStream {
     /// `minimum` bytes. Valid until the next call; `advance` consumes.
     mutating func window(atLeast minimum: Int, atMost maximum: Int, what: @autoclosure () -> String) throws -> UnsafeRawBufferPointer {
         guard minimum <= remaining else {
-            throw CloudError.badInput(.file(path), "truncated: \(what()) needs \(minimum) bytes at byte \(position), the file has \(remaining) left")
+            throw CloudError.badInput(
+                .file(path), "truncated: \(what()) needs \(minimum) bytes at byte \(position), the file has \(remaining) left")
         }
         let wanted = min(maximum, remaining)
         if let memory {

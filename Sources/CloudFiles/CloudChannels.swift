@@ -46,7 +46,8 @@ struct CloudChannels {
             used.formUnion(["r", "g", "b"])
         } else if let packed = source("rgb") ?? source("rgba") {
             guard packed.type.size == 4 else {
-                throw CloudError.badInput(.file(path), "field \(names[packed.index]) must be a 4-byte packed color, not \(packed.type.size) bytes")
+                throw CloudError.badInput(
+                    .file(path), "field \(names[packed.index]) must be a 4-byte packed color, not \(packed.type.size) bytes")
             }
             color = .packed(packed)
             used.insert(names[packed.index])

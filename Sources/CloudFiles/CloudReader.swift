@@ -61,10 +61,12 @@ public enum CloudReader {
             }
             let kind = bytes.starts(with: Array("ply".utf8)) ? "PLY" : "PCD"
             guard !atEnd else {
-                throw CloudError.badInput(.file(file.path), "the \(kind) header never ends (no \(kind == "PLY" ? "end_header" : "DATA") line)")
+                throw CloudError.badInput(
+                    .file(file.path), "the \(kind) header never ends (no \(kind == "PLY" ? "end_header" : "DATA") line)")
             }
             guard bytes.count < CloudFileLimits.maxHeaderBytes else {
-                throw CloudError.badInput(.file(file.path), "no end of the \(kind) header within the first \(CloudFileLimits.maxHeaderBytes) bytes")
+                throw CloudError.badInput(
+                    .file(file.path), "no end of the \(kind) header within the first \(CloudFileLimits.maxHeaderBytes) bytes")
             }
             bytes = try file.read(at: 0, count: min(file.size, bytes.count * 4, CloudFileLimits.maxHeaderBytes))
         }
@@ -92,15 +94,19 @@ private enum ParsedHeader {
         switch self {
         case let .ply(h):
             let grid = h.columns > 0 ? (h.columns, h.rows) : (h.vertex.count, 1)
-            let others = h.elements.filter { $0.name != "vertex" && $0.name != "range_grid" }.map { CloudFileHeader.Element(name: $0.name, count: $0.count) }
-            return CloudFileHeader(format: .ply(h.ascii ? .ascii : .binary), isBigEndian: h.bigEndian, fields: h.vertex.properties.map(\.name),
-                                   pointCount: grid.0 * grid.1, width: grid.0, height: grid.1, dataOffset: h.dataOffset,
-                                   viewpoint: h.viewpoint, relativeUnits: h.relativeUnits, otherElements: others)
+            let others = h.elements.filter { $0.name != "vertex" && $0.name != "range_grid" }.map {
+                CloudFileHeader.Element(name: $0.name, count: $0.count)
+            }
+            return CloudFileHeader(
+                format: .ply(h.ascii ? .ascii : .binary), isBigEndian: h.bigEndian, fields: h.vertex.properties.map(\.name),
+                pointCount: grid.0 * grid.1, width: grid.0, height: grid.1, dataOffset: h.dataOffset,
+                viewpoint: h.viewpoint, relativeUnits: h.relativeUnits, otherElements: others)
         case let .pcd(h):
             let encoding: CloudFileFormat.PCDEncoding = h.encoding == .ascii ? .ascii : h.encoding == .binary ? .binary : .compressed
-            return CloudFileHeader(format: .pcd(encoding), isBigEndian: false, fields: h.fields.map(\.name), pointCount: h.points,
-                                   width: h.width, height: h.height, dataOffset: h.dataOffset, viewpoint: h.viewpoint,
-                                   relativeUnits: h.relativeUnits)
+            return CloudFileHeader(
+                format: .pcd(encoding), isBigEndian: false, fields: h.fields.map(\.name), pointCount: h.points,
+                width: h.width, height: h.height, dataOffset: h.dataOffset, viewpoint: h.viewpoint,
+                relativeUnits: h.relativeUnits)
         }
     }
 

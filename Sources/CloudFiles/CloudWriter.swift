@@ -33,10 +33,13 @@ public enum CloudWriter {
     /// width x height of an organized cloud. An unorganized cloud without one finite point is
     /// bad input (there is nothing to write).
     @discardableResult
-    public static func write(_ cloud: PointCloud, to path: String, format: CloudFileFormat, viewpoint: Pose? = nil,
-                             relativeUnits: Bool = false) throws -> Int {
+    public static func write(
+        _ cloud: PointCloud, to path: String, format: CloudFileFormat, viewpoint: Pose? = nil,
+        relativeUnits: Bool = false
+    ) throws -> Int {
         guard cloud.count <= CloudFileLimits.maxPoints else {
-            throw CloudError.badInput(.file(path), "\(cloud.count) points is more than cloudgen writes (at most \(CloudFileLimits.maxPoints))")
+            throw CloudError.badInput(
+                .file(path), "\(cloud.count) points is more than cloudgen writes (at most \(CloudFileLimits.maxPoints))")
         }
         guard cloud.count > 0 else { throw CloudError.badInput(.file(path), "the cloud has no points, so there is nothing to write") }
         let finite = cloud.finiteCount

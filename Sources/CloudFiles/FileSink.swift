@@ -1,8 +1,9 @@
+import CloudCore
+import SafeIO
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CloudCore
-import SafeIO
 
 /// An output file written through a buffer with plain write(2) calls, every result checked: a
 /// full disk, a quota, EFBIG or EIO is a `CloudError.io` naming the destination, never a short

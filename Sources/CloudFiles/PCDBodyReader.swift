@@ -11,14 +11,16 @@ struct PCDBodyReader {
     init(header: PCDHeader, path: String) throws {
         self.header = header
         self.path = path
-        channels = try CloudChannels(names: header.fields.map(\.name), types: header.fields.map { $0.count == 1 ? $0.type : nil }, path: path)
+        channels = try CloudChannels(
+            names: header.fields.map(\.name), types: header.fields.map { $0.count == 1 ? $0.type : nil }, path: path)
     }
 
     func read(_ stream: inout ByteStream) throws -> CloudOutput {
         try checkLeastData(stream.remaining)
         // The cloud, and for binary_compressed its unpacked planes beside it.
         let planes = header.encoding == .compressed ? header.points * header.pointStep : 0
-        try MemoryBudget.require(header.points * channels.bytesPerPoint + planes, for: "a cloud of \(header.points) points", about: .file(path))
+        try MemoryBudget.require(
+            header.points * channels.bytesPerPoint + planes, for: "a cloud of \(header.points) points", about: .file(path))
         var output = CloudOutput(count: header.points, channels: channels)
         guard header.points > 0 else { return output }
         switch header.encoding {
@@ -37,15 +39,22 @@ struct PCDBodyReader {
         switch header.encoding {
         case .binary:
             guard let needed = CloudFileLimits.product(header.points, header.pointStep), needed <= available else {
-                throw bad("truncated: the binary data holds \(available) bytes, the header needs \(header.points) points x \(header.pointStep) bytes")
+                throw bad(
+                    "truncated: the binary data holds \(available) bytes, the header needs \(header.points) points x \(header.pointStep) bytes"
+                )
             }
         case .ascii:
             guard let least = CloudFileLimits.product(header.points, 2 * header.valuesPerPoint, plus: -1), least <= available else {
-                throw bad("truncated: \(available) bytes of ascii data cannot hold \(header.points) points of \(header.valuesPerPoint) values")
+                throw bad(
+                    "truncated: \(available) bytes of ascii data cannot hold \(header.points) points of \(header.valuesPerPoint) values")
             }
         case .compressed:
-            guard let unpacked = CloudFileLimits.product(header.points, header.pointStep), LZF.canExpand(max(0, available - 8), to: unpacked) else {
-                throw bad("truncated: \(available) bytes of binary_compressed data cannot unpack to \(header.points) points x \(header.pointStep) bytes")
+            guard let unpacked = CloudFileLimits.product(header.points, header.pointStep),
+                LZF.canExpand(max(0, available - 8), to: unpacked)
+            else {
+                throw bad(
+                    "truncated: \(available) bytes of binary_compressed data cannot unpack to \(header.points) points x \(header.pointStep) bytes"
+                )
             }
         }
     }
@@ -63,10 +72,14 @@ struct PCDBodyReader {
         let uncompressed = Int(prefix.loadUnaligned(fromByteOffset: 4, as: UInt32.self).littleEndian)
         stream.advance(8)
         guard uncompressed == CloudFileLimits.product(header.points, header.pointStep) else {
-            throw bad("the binary_compressed data unpacks to \(uncompressed) bytes, not POINTS x point size (\(header.points) x \(header.pointStep))")
+            throw bad(
+                "the binary_compressed data unpacks to \(uncompressed) bytes, not POINTS x point size (\(header.points) x \(header.pointStep))"
+            )
         }
         guard compressed > 0, compressed <= stream.remaining else {
-            throw bad("truncated: the binary_compressed data needs \(8 + compressed) bytes, the file holds \(stream.remaining + 8) after the header")
+            throw bad(
+                "truncated: the binary_compressed data needs \(8 + compressed) bytes, the file holds \(stream.remaining + 8) after the header"
+            )
         }
         guard LZF.canExpand(compressed, to: uncompressed) else {
             throw bad("compressed block of \(compressed) bytes cannot unpack to \(uncompressed) bytes")
@@ -104,14 +117,18 @@ struct PCDBodyReader {
             guard tokens.count == header.valuesPerPoint else {
                 // A short last line is where a cut file ends.
                 let cut = tokens.count < header.valuesPerPoint && lines.stream.atEnd ? "truncated: " : ""
-                throw bad("\(cut)line \(lines.lineNumber) of the ascii data has \(tokens.count) values, FIELDS and COUNT give \(header.valuesPerPoint)")
+                throw bad(
+                    "\(cut)line \(lines.lineNumber) of the ascii data has \(tokens.count) values, FIELDS and COUNT give \(header.valuesPerPoint)"
+                )
             }
             var column = 0
             for (index, field) in header.fields.enumerated() {
                 for k in 0..<field.count {
                     let token = UnsafeRawBufferPointer(rebasing: line[tokens.ranges[column]])
                     guard let value = AsciiNumber.value(token, as: field.type) else {
-                        throw bad("line \(lines.lineNumber) of the ascii data: '\(String(decoding: token.prefix(40), as: UTF8.self))' is not \(describe(field.type)) (field \(field.name.prefix(40)))")
+                        throw bad(
+                            "line \(lines.lineNumber) of the ascii data: '\(String(decoding: token.prefix(40), as: UTF8.self))' is not \(describe(field.type)) (field \(field.name.prefix(40)))"
+                        )
                     }
                     if k == 0 { values[index] = value }
                     column += 1

@@ -51,7 +51,8 @@ struct PCDEncoder {
         let n = points
         let planeCount = fieldCount
         guard 4 * planeCount * n <= Int(UInt32.max) else {
-            throw CloudError.badInput(.file(path), "the cloud is more than 4 GiB of point data, more than PCD binary_compressed can store (PCD binary can)")
+            throw CloudError.badInput(
+                .file(path), "the cloud is more than 4 GiB of point data, more than PCD binary_compressed can store (PCD binary can)")
         }
         let planes = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: planeCount * n)
         HugePages.advise(UnsafeMutableRawPointer(planes.baseAddress!), count: 4 * planeCount * n)
@@ -76,7 +77,8 @@ struct PCDEncoder {
         let pieces = LZF.compress(UnsafeRawBufferPointer(planes))
         let compressedBytes = pieces.reduce(0) { $0 + $1.count }
         guard compressedBytes <= Int(UInt32.max) else {
-            throw CloudError.badInput(.file(path), "the point data does not compress below 4 GiB, the most PCD binary_compressed can store (PCD binary can)")
+            throw CloudError.badInput(
+                .file(path), "the point data does not compress below 4 GiB, the most PCD binary_compressed can store (PCD binary can)")
         }
         let sizes = [UInt32(compressedBytes).littleEndian, UInt32(4 * planeCount * n).littleEndian]
         try sizes.withUnsafeBytes { try sink.append($0) }

@@ -105,9 +105,10 @@ struct PCDHeaderParser {
                 case "binary_compressed": encoding = .compressed
                 case let other: throw bad("DATA '\(other.prefix(40))' is not ascii, binary or binary_compressed")
                 }
-                return try finish(names: names, sizes: sizes, types: types, counts: counts, width: width, height: height,
-                                  points: points, viewpoint: viewpoint, relativeUnits: relativeUnits, encoding: encoding,
-                                  dataOffset: lines.offset)
+                return try finish(
+                    names: names, sizes: sizes, types: types, counts: counts, width: width, height: height,
+                    points: points, viewpoint: viewpoint, relativeUnits: relativeUnits, encoding: encoding,
+                    dataOffset: lines.offset)
             default:
                 throw bad("unknown header line '\(keyword.prefix(40))'")
             }
@@ -118,9 +119,11 @@ struct PCDHeaderParser {
         return nil
     }
 
-    private func finish(names: [String]?, sizes: [Int]?, types: [UInt8]?, counts: [Int]?, width: Int?, height: Int?,
-                        points: Int?, viewpoint: Pose?, relativeUnits: Bool, encoding: PCDHeader.Encoding,
-                        dataOffset: Int) throws -> PCDHeader {
+    private func finish(
+        names: [String]?, sizes: [Int]?, types: [UInt8]?, counts: [Int]?, width: Int?, height: Int?,
+        points: Int?, viewpoint: Pose?, relativeUnits: Bool, encoding: PCDHeader.Encoding,
+        dataOffset: Int
+    ) throws -> PCDHeader {
         guard let names else { throw bad("no FIELDS line") }
         guard let sizes else { throw bad("no SIZE line") }
         guard let types else { throw bad("no TYPE line") }
@@ -131,20 +134,25 @@ struct PCDHeaderParser {
         var values = 0
         for (index, name) in names.enumerated() {
             guard let type = ScalarType(pcdType: types[index], size: sizes[index]) else {
-                throw bad("field \(name.prefix(40)) has TYPE \(Character(Unicode.Scalar(types[index]))) with SIZE \(sizes[index]), which no PCD reader reads")
+                throw bad(
+                    "field \(name.prefix(40)) has TYPE \(Character(Unicode.Scalar(types[index]))) with SIZE \(sizes[index]), which no PCD reader reads"
+                )
             }
             guard counts[index] >= 1 else { throw bad("field \(name.prefix(40)) has COUNT 0") }
             fields.append(.init(name: name, type: type, count: counts[index], offset: step))
             // Sizes are at most 8 and COUNTs at most 2^20, but a long header may list many fields.
             guard let s = CloudFileLimits.product(sizes[index], counts[index], plus: step),
-                  let v = CloudFileLimits.product(1, counts[index], plus: values) else {
+                let v = CloudFileLimits.product(1, counts[index], plus: values)
+            else {
                 throw bad("the fields' SIZE x COUNT overflow")
             }
             step = s
             values = v
         }
         for axis in ["x", "y", "z"] {
-            guard let field = fields.first(where: { $0.name == axis }) else { throw bad("no \(axis) field (FIELDS \(names.joined(separator: " ").prefix(80)))") }
+            guard let field = fields.first(where: { $0.name == axis }) else {
+                throw bad("no \(axis) field (FIELDS \(names.joined(separator: " ").prefix(80)))")
+            }
             guard field.count == 1 else { throw bad("field \(axis) has COUNT \(field.count), not 1") }
         }
         for name in ["rgb", "rgba"] {
@@ -158,9 +166,10 @@ struct PCDHeaderParser {
         guard let cells = CloudFileLimits.product(columns, rows), cells == points else {
             throw bad("POINTS \(points) is not WIDTH x HEIGHT (\(columns) x \(rows))")
         }
-        return PCDHeader(fields: fields, width: columns, height: rows, points: points, viewpoint: viewpoint,
-                         relativeUnits: relativeUnits, encoding: encoding,
-                         dataOffset: dataOffset, pointStep: step, valuesPerPoint: values)
+        return PCDHeader(
+            fields: fields, width: columns, height: rows, points: points, viewpoint: viewpoint,
+            relativeUnits: relativeUnits, encoding: encoding,
+            dataOffset: dataOffset, pointStep: step, valuesPerPoint: values)
     }
 
     private func requireSameCount(_ values: [String], _ keyword: String, _ fields: [String]) throws {

@@ -21,16 +21,18 @@ struct PLYBodyReader {
         self.header = header
         self.path = path
         let vertex = header.vertex
-        channels = try CloudChannels(names: vertex.properties.map(\.name),
-                                     types: vertex.properties.map { $0.listCount == nil ? $0.type : nil }, path: path)
+        channels = try CloudChannels(
+            names: vertex.properties.map(\.name),
+            types: vertex.properties.map { $0.listCount == nil ? $0.type : nil }, path: path)
     }
 
     func read(_ stream: inout ByteStream) throws -> Body {
         try checkLeastData(stream.remaining)
         // The vertices, and the grid they are placed in when the file has a range_grid.
         let gridCells = header.rangeGridIndex.map { header.elements[$0].count } ?? 0
-        try MemoryBudget.require((header.vertex.count + gridCells) * channels.bytesPerPoint + 5 * gridCells,
-                                 for: "a cloud of \(header.vertex.count) points", about: .file(path))
+        try MemoryBudget.require(
+            (header.vertex.count + gridCells) * channels.bytesPerPoint + 5 * gridCells,
+            for: "a cloud of \(header.vertex.count) points", about: .file(path))
         var vertices: CloudOutput?
         var cells: [Int32]?
         if header.ascii {
@@ -156,7 +158,9 @@ struct PLYBodyReader {
             values.append(value)
             guard property.listCount != nil else { continue }
             guard value >= 0, value * Double(property.type.size) <= Double(stream.remaining) else {
-                throw bad("element \(element.name) property \(property.name) lists \(value.countText) items at byte \(stream.position - size), more than the file holds")
+                throw bad(
+                    "element \(element.name) property \(property.name) lists \(value.countText) items at byte \(stream.position - size), more than the file holds"
+                )
             }
             let length = Int(value) * property.type.size
             if length > 0, element.name == "range_grid" {
@@ -188,7 +192,9 @@ struct PLYBodyReader {
             let token = UnsafeRawBufferPointer(rebasing: line[tokens.ranges[column]])
             column += 1
             guard let value = AsciiNumber.value(token, as: type) else {
-                throw bad("line \(lines.lineNumber) of the data: '\(String(decoding: token.prefix(40), as: UTF8.self))' is not \(describe(type)) (element \(element.name.prefix(40)) property \(what.prefix(40)))")
+                throw bad(
+                    "line \(lines.lineNumber) of the data: '\(String(decoding: token.prefix(40), as: UTF8.self))' is not \(describe(type)) (element \(element.name.prefix(40)) property \(what.prefix(40)))"
+                )
             }
             return value
         }
@@ -199,7 +205,9 @@ struct PLYBodyReader {
             }
             let length = try number(countType, property.name)
             guard length >= 0, length <= Double(tokens.count - column) else {
-                throw bad("line \(lines.lineNumber) of the data: list \(property.name.prefix(40)) says \(length.countText) items, the line has \(tokens.count - column) more values")
+                throw bad(
+                    "line \(lines.lineNumber) of the data: list \(property.name.prefix(40)) says \(length.countText) items, the line has \(tokens.count - column) more values"
+                )
             }
             values.append(length)
             for k in 0..<Int(length) {
@@ -220,7 +228,8 @@ struct PLYBodyReader {
             for _ in 0..<element.count { try checkCamera(element, try binaryRow(&stream, element)) }
         } else if let step = element.fixedRowBytes {
             guard let length = CloudFileLimits.product(element.count, step), length <= stream.remaining else {
-                throw bad("truncated: element \(element.name) needs \(element.count) x \(step) bytes, the file has \(stream.remaining) left")
+                throw bad(
+                    "truncated: element \(element.name) needs \(element.count) x \(step) bytes, the file has \(stream.remaining) left")
             }
             stream.advance(length)
         } else {

@@ -89,7 +89,9 @@ struct PLYHeaderParser {
                 }
             case "element":
                 guard tokens.count == 3 else { throw bad("malformed element line") }
-                guard !elements.contains(where: { $0.name == tokens[1] }) else { throw bad("element \(tokens[1].prefix(40)) is declared twice") }
+                guard !elements.contains(where: { $0.name == tokens[1] }) else {
+                    throw bad("element \(tokens[1].prefix(40)) is declared twice")
+                }
                 let count = try CloudFileLimits.count(tokens[2], "element \(tokens[1].prefix(40))", path: path)
                 elements.append(PLYHeader.Element(name: tokens[1], count: count))
             case "property":
@@ -97,8 +99,9 @@ struct PLYHeaderParser {
                 try addProperty(tokens, to: &elements[elements.count - 1])
             case "end_header":
                 guard let encoding else { throw bad("no format line") }
-                let header = PLYHeader(ascii: encoding.ascii, bigEndian: encoding.bigEndian, elements: elements, columns: columns,
-                                       rows: rows, viewpoint: viewpoint, relativeUnits: relativeUnits, dataOffset: lines.offset)
+                let header = PLYHeader(
+                    ascii: encoding.ascii, bigEndian: encoding.bigEndian, elements: elements, columns: columns,
+                    rows: rows, viewpoint: viewpoint, relativeUnits: relativeUnits, dataOffset: lines.offset)
                 try validate(header)
                 return header
             default:
@@ -112,7 +115,9 @@ struct PLYHeaderParser {
         let property: PLYHeader.Property
         if tokens.count == 5, tokens[1] == "list" {
             guard let countType = ScalarType(plyName: tokens[2]), countType.isInteger, let itemType = ScalarType(plyName: tokens[3]) else {
-                throw bad("property list '\(tokens[2].prefix(20)) \(tokens[3].prefix(20))' has an unknown type (the count must be an integer type)")
+                throw bad(
+                    "property list '\(tokens[2].prefix(20)) \(tokens[3].prefix(20))' has an unknown type (the count must be an integer type)"
+                )
             }
             property = .init(name: tokens[4], type: itemType, listCount: countType)
         } else if tokens.count == 3 {
@@ -142,11 +147,15 @@ struct PLYHeaderParser {
                 throw bad("obj_info gives num_cols \(header.columns) and num_rows \(header.rows); a grid needs both")
             }
             guard let cells = CloudFileLimits.product(header.columns, header.rows), cells <= CloudFileLimits.maxPoints else {
-                throw bad("obj_info num_cols x num_rows (\(header.columns) x \(header.rows)) is more than cloudgen reads (at most \(CloudFileLimits.maxPoints) points)")
+                throw bad(
+                    "obj_info num_cols x num_rows (\(header.columns) x \(header.rows)) is more than cloudgen reads (at most \(CloudFileLimits.maxPoints) points)"
+                )
             }
             let expected = grid?.count ?? vertex.count
             guard cells == expected else {
-                throw bad("obj_info num_cols x num_rows (\(header.columns) x \(header.rows)) disagrees with element \(grid == nil ? "vertex" : "range_grid") \(expected)")
+                throw bad(
+                    "obj_info num_cols x num_rows (\(header.columns) x \(header.rows)) disagrees with element \(grid == nil ? "vertex" : "range_grid") \(expected)"
+                )
             }
         } else if let grid {
             throw bad("element range_grid \(grid.count) without obj_info num_cols and num_rows")

@@ -78,7 +78,9 @@ struct RecordLayout {
                 line.removeAll(keepingCapacity: true)
                 line += "\(asciiFloat(p[3 * j])) \(asciiFloat(p[3 * j + 1])) \(asciiFloat(p[3 * j + 2]))"
                 if let c { line += " " + color(c, j) }
-                if let n { line += " \(asciiFloat(n[3 * j])) \(asciiFloat(n[3 * j + 1])) \(asciiFloat(n[3 * j + 2])) \(asciiFloat(k?[j] ?? 0))" }
+                if let n {
+                    line += " \(asciiFloat(n[3 * j])) \(asciiFloat(n[3 * j + 1])) \(asciiFloat(n[3 * j + 2])) \(asciiFloat(k?[j] ?? 0))"
+                }
                 line += "\n"
                 try sink.append(line)
             }
@@ -97,8 +99,10 @@ func packedColor(_ c: UnsafePointer<UInt8>, _ j: Int) -> UInt32 {
 }
 
 /// The cloud's channels as pointers: positions, colors, normals, curvature (nil when absent).
-func withChannels<R>(_ cloud: PointCloud,
-                     _ body: (UnsafePointer<Float>, UnsafePointer<UInt8>?, UnsafePointer<Float>?, UnsafePointer<Float>?) throws -> R) rethrows -> R {
+func withChannels<R>(
+    _ cloud: PointCloud,
+    _ body: (UnsafePointer<Float>, UnsafePointer<UInt8>?, UnsafePointer<Float>?, UnsafePointer<Float>?) throws -> R
+) rethrows -> R {
     try cloud.positions.withUnsafeBufferPointer { p in
         try withOptional(cloud.colors) { c in
             try withOptional(cloud.normals) { n in

@@ -65,7 +65,8 @@ public enum AnimatedPNG {
             }
             // fcTL: sequence, width, height, x and y offsets, delay as a fraction of a second,
             // dispose op 0 (none) and blend op 0 (source: each frame replaces the whole canvas).
-            let control = be32(sequence) + Array(ihdr.data[0..<8]) + be32(0) + be32(0)
+            let control =
+                be32(sequence) + Array(ihdr.data[0..<8]) + be32(0) + be32(0)
                 + be16(UInt16(delayMilliseconds)) + be16(1000) + [0, 0]
             appendChunk("fcTL", control, to: &out)
             sequence += 1

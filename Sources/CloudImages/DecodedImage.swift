@@ -38,11 +38,14 @@ extension DecodedImage {
         switch samples {
         case .uint8(let values):
             if channels == 3 { return ColorImage(width: width, height: height, rgb: values) }
-            return ColorImage(width: width, height: height, rgb: Self.interleave(values, pixels: pixels, channels: channels, r, g, b) { $0 })
+            return ColorImage(
+                width: width, height: height, rgb: Self.interleave(values, pixels: pixels, channels: channels, r, g, b) { $0 })
         case .uint16(let values):
-            return ColorImage(width: width, height: height, rgb: Self.interleave(values, pixels: pixels, channels: channels, r, g, b) {
-                UInt8((UInt32($0) * 255 + 32767) / 65535)
-            })
+            return ColorImage(
+                width: width, height: height,
+                rgb: Self.interleave(values, pixels: pixels, channels: channels, r, g, b) {
+                    UInt8((UInt32($0) * 255 + 32767) / 65535)
+                })
         }
     }
 
@@ -51,7 +54,9 @@ extension DecodedImage {
     public func depthMap(unitsPerMetre: Double, origin: String) throws -> DepthMap {
         try checkConsistent(origin: origin)
         guard channels == 1, case .uint16(let values) = samples else {
-            throw CloudError.badInput(.file(origin), "depth must be a 16-bit single-channel image, this is \(bitDepth)-bit with \(channels) channel\(channels == 1 ? "" : "s")")
+            throw CloudError.badInput(
+                .file(origin),
+                "depth must be a 16-bit single-channel image, this is \(bitDepth)-bit with \(channels) channel\(channels == 1 ? "" : "s")")
         }
         // DepthMap reads little-endian planes; the samples are in host order.
         #if _endian(big)
@@ -75,8 +80,10 @@ extension DecodedImage {
         }
     }
 
-    private static func interleave<T>(_ values: [T], pixels: Int, channels: Int, _ r: Int, _ g: Int, _ b: Int,
-                                      _ convert: (T) -> UInt8) -> [UInt8] {
+    private static func interleave<T>(
+        _ values: [T], pixels: Int, channels: Int, _ r: Int, _ g: Int, _ b: Int,
+        _ convert: (T) -> UInt8
+    ) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: pixels * 3) { out, initialized in
             values.withUnsafeBufferPointer { v in
                 for i in 0..<pixels {

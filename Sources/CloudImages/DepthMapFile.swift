@@ -28,7 +28,9 @@ public enum DepthMapFile {
             throw CloudError.badInput(.file(path), "not a cloudgen depth map (no CGDEPTH1 header)")
         }
         func side(_ offset: Int) -> Int {
-            Int(UInt32(header[offset]) | UInt32(header[offset + 1]) << 8 | UInt32(header[offset + 2]) << 16 | UInt32(header[offset + 3]) << 24)
+            Int(
+                UInt32(header[offset]) | UInt32(header[offset + 1]) << 8 | UInt32(header[offset + 2]) << 16 | UInt32(header[offset + 3])
+                    << 24)
         }
         let (width, height) = (side(8), side(12))
         try ImageLimits.check(width: width, height: height, origin: path)

@@ -41,8 +41,10 @@ public enum EXRDepthFile {
         }
     }
 
-    private static func withOpened<T>(_ bytes: [UInt8], channel: String, origin: String,
-                                      _ body: (OpaquePointer?, Header) throws -> T) throws -> T {
+    private static func withOpened<T>(
+        _ bytes: [UInt8], channel: String, origin: String,
+        _ body: (OpaquePointer?, Header) throws -> T
+    ) throws -> T {
         try bytes.withUnsafeBufferPointer { buffer in
             var status = cic_status()
             var info = cic_image_info()
@@ -51,8 +53,9 @@ public enum EXRDepthFile {
             if cic_exr_open(buffer.baseAddress, buffer.count, channel, Int32(ImageLimits.maxSide), &decoder, &info, &status) != CIC_OK {
                 throw error(status, origin)
             }
-            let header = Header(width: Int(info.width), height: Int(info.height), storedBits: Int(info.bit_depth),
-                                workingBytes: Int(clamping: info.working_bytes))
+            let header = Header(
+                width: Int(info.width), height: Int(info.height), storedBits: Int(info.bit_depth),
+                workingBytes: Int(clamping: info.working_bytes))
             try ImageLimits.check(width: header.width, height: header.height, origin: origin)
             return try body(decoder, header)
         }

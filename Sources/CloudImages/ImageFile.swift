@@ -19,11 +19,17 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         if starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
         // Classic TIFF (42) and BigTIFF (43), little- and big-endian.
         if starts(with: [0x49, 0x49, 0x2A, 0x00]) || starts(with: [0x4D, 0x4D, 0x00, 0x2A])
-            || starts(with: [0x49, 0x49, 0x2B, 0x00]) || starts(with: [0x4D, 0x4D, 0x00, 0x2B]) { return .tiff }
+            || starts(with: [0x49, 0x49, 0x2B, 0x00]) || starts(with: [0x4D, 0x4D, 0x00, 0x2B])
+        {
+            return .tiff
+        }
         if starts(with: Array("PCLZF".utf8)) { return .pclzf }
         // "P1" ... "P7" followed by whitespace.
         if bytes.count >= 3, bytes[0] == UInt8(ascii: "P"), (UInt8(ascii: "1")...UInt8(ascii: "7")).contains(bytes[1]),
-           PNMImage.isWhitespace(bytes[2]) { return .pnm }
+            PNMImage.isWhitespace(bytes[2])
+        {
+            return .pnm
+        }
         return nil
     }
 }
@@ -78,7 +84,8 @@ public enum ImageFile {
     private static func format(_ bytes: UnsafeRawBufferPointer, origin: String) throws -> ImageFormat {
         guard !bytes.isEmpty else { throw CloudError.badInput(.file(origin), "the file is empty") }
         guard let format = ImageFormat.sniff(bytes) else {
-            throw CloudError.badInput(.file(origin), "not an image format cloudgen reads (PNG, JPEG, TIFF, PGM/PPM, PCLZF); it starts with \(hexPrefix(bytes))")
+            throw CloudError.badInput(
+                .file(origin), "not an image format cloudgen reads (PNG, JPEG, TIFF, PGM/PPM, PCLZF); it starts with \(hexPrefix(bytes))")
         }
         return format
     }

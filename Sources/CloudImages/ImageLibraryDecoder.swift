@@ -6,8 +6,10 @@ import SafeIO
 /// opaque decoder: the header first, so that the size is checked against `ImageLimits` before
 /// the output array exists, then the pixels straight into that array.
 struct LibraryDecoder {
-    typealias Open = (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<OpaquePointer?>?,
-                      UnsafeMutablePointer<cic_image_info>?, UnsafeMutablePointer<cic_status>?) -> Int32
+    typealias Open = (
+        UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<OpaquePointer?>?,
+        UnsafeMutablePointer<cic_image_info>?, UnsafeMutablePointer<cic_status>?
+    ) -> Int32
     typealias Decode = (OpaquePointer?, UnsafeMutableRawPointer?, Int, UnsafeMutablePointer<cic_status>?) -> Int32
     typealias Close = (OpaquePointer?) -> Void
 
@@ -22,8 +24,10 @@ struct LibraryDecoder {
 
     /// Opens a decoder on `bytes`, holds the header's size to the limits, runs `body` with the
     /// decoder and the header, and closes it.
-    private func withOpened<T>(_ bytes: UnsafeRawBufferPointer, origin: String,
-                               _ body: (OpaquePointer?, cic_image_info) throws -> T) throws -> T {
+    private func withOpened<T>(
+        _ bytes: UnsafeRawBufferPointer, origin: String,
+        _ body: (OpaquePointer?, cic_image_info) throws -> T
+    ) throws -> T {
         var status = cic_status()
         var info = cic_image_info()
         var decoder: OpaquePointer?
@@ -37,8 +41,9 @@ struct LibraryDecoder {
     /// The header alone (the decoder is opened and closed; nothing is decoded).
     func header(_ bytes: UnsafeRawBufferPointer, origin: String) throws -> ImageHeader {
         try withOpened(bytes, origin: origin) { _, info in
-            ImageHeader(width: Int(info.width), height: Int(info.height), channels: Int(info.channels),
-                        bitDepth: Int(info.bit_depth), workingBytes: Int(clamping: info.working_bytes))
+            ImageHeader(
+                width: Int(info.width), height: Int(info.height), channels: Int(info.channels),
+                bitDepth: Int(info.bit_depth), workingBytes: Int(clamping: info.working_bytes))
         }
     }
 
@@ -57,13 +62,15 @@ struct LibraryDecoder {
         let samples: DecodedImage.Samples
         switch info.bit_depth {
         case 8:
-            samples = .uint8([UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-                if fill(UnsafeMutableRawBufferPointer(buffer)) { initialized = count }
-            })
+            samples = .uint8(
+                [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    if fill(UnsafeMutableRawBufferPointer(buffer)) { initialized = count }
+                })
         case 16:
-            samples = .uint16([UInt16](unsafeUninitializedCapacity: count) { buffer, initialized in
-                if fill(UnsafeMutableRawBufferPointer(buffer)) { initialized = count }
-            })
+            samples = .uint16(
+                [UInt16](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    if fill(UnsafeMutableRawBufferPointer(buffer)) { initialized = count }
+                })
         default:
             throw CloudError.badInput(.file(origin), "unsupported \(info.bit_depth)-bit \(name)")
         }

@@ -69,11 +69,15 @@ enum PCLZFImage {
         try ImageLimits.check(width: width, height: height, origin: origin)
         let pixels = width * height
         guard rawSize == pixels * kind.rawBytesPerPixel else {
-            throw CloudError.badInput(.file(origin), "PCLZF \(kind) header says \(rawSize) raw bytes, \(width)x\(height) needs \(pixels * kind.rawBytesPerPixel)")
+            throw CloudError.badInput(
+                .file(origin), "PCLZF \(kind) header says \(rawSize) raw bytes, \(width)x\(height) needs \(pixels * kind.rawBytesPerPixel)")
         }
         let stored = bytes.count - headerSize
         guard compressedSize == stored else {
-            throw CloudError.badInput(.file(origin), "PCLZF header says \(compressedSize) bytes of compressed data, the file holds \(stored)\(stored < compressedSize ? " (truncated)" : "")")
+            throw CloudError.badInput(
+                .file(origin),
+                "PCLZF header says \(compressedSize) bytes of compressed data, the file holds \(stored)\(stored < compressedSize ? " (truncated)" : "")"
+            )
         }
         // Before any output buffer exists: a few bytes claiming a 16384x16384 image reserve nothing.
         guard LZF.canExpand(compressedSize, to: rawSize) else {
@@ -122,7 +126,8 @@ enum PCLZFImage {
             let planes = try decompress(compressed, count: rawSize, origin: origin)
             return DecodedImage(width: width, height: height, channels: 3, samples: .uint8(rgb(yuv422: planes, pixels: pixels)))
         case .bayer8:
-            throw CloudError.badInput(.file(origin), "PCLZF bayer8 (raw sensor mosaic) is not supported; cloudgen reads depth16, rgb24 and yuv422")
+            throw CloudError.badInput(
+                .file(origin), "PCLZF bayer8 (raw sensor mosaic) is not supported; cloudgen reads depth16, rgb24 and yuv422")
         }
     }
 
@@ -163,8 +168,8 @@ enum PCLZFImage {
     }
 }
 
-private extension String {
-    var printableASCII: String {
+extension String {
+    fileprivate var printableASCII: String {
         String(unicodeScalars.filter { $0.value > 0x20 && $0.value < 0x7F })
     }
 }

@@ -15,59 +15,77 @@ public enum PNGWriter {
 
     /// `fastFilter` as for `encode`: files that other programs read back often (RGBD exports)
     /// decode faster with the SUB filter alone, as TUM's and Redwood's PNGs are stored.
-    public static func write(rgb image: ColorImage, to path: String,
-                             compressionLevel: Int = defaultCompressionLevel, fastFilter: Bool = false) throws {
-        try check(width: image.width, height: image.height, samples: image.rgb.count, channels: 3,
-                  compressionLevel: compressionLevel, path: path)
+    public static func write(
+        rgb image: ColorImage, to path: String,
+        compressionLevel: Int = defaultCompressionLevel, fastFilter: Bool = false
+    ) throws {
+        try check(
+            width: image.width, height: image.height, samples: image.rgb.count, channels: 3,
+            compressionLevel: compressionLevel, path: path)
         try image.rgb.withUnsafeBytes {
-            try write($0, width: image.width, height: image.height, channels: 3, bitDepth: 8,
-                      compressionLevel: compressionLevel, fastFilter: fastFilter, to: path)
+            try write(
+                $0, width: image.width, height: image.height, channels: 3, bitDepth: 8,
+                compressionLevel: compressionLevel, fastFilter: fastFilter, to: path)
         }
     }
 
     /// `samples`: width * height values, row-major (e.g. depth in millimetres, 0 for none).
-    public static func write(gray16 samples: [UInt16], width: Int, height: Int, to path: String,
-                             compressionLevel: Int = defaultCompressionLevel, fastFilter: Bool = false) throws {
-        try check(width: width, height: height, samples: samples.count, channels: 1,
-                  compressionLevel: compressionLevel, path: path)
+    public static func write(
+        gray16 samples: [UInt16], width: Int, height: Int, to path: String,
+        compressionLevel: Int = defaultCompressionLevel, fastFilter: Bool = false
+    ) throws {
+        try check(
+            width: width, height: height, samples: samples.count, channels: 1,
+            compressionLevel: compressionLevel, path: path)
         try samples.withUnsafeBytes {
-            try write($0, width: width, height: height, channels: 1, bitDepth: 16,
-                      compressionLevel: compressionLevel, fastFilter: fastFilter, to: path)
+            try write(
+                $0, width: width, height: height, channels: 1, bitDepth: 16,
+                compressionLevel: compressionLevel, fastFilter: fastFilter, to: path)
         }
     }
 
     /// `samples`: width * height 8-bit values, row-major (a confidence map, a mask).
-    public static func write(gray8 samples: [UInt8], width: Int, height: Int, to path: String,
-                             compressionLevel: Int = defaultCompressionLevel) throws {
-        try check(width: width, height: height, samples: samples.count, channels: 1,
-                  compressionLevel: compressionLevel, path: path)
+    public static func write(
+        gray8 samples: [UInt8], width: Int, height: Int, to path: String,
+        compressionLevel: Int = defaultCompressionLevel
+    ) throws {
+        try check(
+            width: width, height: height, samples: samples.count, channels: 1,
+            compressionLevel: compressionLevel, path: path)
         try samples.withUnsafeBytes {
-            try write($0, width: width, height: height, channels: 1, bitDepth: 8,
-                      compressionLevel: compressionLevel, fastFilter: false, to: path)
+            try write(
+                $0, width: width, height: height, channels: 1, bitDepth: 8,
+                compressionLevel: compressionLevel, fastFilter: false, to: path)
         }
     }
 
     /// A complete 8-bit RGB PNG file in memory: for previews, written with `AtomicFile` or wrapped
     /// into an animated PNG. `fastFilter` uses the SUB row filter alone instead of libpng's
     /// per-row adaptive choice: several times faster on rendered images, a few percent larger.
-    public static func encode(rgb image: ColorImage, compressionLevel: Int = 1, fastFilter: Bool = true,
-                              origin: String) throws -> [UInt8] {
-        try check(width: image.width, height: image.height, samples: image.rgb.count, channels: 3,
-                  compressionLevel: compressionLevel, path: origin)
+    public static func encode(
+        rgb image: ColorImage, compressionLevel: Int = 1, fastFilter: Bool = true,
+        origin: String
+    ) throws -> [UInt8] {
+        try check(
+            width: image.width, height: image.height, samples: image.rgb.count, channels: 3,
+            compressionLevel: compressionLevel, path: origin)
         var status = cic_status()
         var bytes: UnsafeMutablePointer<UInt8>?
         var size = 0
         image.rgb.withUnsafeBytes {
-            _ = cic_png_encode($0.baseAddress, UInt32(image.width), UInt32(image.height), 3, 8, Int32(compressionLevel),
-                               fastFilter ? 1 : 0, &bytes, &size, &status)
+            _ = cic_png_encode(
+                $0.baseAddress, UInt32(image.width), UInt32(image.height), 3, 8, Int32(compressionLevel),
+                fastFilter ? 1 : 0, &bytes, &size, &status)
         }
         defer { cic_free(bytes) }
         guard status.code == CIC_OK, let bytes else { throw status.failure(about: .file(origin)) }
         return Array(UnsafeBufferPointer(start: bytes, count: size))
     }
 
-    private static func check(width: Int, height: Int, samples: Int, channels: Int, compressionLevel: Int,
-                              path: String) throws {
+    private static func check(
+        width: Int, height: Int, samples: Int, channels: Int, compressionLevel: Int,
+        path: String
+    ) throws {
         try ImageLimits.check(width: width, height: height, origin: path)
         guard samples == width * height * channels else {
             throw CloudError.badInput(.file(path), "a \(width)x\(height) image needs \(width * height * channels) samples, got \(samples)")
@@ -77,12 +95,15 @@ public enum PNGWriter {
         }
     }
 
-    private static func write(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, channels: Int, bitDepth: Int,
-                              compressionLevel: Int, fastFilter: Bool, to path: String) throws {
+    private static func write(
+        _ pixels: UnsafeRawBufferPointer, width: Int, height: Int, channels: Int, bitDepth: Int,
+        compressionLevel: Int, fastFilter: Bool, to path: String
+    ) throws {
         try AtomicFile.write(path) { temporary in
             var status = cic_status()
-            cic_png_write(temporary, pixels.baseAddress, UInt32(width), UInt32(height), Int32(channels),
-                          Int32(bitDepth), Int32(compressionLevel), fastFilter ? 1 : 0, &status)
+            cic_png_write(
+                temporary, pixels.baseAddress, UInt32(width), UInt32(height), Int32(channels),
+                Int32(bitDepth), Int32(compressionLevel), fastFilter ? 1 : 0, &status)
             if let error = status.error(about: .file(path)) { throw error }
         }
     }

@@ -25,9 +25,11 @@ enum PNMImage {
         case UInt8(ascii: "5"): channels = 1
         case UInt8(ascii: "6"): channels = 3
         case UInt8(ascii: "2"), UInt8(ascii: "3"):
-            throw CloudError.badInput(.file(origin), "plain (ASCII) Netpbm P\(Character(Unicode.Scalar(kind))) is not supported; cloudgen reads binary P5/P6")
+            throw CloudError.badInput(
+                .file(origin), "plain (ASCII) Netpbm P\(Character(Unicode.Scalar(kind))) is not supported; cloudgen reads binary P5/P6")
         default:
-            throw CloudError.badInput(.file(origin), "Netpbm P\(Character(Unicode.Scalar(kind))) is not supported; cloudgen reads binary PGM (P5) and PPM (P6)")
+            throw CloudError.badInput(
+                .file(origin), "Netpbm P\(Character(Unicode.Scalar(kind))) is not supported; cloudgen reads binary PGM (P5) and PPM (P6)")
         }
         var header = HeaderReader(bytes: bytes, position: 2, origin: origin)
         let width = try header.number("width")
@@ -46,7 +48,8 @@ enum PNMImage {
         let sampleBytes = maxval < 256 ? 1 : 2
         let available = bytes.count - start
         guard available >= count * sampleBytes else {
-            throw CloudError.badInput(.file(origin), "Netpbm raster holds \(available) bytes, \(width)x\(height) needs \(count * sampleBytes) (truncated)")
+            throw CloudError.badInput(
+                .file(origin), "Netpbm raster holds \(available) bytes, \(width)x\(height) needs \(count * sampleBytes) (truncated)")
         }
         return Header(width: width, height: height, channels: channels, maxval: maxval, start: start)
     }
@@ -111,7 +114,8 @@ enum PNMImage {
                 }
             }
             guard digits > 0 else {
-                throw CloudError.badInput(.file(origin), "Netpbm header is missing its \(what)\(position >= bytes.count ? " (truncated)" : "")")
+                throw CloudError.badInput(
+                    .file(origin), "Netpbm header is missing its \(what)\(position >= bytes.count ? " (truncated)" : "")")
             }
             return value
         }

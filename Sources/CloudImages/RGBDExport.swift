@@ -53,18 +53,24 @@ public final class RGBDExporter {
         var clipped = 0
         let millimetres = depth.metres.map { z -> UInt16 in
             let mm = (Double(z) * 1000).rounded()
-            guard mm <= Double(UInt16.max) else { clipped += 1; return 0 }
+            guard mm <= Double(UInt16.max) else {
+                clipped += 1
+                return 0
+            }
             return UInt16(mm)
         }
         depthClipped += clipped
-        try PNGWriter.write(gray16: millimetres, width: depth.width, height: depth.height, to: "\(folder.staging.path)/depth/\(name)",
-                             compressionLevel: Self.compressionLevel, fastFilter: Self.fastFilter)
+        try PNGWriter.write(
+            gray16: millimetres, width: depth.width, height: depth.height, to: "\(folder.staging.path)/depth/\(name)",
+            compressionLevel: Self.compressionLevel, fastFilter: Self.fastFilter)
         if let color = frame.color {
             guard color.width == depth.width, color.height == depth.height else {
-                throw CloudError.badInput("\(directory): color \(color.width)x\(color.height) is not at the depth size \(depth.width)x\(depth.height)")
+                throw CloudError.badInput(
+                    "\(directory): color \(color.width)x\(color.height) is not at the depth size \(depth.width)x\(depth.height)")
             }
-            try PNGWriter.write(rgb: color, to: "\(folder.staging.path)/color/\(name)", compressionLevel: Self.compressionLevel,
-                                fastFilter: Self.fastFilter)
+            try PNGWriter.write(
+                rgb: color, to: "\(folder.staging.path)/color/\(name)", compressionLevel: Self.compressionLevel,
+                fastFilter: Self.fastFilter)
         }
         if let pose = frame.pose { poses.append(pose) }
         frames += 1
@@ -81,7 +87,8 @@ public final class RGBDExporter {
     private func writeIndexFiles() throws {
         guard let k = intrinsics else { return }
         let matrix = [k.fx, 0, 0, 0, k.fy, 0, k.cx, k.cy, 1].map { String($0) }.joined(separator: ", ")
-        let json = "{\n\t\"width\" : \(k.referenceWidth),\n\t\"height\" : \(k.referenceHeight),\n\t\"intrinsic_matrix\" : [ \(matrix) ]\n}\n"
+        let json =
+            "{\n\t\"width\" : \(k.referenceWidth),\n\t\"height\" : \(k.referenceHeight),\n\t\"intrinsic_matrix\" : [ \(matrix) ]\n}\n"
         try AtomicFile.write(Data(json.utf8), to: "\(folder.staging.path)/camera_intrinsic.json")
         if poses.count == frames {
             var log = ""

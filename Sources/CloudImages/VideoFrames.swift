@@ -61,8 +61,10 @@ public final class VideoFrames {
         var chroma: [UInt8] = []
         let luma = [UInt8](unsafeUninitializedCapacity: lumaCount) { lumaBuffer, lumaInitialized in
             chroma = [UInt8](unsafeUninitializedCapacity: chromaCount) { chromaBuffer, chromaInitialized in
-                if cic_video_next(decoder, lumaBuffer.baseAddress, lumaCount, chromaBuffer.baseAddress, chromaCount, &frame, &status) == CIC_OK,
-                   frame.ended == 0 {
+                if cic_video_next(decoder, lumaBuffer.baseAddress, lumaCount, chromaBuffer.baseAddress, chromaCount, &frame, &status)
+                    == CIC_OK,
+                    frame.ended == 0
+                {
                     chromaInitialized = chromaCount
                     lumaInitialized = lumaCount
                 }

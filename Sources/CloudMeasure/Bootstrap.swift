@@ -1,6 +1,6 @@
-import Foundation
 import CloudCore
 import CloudPCL
+import Foundation
 
 /// The 1-sigma uncertainty of every number from a block bootstrap over the planes' inliers: each
 /// round redraws every plane's points, block by block with replacement, refits the planes with
@@ -40,7 +40,8 @@ struct Bootstrap {
         var cells: [SIMD2<Int>: [UInt32]] = [:]
         for i in fitted.inliers {
             let p = set.points[Int(i)]
-            let key = SIMD2(Int((dot(p, u) / settings.bootstrapBlock).rounded(.down)), Int((dot(p, v) / settings.bootstrapBlock).rounded(.down)))
+            let key = SIMD2(
+                Int((dot(p, u) / settings.bootstrapBlock).rounded(.down)), Int((dot(p, v) / settings.bootstrapBlock).rounded(.down)))
             cells[key, default: []].append(i)
         }
         return cells.keys.sorted { ($0.x, $0.y) < ($1.x, $1.y) }.map { cells[$0]! }
@@ -52,7 +53,9 @@ struct Bootstrap {
         let spreads = planes.map { FrameSpread.of($0, set: set, cameras: cameras) }
         let systematic = zip(planes, upright).map { p, wall -> Double in
             guard wall else { return Self.levelFraction * p.rms }
-            let (independent, shared) = (Self.independentFraction * p.rms, Self.sharedFraction * SharedResidual.of(p, set: set, leaf: settings.leaf))
+            let (independent, shared) = (
+                Self.independentFraction * p.rms, Self.sharedFraction * SharedResidual.of(p, set: set, leaf: settings.leaf)
+            )
             return (independent * independent + shared * shared).squareRoot()
         }
         var random = SplitMix64(seed: settings.seed, stream: 0xB0075)

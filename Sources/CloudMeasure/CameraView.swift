@@ -1,5 +1,5 @@
-import Foundation
 import CloudCore
+import Foundation
 
 /// Where a frame was taken from and which way it looked, for asking what it could have seen.
 struct CameraView {

@@ -1,6 +1,6 @@
-import Foundation
 import CloudCore
 import CloudPCL
+import Foundation
 
 /// A plane found in the working set, with the points that lie on it.
 struct FittedPlane {
@@ -38,15 +38,20 @@ struct PlanePeeler {
     /// Planes of `orientation` among `candidates`, largest first, each taking its inliers out of
     /// the candidates, until the next would hold fewer than `minPoints` or `limit` are found.
     /// `thinning`: the candidates are every so-many of the working set's points.
-    func peel(_ candidates: [UInt32], orientation: PlaneOrientation, minPoints: Int, limit: Int,
-              thinning: Int = 1) throws -> (planes: [FittedPlane], rest: [UInt32]) {
+    func peel(
+        _ candidates: [UInt32], orientation: PlaneOrientation, minPoints: Int, limit: Int,
+        thinning: Int = 1
+    ) throws -> (planes: [FittedPlane], rest: [UInt32]) {
         var rest = candidates
         var planes: [FittedPlane] = []
         var misses = 0
         while planes.count < limit, rest.count >= minPoints, misses < 2 {
             let sample = subsample(rest, planes.count)
-            guard let found = try set.pcl.segment(sample, orientation: orientation, distance: settings.startDistance,
-                                                  maxIterations: 1000) else { break }
+            guard
+                let found = try set.pcl.segment(
+                    sample, orientation: orientation, distance: settings.startDistance,
+                    maxIterations: 1000)
+            else { break }
             let fitted = try refine(found.plane, among: rest)
             guard fitted.inliers.count >= minPoints, coverage(of: fitted) * Double(thinning) >= Self.minCoverage else {
                 // RANSAC's best on the sample may be a sliver, or a slab through scattered points
@@ -104,9 +109,14 @@ struct PlanePeeler {
             var residuals: [Double] = []
             for i in candidates {
                 let r = abs(plane.distance(set.points[Int(i)]))
-                if r < window && set.faces(Int(i), plane.normal) { near.append(i); residuals.append(r) }
+                if r < window && set.faces(Int(i), plane.normal) {
+                    near.append(i)
+                    residuals.append(r)
+                }
             }
-            guard near.count >= 4 else { return FittedPlane(plane: plane, inliers: near, distance: distance, rms: 0, coreCentred: coreCentred) }
+            guard near.count >= 4 else {
+                return FittedPlane(plane: plane, inliers: near, distance: distance, rms: 0, coreCentred: coreCentred)
+            }
             let sorted = residuals.sorted()
             let sigma = 1.4826 * sorted[sorted.count / 2]
             let bounds = distanceRange ?? settings.distanceRange
@@ -115,9 +125,13 @@ struct PlanePeeler {
             guard inliers.count >= 4 else { break }
             plane = try set.fit(inliers, like: plane, coreCentred: coreCentred)
         }
-        let squares = inliers.reduce(0.0) { let r = plane.distance(set.points[Int($1)]); return $0 + r * r }
-        return FittedPlane(plane: plane, inliers: inliers, distance: distance, rms: (squares / Double(max(1, inliers.count))).squareRoot(),
-                           coreCentred: coreCentred)
+        let squares = inliers.reduce(0.0) {
+            let r = plane.distance(set.points[Int($1)])
+            return $0 + r * r
+        }
+        return FittedPlane(
+            plane: plane, inliers: inliers, distance: distance, rms: (squares / Double(max(1, inliers.count))).squareRoot(),
+            coreCentred: coreCentred)
     }
 
     /// `indices` without `taken` (both index the working set of `count` points).

@@ -1,6 +1,6 @@
-import Foundation
 import CloudCore
 import CloudPCL
+import Foundation
 
 /// The gravity-aligned frame a room is reported in: z up, x along the longest wall, the origin on
 /// the floor below the first camera. Floor-plan coordinates are (x, y) in it.
@@ -56,7 +56,8 @@ struct PlanLine {
     func crossing(_ other: PlanLine, minAngle: Double = 20 * .pi / 180) -> SIMD2<Double>? {
         let det = normal.x * other.normal.y - normal.y * other.normal.x
         guard abs(det) > sin(minAngle) else { return nil }
-        return SIMD2((-offset * other.normal.y + other.offset * normal.y) / det,
-                     (-normal.x * other.offset + other.normal.x * offset) / det)
+        return SIMD2(
+            (-offset * other.normal.y + other.offset * normal.y) / det,
+            (-normal.x * other.offset + other.normal.x * offset) / det)
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import CloudCore
+import Foundation
 
 /// How far apart the frames that saw a plane put it. When the poses drift (a walk, a pan whose
 /// odometry creeps), each frame's copy of a wall or floor lies a few millimetres to centimetres
@@ -24,7 +24,8 @@ enum FrameSpread {
         let minCosine = cos(viewCone)
         for i in fitted.inliers {
             let p = set.points[Int(i)]
-            var best = -1, bestCosine = minCosine
+            var best = -1
+            var bestCosine = minCosine
             for (k, camera) in cameras.enumerated() {
                 let d = p - camera.position
                 let cosine = dot(d, camera.forward) / max(1e-9, (d * d).sum().squareRoot())
@@ -38,10 +39,11 @@ enum FrameSpread {
         guard frames.count >= 2 else { return 0 }
         let total = Double(frames.reduce(0) { $0 + counts[$1] })
         let mean = frames.reduce(0.0) { $0 + sums[$1] } / total
-        let variance = frames.reduce(0.0) { sum, k in
-            let m = sums[k] / Double(counts[k])
-            return sum + Double(counts[k]) * (m - mean) * (m - mean)
-        } / total
+        let variance =
+            frames.reduce(0.0) { sum, k in
+                let m = sums[k] / Double(counts[k])
+                return sum + Double(counts[k]) * (m - mean) * (m - mean)
+            } / total
         return variance.squareRoot()
     }
 }

@@ -1,6 +1,6 @@
-import Foundation
 import CloudCore
 import CloudPCL
+import Foundation
 
 /// The level planes of a room: the floor, the ceiling, and the rest (table tops, shelves, beds).
 struct LevelPlanes {
@@ -25,8 +25,10 @@ struct LevelPlanes {
             let n = set.normals[i]
             return !n.x.isFinite || abs(dot(n, up)) > cos(30 * Double.pi / 180)
         }.map { UInt32($0) }
-        var planes = try peeler.peel(candidates, orientation: .across(axis: up, maxAngle: settings.horizontalAngle),
-                                     minPoints: settings.points(forArea: settings.minHorizontalArea), limit: 8).planes
+        var planes = try peeler.peel(
+            candidates, orientation: .across(axis: up, maxAngle: settings.horizontalAngle),
+            minPoints: settings.points(forArea: settings.minHorizontalArea), limit: 8
+        ).planes
         for i in planes.indices where dot(planes[i].plane.normal, up) < 0 { planes[i].plane = planes[i].plane.flipped }
         let heights = set.points.map { dot($0, up) }
         let bigEnough = settings.points(forArea: settings.minFloorArea)
@@ -41,7 +43,10 @@ struct LevelPlanes {
         }
         result.floor = floor.map { byHeight[$0].plane }
         if result.floor == nil {
-            result.floorReason = byHeight.isEmpty ? "no level plane seen" : "no level plane of \(settings.minFloorArea) m² or more with nothing below it (is the floor out of view?)"
+            result.floorReason =
+                byHeight.isEmpty
+                ? "no level plane seen"
+                : "no level plane of \(settings.minFloorArea) m² or more with nothing below it (is the floor out of view?)"
         }
         let ceiling = byHeight.lastIndex { p in
             if let floor, p.height - byHeight[floor].height < settings.minCeilingHeight { return false }
@@ -49,9 +54,11 @@ struct LevelPlanes {
         }
         result.ceiling = ceiling.map { byHeight[$0].plane }
         if result.ceiling == nil {
-            result.ceilingReason = "no ceiling seen (no level plane of \(settings.minFloorArea) m² or more, \(settings.minCeilingHeight) m or more above the floor, with nothing above it)"
+            result.ceilingReason =
+                "no ceiling seen (no level plane of \(settings.minFloorArea) m² or more, \(settings.minCeilingHeight) m or more above the floor, with nothing above it)"
         }
-        result.others = byHeight.indices.filter { $0 != floor && $0 != ceiling }.map { byHeight[$0] }.sorted { $0.order < $1.order }.map(\.plane)
+        result.others = byHeight.indices.filter { $0 != floor && $0 != ceiling }.map { byHeight[$0] }.sorted { $0.order < $1.order }.map(
+            \.plane)
         return result
     }
 
@@ -66,7 +73,9 @@ struct LevelPlanes {
         guard Double(behind) > VerticalPlanes.beyondFraction * Double(sample.count) else { return }
         beyondWalls.append(found)
         ceiling = nil
-        ceilingReason = String(format: "the only ceiling seen lies behind a wall (%.0f %% of its points): the ceiling of the space beyond a doorway; the room's own was out of view",
-                               100 * Double(behind) / Double(sample.count))
+        ceilingReason = String(
+            format:
+                "the only ceiling seen lies behind a wall (%.0f %% of its points): the ceiling of the space beyond a doorway; the room's own was out of view",
+            100 * Double(behind) / Double(sample.count))
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import CloudCore
+import Foundation
 
 /// How `cloudgen measure` looks at a cloud. The defaults suit rooms scanned by depth cameras and
 /// phones; Docs/measure.md says why each value is what it is.

@@ -1,6 +1,6 @@
-import Foundation
 import CloudCore
 import CloudPCL
+import Foundation
 
 /// The numbers of a room as functions of its planes, so that the bootstrap can recompute them from
 /// refitted planes with everything else (frame, which walls meet, where to measure) held fixed.
@@ -49,7 +49,8 @@ struct RoomGeometry {
         }
         func between(at q: SIMD2<Double>) -> Double? {
             guard let floor = planes.floor, let ceiling = planes.ceiling,
-                  let low = frame.height(of: floor, at: q), let high = frame.height(of: ceiling, at: q) else { return nil }
+                let low = frame.height(of: floor, at: q), let high = frame.height(of: ceiling, at: q)
+            else { return nil }
             return high - low
         }
         let closed = outline.isClosed && corners.count == outline.loop.count
@@ -63,10 +64,11 @@ struct RoomGeometry {
         if let camera, let floor = planes.floor {
             cameraHeight = frame.height(of: floor, at: frame.plan(camera)).map { dot(camera - frame.origin, frame.up) - $0 }
         }
-        return Numbers(height: between(at: centre), area: polygon?.area, perimeter: polygon?.perimeter,
-                       wallLengths: lengths, wallHeights: heights, cameraHeight: cameraHeight,
-                       extentX: closed ? (corners.map(\.x).max()! - corners.map(\.x).min()!) : nil,
-                       extentY: closed ? (corners.map(\.y).max()! - corners.map(\.y).min()!) : nil,
-                       corners: closed ? corners : [], wallEnds: ends)
+        return Numbers(
+            height: between(at: centre), area: polygon?.area, perimeter: polygon?.perimeter,
+            wallLengths: lengths, wallHeights: heights, cameraHeight: cameraHeight,
+            extentX: closed ? (corners.map(\.x).max()! - corners.map(\.x).min()!) : nil,
+            extentY: closed ? (corners.map(\.y).max()! - corners.map(\.y).min()!) : nil,
+            corners: closed ? corners : [], wallEnds: ends)
     }
 }

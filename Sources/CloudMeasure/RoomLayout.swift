@@ -37,8 +37,9 @@ struct RoomLayout {
         traces = walls.map(trace)
         self.outline = outline
         let floorCentre = surfaces.levels.floor.map { frame.plan(set.centroid($0.inliers)) } ?? frame.plan(surfaces.interior)
-        geometry = RoomGeometry(frame: frame, outline: outline, wallCentroids: walls.map(\.centroid), wallNormals: walls.map(\.normal),
-                                floorCentre: floorCentre, camera: cameras.count == 1 ? cameras[0] : nil)
+        geometry = RoomGeometry(
+            frame: frame, outline: outline, wallCentroids: walls.map(\.centroid), wallNormals: walls.map(\.normal),
+            floorCentre: floorCentre, camera: cameras.count == 1 ? cameras[0] : nil)
     }
 }
 
@@ -58,7 +59,9 @@ struct RoomNumbers {
             return RoomGeometry.Planes(floor: floor, ceiling: ceiling, walls: Array(rest))
         }
         fitted = layout.geometry.numbers(roles(planes.map(\.plane)))
-        rounds = try Bootstrap(set: set, settings: settings, cameras: scan.cameras.map(CameraView.init)).replicates(planes, upright: planes.indices.map { $0 >= planes.count - layout.walls.count }).map { layout.geometry.numbers(roles($0)) }
+        rounds = try Bootstrap(set: set, settings: settings, cameras: scan.cameras.map(CameraView.init)).replicates(
+            planes, upright: planes.indices.map { $0 >= planes.count - layout.walls.count }
+        ).map { layout.geometry.numbers(roles($0)) }
     }
 
     /// A number with its sigma over the rounds; nil when it was not measured.

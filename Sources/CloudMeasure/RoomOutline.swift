@@ -1,4 +1,5 @@
 import Foundation
+
 /// How the walls join: each wall's neighbour at its end, and whether they close around the room.
 struct RoomOutline {
     /// A wall's trace on the floor plan: its line and the span of its points along it.
@@ -36,7 +37,8 @@ struct RoomOutline {
             // Past a wall seen to stand to the ceiling, though, a wall may run on as far as it may
             // stop short: into a doorway's corridor, as the coplanar wall of the next room, or
             // along an L's other arm where no floor beyond was seen to cut it.
-            let runA = b.fullHeight ? maxGap : maxOverrun, runB = a.fullHeight ? maxGap : maxOverrun
+            let runA = b.fullHeight ? maxGap : maxOverrun
+            let runB = a.fullHeight ? maxGap : maxOverrun
             guard (-runA...maxGap).contains(gapA), (-runB...maxGap).contains(gapB) else { return nil }
             return abs(gapA) + abs(gapB)
         }
@@ -93,9 +95,11 @@ struct RoomOutline {
 
     /// Shoelace area and perimeter of a polygon.
     static func areaAndPerimeter(_ polygon: [SIMD2<Double>]) -> (area: Double, perimeter: Double) {
-        var twice = 0.0, perimeter = 0.0
+        var twice = 0.0
+        var perimeter = 0.0
         for k in polygon.indices {
-            let a = polygon[k], b = polygon[(k + 1) % polygon.count]
+            let a = polygon[k]
+            let b = polygon[(k + 1) % polygon.count]
             twice += a.x * b.y - b.x * a.y
             perimeter += ((b - a) * (b - a)).sum().squareRoot()
         }

@@ -1,4 +1,5 @@
 import Foundation
+
 /// What a floor plan of the measured room shows, in plan coordinates (metres, the report's frame
 /// x and y): the CLI draws it with CloudRender's FloorPlanRenderer.
 public struct RoomPlanData: Sendable {

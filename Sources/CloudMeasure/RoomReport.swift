@@ -1,5 +1,5 @@
-import Foundation
 import CloudCore
+import Foundation
 
 /// What `cloudgen measure --json` prints and `GET /v1/captures/{id}/measure` answers: schema
 /// `cloudgen.measure/1`, documented key by key in Docs/measure.md. Lengths are metres, areas

@@ -1,5 +1,5 @@
-import Foundation
 import CloudCore
+import Foundation
 
 /// What `cloudgen measure` is given: a cloud, where its cameras stood, and up when the source knows it.
 public struct RoomScan {

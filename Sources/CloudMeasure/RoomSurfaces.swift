@@ -28,8 +28,9 @@ struct RoomSurfaces {
         let cameras = scan.cameraPositions
         let interior = cameras.reduce(.zero, +) / Double(cameras.count)
         let base = floorHeight ?? set.points.map { dot($0, u) }.sorted()[set.count / 100]
-        let vertical = try VerticalPlanes.find(set: set, up: u, base: base, ceiling: ceilingHeight.map { $0 - base }, levels: levels,
-                                               excluding: levels.taken, cameras: scan.cameras, settings: settings, peeler: peeler)
+        let vertical = try VerticalPlanes.find(
+            set: set, up: u, base: base, ceiling: ceilingHeight.map { $0 - base }, levels: levels,
+            excluding: levels.taken, cameras: scan.cameras, settings: settings, peeler: peeler)
         levels.refuseCeilingBeyond(vertical.filter { $0.clutter == nil }, set: set)
         return RoomSurfaces(up: up, levels: levels, vertical: vertical, base: base, interior: interior)
     }

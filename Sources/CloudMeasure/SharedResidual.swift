@@ -1,5 +1,5 @@
-import Foundation
 import CloudCore
+import Foundation
 
 /// How much of a plane's scatter its neighbouring points share. Independent noise (a depth
 /// camera's per-pixel noise, however large) averages away over thousands of points; what
@@ -21,7 +21,8 @@ enum SharedResidual {
         }
         let means = sums.mapValues { $0.sum / Double($0.count) }
         let centre = means.values.reduce(0, +) / Double(max(1, means.count))
-        var products = 0.0, pairs = 0
+        var products = 0.0
+        var pairs = 0
         for (key, m) in means {
             for step in [SIMD2(1, 0), SIMD2(0, 1)] {
                 guard let n = means[key &+ step] else { continue }

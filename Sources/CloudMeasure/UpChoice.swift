@@ -2,7 +2,9 @@
 /// data (`auto`), or an axis of the cloud's frame with its sign.
 public enum UpChoice: String, CaseIterable, Sendable {
     case auto, x, y, z
-    case minusX = "-x", minusY = "-y", minusZ = "-z"
+    case minusX = "-x"
+    case minusY = "-y"
+    case minusZ = "-z"
 
     /// The direction, or nil for `auto`.
     public var vector: SIMD3<Double>? {

@@ -1,6 +1,6 @@
-import Foundation
 import CloudCore
 import CloudPCL
+import Foundation
 
 /// Which way is up in the cloud's frame, and how that was decided.
 struct UpDirection {
@@ -34,8 +34,10 @@ struct UpDirection {
         // The direction needs no more than a thinned set; the floor's fit sets it exactly later.
         let step = max(1, set.count / maxPoints)
         let thinned = Swift.stride(from: 0, to: set.count, by: step).map { UInt32($0) }
-        let planes = try peeler.peel(thinned, orientation: .any, minPoints: settings.points(forArea: 0.5) / step, limit: maxPlanes,
-                                     thinning: step).planes
+        let planes = try peeler.peel(
+            thinned, orientation: .any, minPoints: settings.points(forArea: 0.5) / step, limit: maxPlanes,
+            thinning: step
+        ).planes
         let level = planes.filter { abs(dot($0.plane.normal, prior)) > cos(maxLean) }
         // Each level plane heads a family of those parallel to it; the family with the most points wins.
         var best: (support: Int, sum: SIMD3<Double>)?
@@ -50,7 +52,9 @@ struct UpDirection {
             if support > (best?.support ?? 0) { best = (support, sum) }
         }
         guard let best else {
-            throw CloudError.badInput("\(scan.name): cannot tell which way is up: no large plane lies within \(Int(maxLean * 180 / .pi))° of level for the first camera; give --up")
+            throw CloudError.badInput(
+                "\(scan.name): cannot tell which way is up: no large plane lies within \(Int(maxLean * 180 / .pi))° of level for the first camera; give --up"
+            )
         }
         return UpDirection(vector: normalize(best.sum), method: .planes)
     }

@@ -1,5 +1,5 @@
-import Foundation
 import CloudCore
+import Foundation
 
 extension VerticalPlanes {
     /// A plane most of whose points lie behind a wall, where that wall stands, is outside the
@@ -29,8 +29,10 @@ extension VerticalPlanes {
                     return q.hides(point, margin: floorBeyond) && (k0 - reach...k0 + reach).allSatisfy { standing[k].contains($0) }
                 }.count
                 guard Double(behind) > beyondFraction * Double(sample.count) else { continue }
-                planes[i].clutter = String(format: "beyond a wall: %.0f %% of its points lie behind a wall (its middle %.2f m behind), where that wall stands: seen through an opening in it",
-                                           100 * Double(behind) / Double(sample.count), -dot(p.centroid - q.centroid, q.normal))
+                planes[i].clutter = String(
+                    format:
+                        "beyond a wall: %.0f %% of its points lie behind a wall (its middle %.2f m behind), where that wall stands: seen through an opening in it",
+                    100 * Double(behind) / Double(sample.count), -dot(p.centroid - q.centroid, q.normal))
                 break
             }
         }

@@ -1,5 +1,5 @@
-import Foundation
 import CloudCore
+import Foundation
 
 extension VerticalPlanes {
     /// Floor behind a plane counts from this far (past the depth noise of a floor seen at 6 m and
@@ -24,8 +24,10 @@ extension VerticalPlanes {
     /// no wider than a doorway; a plane left shorter than `minWallLength` is not a wall. Unlike
     /// `refuseCrossingFloor`, this needs no sight line through the plane's own points: a span
     /// joined over open floor has none where the sight lines cross it.
-    static func cutFloorBehind(_ planes: inout [VerticalPlane], floor: FittedPlane, set: WorkingSet, up: SIMD3<Double>, base: Double,
-                               leaf: Double) {
+    static func cutFloorBehind(
+        _ planes: inout [VerticalPlane], floor: FittedPlane, set: WorkingSet, up: SIMD3<Double>, base: Double,
+        leaf: Double
+    ) {
         let depth = behindReach.upperBound - behindReach.lowerBound
         let wholeColumn = column * depth / (leaf * leaf)
         let wholeWall = column * tallEnough / (leaf * leaf)
@@ -57,7 +59,8 @@ extension VerticalPlanes {
                 }
             }
             guard let best = stretches.max(by: { $0.last - $0.first < $1.last - $1.first }),
-                  Double(best.last - best.first + 1) * column >= minWallLength else {
+                Double(best.last - best.first + 1) * column >= minWallLength
+            else {
                 planes[i].clutter = String(format: "not a wall: the floor was seen behind it along its %.2f m", p.length)
                 continue
             }

@@ -1,6 +1,6 @@
-import Foundation
 import CloudCore
 import CloudPCL
+import Foundation
 
 /// A vertical plane of the room and what its points span.
 struct VerticalPlane {
@@ -56,8 +56,10 @@ enum VerticalPlanes {
     /// `base`: the floor's height along up (the room's bottom without one); `ceiling`: the
     /// ceiling's height above it, when seen; `cameras`: where each frame was taken from, looking
     /// which way (which side of a plane is its front, what a camera could have seen).
-    static func find(set: WorkingSet, up: SIMD3<Double>, base: Double, ceiling: Double?, levels: LevelPlanes, excluding taken: [UInt32],
-                     cameras: [Pose], settings: MeasureSettings, peeler: PlanePeeler) throws -> [VerticalPlane] {
+    static func find(
+        set: WorkingSet, up: SIMD3<Double>, base: Double, ceiling: Double?, levels: LevelPlanes, excluding taken: [UInt32],
+        cameras: [Pose], settings: MeasureSettings, peeler: PlanePeeler
+    ) throws -> [VerticalPlane] {
         var excluded = [Bool](repeating: false, count: set.count)
         for i in taken { excluded[Int(i)] = true }
         let candidates = (0..<set.count).filter { i in
@@ -67,8 +69,10 @@ enum VerticalPlanes {
         var peeler = peeler
         peeler.distanceRange = settings.wallDistanceRange
         peeler.coreCentred = true
-        var fitted = try peeler.peel(candidates, orientation: .along(axis: up, maxAngle: settings.verticalAngle),
-                                     minPoints: settings.points(forArea: settings.minVerticalArea), limit: 40).planes
+        var fitted = try peeler.peel(
+            candidates, orientation: .along(axis: up, maxAngle: settings.verticalAngle),
+            minPoints: settings.points(forArea: settings.minVerticalArea), limit: 40
+        ).planes
         fitted = try mergeCoplanar(fitted, up: up, peeler: peeler)
         var planes = try fitted.map { f -> VerticalPlane in
             var plane = describe(f, set: set, up: up, base: base, cameras: cameras.map(\.translation))
@@ -123,7 +127,8 @@ enum VerticalPlanes {
     /// The plane faces the side its nearer cameras stood on (each counted by its inverse square
     /// distance): a wall is seen from inside the room, and the cameras' middle can lie outside
     /// a wall's line, or on it, in an L or T.
-    static func describe(_ fitted: FittedPlane, set: WorkingSet, up: SIMD3<Double>, base: Double, cameras: [SIMD3<Double>]) -> VerticalPlane {
+    static func describe(_ fitted: FittedPlane, set: WorkingSet, up: SIMD3<Double>, base: Double, cameras: [SIMD3<Double>]) -> VerticalPlane
+    {
         var normal = normalize(fitted.plane.normal - dot(fitted.plane.normal, up) * up)
         let centroid = set.centroid(fitted.inliers)
         let facing = cameras.reduce(0.0) { sum, c in
@@ -160,9 +165,10 @@ enum VerticalPlanes {
             }
         }
         let stretch = stretches.max { $0.count < $1.count } ?? (0, columns - 1, points.count)
-        return VerticalPlane(fitted: fitted, normal: normal, centroid: centroid, along: along,
-                             start: first + Double(stretch.first) * column, end: first + Double(stretch.last + 1) * column,
-                             bottom: bottom, top: top, clutter: nil)
+        return VerticalPlane(
+            fitted: fitted, normal: normal, centroid: centroid, along: along,
+            start: first + Double(stretch.first) * column, end: first + Double(stretch.last + 1) * column,
+            bottom: bottom, top: top, clutter: nil)
     }
 
     /// A plane is refitted on the points of its span alone, without those within its inlier
@@ -184,9 +190,13 @@ enum VerticalPlanes {
         let kept = (trimmed.count * 2 >= onSpan.count ? trimmed : onSpan).map(\.0)
         guard kept.count >= 4, kept.count < f.inliers.count else { return f }
         let plane = try set.fit(kept, like: f.plane, coreCentred: f.coreCentred)
-        let squares = kept.reduce(0.0) { let r = plane.distance(set.points[Int($1)]); return $0 + r * r }
-        return FittedPlane(plane: plane, inliers: kept, distance: f.distance, rms: (squares / Double(kept.count)).squareRoot(),
-                           coreCentred: f.coreCentred)
+        let squares = kept.reduce(0.0) {
+            let r = plane.distance(set.points[Int($1)])
+            return $0 + r * r
+        }
+        return FittedPlane(
+            plane: plane, inliers: kept, distance: f.distance, rms: (squares / Double(kept.count)).squareRoot(),
+            coreCentred: f.coreCentred)
     }
 
     /// Whether a camera in front of a plane looked at its top (where it meets the ceiling,
@@ -227,8 +237,10 @@ enum VerticalPlanes {
         // an opening (the far wall of a corridor beyond a doorway).
         for i in planes.indices where planes[i].clutter == nil {
             let p = planes[i]
-            for (j, q) in planes.enumerated() where j != i && q.clutter == nil && q.fitted.inliers.count > p.fitted.inliers.count
-                && dot(p.normal, q.normal) > cos(5 * Double.pi / 180) {
+            for (j, q) in planes.enumerated()
+            where j != i && q.clutter == nil && q.fitted.inliers.count > p.fitted.inliers.count
+                && dot(p.normal, q.normal) > cos(5 * Double.pi / 180)
+            {
                 let qs = [q.start, q.end].map { dot(q.centroid + $0 * q.along - p.centroid, p.along) }
                 let overlap = min(p.end, qs.max()!) - max(p.start, qs.min()!)
                 guard overlap > coveredFraction * p.length else { continue }
@@ -255,7 +267,8 @@ extension VerticalPlanes {
     static func faceTheFloor(_ planes: inout [VerticalPlane], floor: FittedPlane, set: WorkingSet, up: SIMD3<Double>) {
         for i in planes.indices {
             let p = planes[i]
-            var front = 0, back = 0
+            var front = 0
+            var back = 0
             for k in floor.inliers {
                 let q = set.points[Int(k)] - p.centroid
                 let t = dot(q, p.along)
@@ -292,14 +305,18 @@ extension VerticalPlanes {
     /// clutter, a wall drawn twice by a drifting walk) stands in that free space. A floor point
     /// is taken as seen by the nearest camera that looked toward it (within `viewCone` of its
     /// optical axis); a point no camera looked toward tells nothing.
-    static func refuseCrossingFloor(_ planes: inout [VerticalPlane], floor: FittedPlane, set: WorkingSet, up: SIMD3<Double>,
-                                    cameras: [CameraView]) {
+    static func refuseCrossingFloor(
+        _ planes: inout [VerticalPlane], floor: FittedPlane, set: WorkingSet, up: SIMD3<Double>,
+        cameras: [CameraView]
+    ) {
         // A few thousand floor points tell which columns were looked through.
         let step = max(1, floor.inliers.count / 4_000)
         let sightings = stride(from: 0, to: floor.inliers.count, by: step).compactMap { k -> (SIMD3<Double>, SIMD3<Double>)? in
             let f = set.points[Int(floor.inliers[k])]
             let looking = cameras.filter { $0.looks(at: f, within: viewCone) }
-            return looking.min { (($0.position - f) * ($0.position - f)).sum() < (($1.position - f) * ($1.position - f)).sum() }.map { (f, $0.position) }
+            return looking.min { (($0.position - f) * ($0.position - f)).sum() < (($1.position - f) * ($1.position - f)).sum() }.map {
+                (f, $0.position)
+            }
         }
         for i in planes.indices where planes[i].clutter == nil {
             let p = planes[i]
@@ -326,8 +343,9 @@ extension VerticalPlanes {
             let run = Int((minRun / column).rounded(.up))
             func standing(_ k: Int) -> Bool { k + run <= columns && !seenThrough[k..<(k + run)].contains(true) }
             guard let first = (0..<columns).first(where: standing),
-                  let last = (0..<columns).last(where: standing).map({ $0 + run - 1 }),
-                  Double(last - first + 1) * column >= minWallLength else {
+                let last = (0..<columns).last(where: standing).map({ $0 + run - 1 }),
+                Double(last - first + 1) * column >= minWallLength
+            else {
                 planes[i].clutter = String(format: "not a wall: the cameras saw the floor beyond it along its %.2f m", p.length)
                 continue
             }

@@ -1,6 +1,6 @@
-import Foundation
 import CloudCore
 import CloudPCL
+import Foundation
 
 /// The points planes are fitted to: the finite points of the scan, voxel-downsampled, with their
 /// normals (to tell floor candidates from wall candidates) and PCL's copy for the fits.
@@ -29,31 +29,40 @@ final class WorkingSet {
             finite.reserveCapacity(3 * finiteCount)
             scan.cloud.positions.withUnsafeBufferPointer { p in
                 for i in 0..<(p.count / 3) where p[3 * i].isFinite && p[3 * i + 1].isFinite && p[3 * i + 2].isFinite {
-                    finite.append(p[3 * i]); finite.append(p[3 * i + 1]); finite.append(p[3 * i + 2])
+                    finite.append(p[3 * i])
+                    finite.append(p[3 * i + 1])
+                    finite.append(p[3 * i + 2])
                 }
             }
         }
         guard finiteCount >= Self.minPoints else {
-            throw CloudError.badInput("\(name): \(finiteCount == 0 ? "no finite point" : "only \(finiteCount) finite points"); measuring a room needs at least \(Self.minPoints)")
+            throw CloudError.badInput(
+                "\(name): \(finiteCount == 0 ? "no finite point" : "only \(finiteCount) finite points"); measuring a room needs at least \(Self.minPoints)"
+            )
         }
         try Self.checkUnits(finite, name: name)
         var cloud = PointCloud(positions: finite)
         do {
-            cloud = try CloudFilter.voxelGrid(leaf: Float(settings.leaf)).apply(to: cloud, option: CloudError.Option("leaf", "\(settings.leaf)")).cloud
+            cloud = try CloudFilter.voxelGrid(leaf: Float(settings.leaf)).apply(
+                to: cloud, option: CloudError.Option("leaf", "\(settings.leaf)")
+            ).cloud
         } catch let error as CloudError {
             // Measuring is the CLI's alone: its scan, then its flag.
             throw CloudError(error.kind, "\(name): \(error.message)")
         }
         let eye = scan.cameraPositions[0]
         // Eight neighbours tell a level surface from an upright one, which is all they are for.
-        try Normals.estimate(&cloud, radius: Float(2 * settings.leaf), maxNeighbours: 8, viewpoint: SIMD3<Float>(Float(eye.x), Float(eye.y), Float(eye.z)))
+        try Normals.estimate(
+            &cloud, radius: Float(2 * settings.leaf), maxNeighbours: 8, viewpoint: SIMD3<Float>(Float(eye.x), Float(eye.y), Float(eye.z)))
         let n = cloud.count
         var points = [SIMD3<Double>](repeating: .zero, count: n)
         var normals = [SIMD3<Double>](repeating: .zero, count: n)
         let normalValues = cloud.normals ?? []
         for i in 0..<n {
             points[i] = SIMD3(Double(cloud.positions[3 * i]), Double(cloud.positions[3 * i + 1]), Double(cloud.positions[3 * i + 2]))
-            normals[i] = normalValues.isEmpty ? SIMD3(repeating: .nan)
+            normals[i] =
+                normalValues.isEmpty
+                ? SIMD3(repeating: .nan)
                 : SIMD3(Double(normalValues[3 * i]), Double(normalValues[3 * i + 1]), Double(normalValues[3 * i + 2]))
         }
         self.points = points
@@ -77,7 +86,9 @@ final class WorkingSet {
         let widest = spans.max() ?? 0
         if widest > maxRoomSpan {
             let shown = spans.map { String(format: "%.0f", $0) }.joined(separator: " x ")
-            throw CloudError.badInput("\(name): the cloud spans \(shown) units; a room is at most \(Int(maxRoomSpan)) m across, so this cloud is not in metres (millimetres?): scale it to metres first")
+            throw CloudError.badInput(
+                "\(name): the cloud spans \(shown) units; a room is at most \(Int(maxRoomSpan)) m across, so this cloud is not in metres (millimetres?): scale it to metres first"
+            )
         }
     }
 
@@ -119,8 +130,12 @@ extension WorkingSet {
         var deviations = residuals.map { abs($0 - centre) }
         let width = max(1e-4, coreWidth * 1.4826 * median(&deviations))
         for _ in 0..<4 {
-            var sum = 0.0, count = 0
-            for r in residuals where abs(r - centre) < width { sum += r; count += 1 }
+            var sum = 0.0
+            var count = 0
+            for r in residuals where abs(r - centre) < width {
+                sum += r
+                count += 1
+            }
             guard count > 0 else { break }
             centre = sum / Double(count)
         }
@@ -141,7 +156,11 @@ extension WorkingSet {
             while i <= j {
                 while values[i] < pivot { i += 1 }
                 while values[j] > pivot { j -= 1 }
-                if i <= j { values.swapAt(i, j); i += 1; j -= 1 }
+                if i <= j {
+                    values.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
             }
             if k <= j { high = j } else if k >= i { low = i } else { break }
         }

@@ -84,7 +84,9 @@ extension FilterArguments {
         let unplaced = next.filter { !$0.value.isEmpty }.keys.sorted()
         let missing = bare.filter { !order.contains($0) }.sorted()
         if !(unplaced + missing).isEmpty {
-            throw CloudError.badInput("cannot tell where \((unplaced + missing).joined(separator: ", ")) stands among the filter flags; give each filter as --flag VALUE or --flag=VALUE")
+            throw CloudError.badInput(
+                "cannot tell where \((unplaced + missing).joined(separator: ", ")) stands among the filter flags; give each filter as --flag VALUE or --flag=VALUE"
+            )
         }
         return steps
     }

@@ -49,8 +49,10 @@ public struct FilterPipeline: Sendable {
     /// Runs the steps on `cloud`. An organized result stays organized only with `organized`;
     /// without steps the cloud is returned as it came. Notes for the user (a grid the voxel grid
     /// dropped) go to `warnings`.
-    public func run(_ cloud: PointCloud, viewpoint: Viewpoint = .camera,
-                    warnings: inout [String]) throws -> (cloud: PointCloud, reports: [FilterStepReport]) {
+    public func run(
+        _ cloud: PointCloud, viewpoint: Viewpoint = .camera,
+        warnings: inout [String]
+    ) throws -> (cloud: PointCloud, reports: [FilterStepReport]) {
         guard !steps.isEmpty else { return (cloud, []) }
         var cloud = cloud
         var reports: [FilterStepReport] = []
@@ -60,23 +62,29 @@ public struct FilterPipeline: Sendable {
             var watch = Stopwatch()
             if step.filter.needsGrid && cloud.organized == nil {
                 let dropper = steps[..<index].last { !$0.filter.keepsGrid }
-                throw CloudError.badInput(.option(step.option), dropper.map {
-                    "needs the organized grid, which \($0.option) before it dropped (voxels have no pixel grid); put \(step.option) first"
-                } ?? "needs the organized grid, and the cloud has none (it is a plain list of points)")
+                throw CloudError.badInput(
+                    .option(step.option),
+                    dropper.map {
+                        "needs the organized grid, which \($0.option) before it dropped (voxels have no pixel grid); put \(step.option) first"
+                    } ?? "needs the organized grid, and the cloud has none (it is a plain list of points)")
             }
             // Refused with the figure before a buffer exists, rather than aborting inside PCL.
-            try MemoryBudget.require(step.filter.workingBytes(points: cloud.count), for: "\(step.filter.name) on \(cloud.count) points",
-                                     about: .option(step.option), within: memoryShare, held: cloud.memoryBytes)
+            try MemoryBudget.require(
+                step.filter.workingBytes(points: cloud.count), for: "\(step.filter.name) on \(cloud.count) points",
+                about: .option(step.option), within: memoryShare, held: cloud.memoryBytes)
             try cpuShare?.admit(steps[index...], points: cloud.count)
             let keepGrid = wantsGrid(from: index + 1)
             if cloud.organized != nil, !step.filter.keepsGrid, organized {
-                warnings.append("\(step.label) drops the organized grid (voxel centroids have no pixel); the cloud is unorganized from here on")
+                warnings.append(
+                    "\(step.label) drops the organized grid (voxel centroids have no pixel); the cloud is unorganized from here on")
             }
             let (filtered, kept) = try step.filter.apply(to: cloud, keepGrid: keepGrid, viewpoint: viewpoint, option: step.option)
             cloud = filtered
             let ms = watch.lap()
-            reports.append(FilterStepReport(name: step.filter.name, argument: step.label, parameters: step.filter.parameters,
-                                            pointsIn: points, pointsOut: kept, milliseconds: ms))
+            reports.append(
+                FilterStepReport(
+                    name: step.filter.name, argument: step.label, parameters: step.filter.parameters,
+                    pointsIn: points, pointsOut: kept, milliseconds: ms))
             points = kept
         }
         if cloud.organized != nil && !organized {
@@ -126,7 +134,8 @@ public struct CPUShare: Sendable {
     public func admit(_ steps: ArraySlice<FilterStep>, points: Int) throws {
         let estimate = steps.reduce(0) { $0 + $1.filter.estimatedNanoseconds(points: points) } / 1e9
         guard estimate > seconds else { return }
-        let refusal = String(format: ": about %.0f s of CPU on %d points; %@ may take at most %.0f s (%@)", estimate, points, holder, seconds, setting)
+        let refusal = String(
+            format: ": about %.0f s of CPU on %d points; %@ may take at most %.0f s (%@)", estimate, points, holder, seconds, setting)
         throw CloudError(.budget, subject: nil, Self.listing(steps.map(\.option), limit: 120) + CloudError.Reason(refusal))
     }
 }

@@ -12,8 +12,10 @@ extension CloudFilter {
     ///
     /// Errors are `CloudError.badInput` about `option` (the step as asked for, e.g. voxel
     /// 0.00001) that say what would work.
-    public func apply(to cloud: PointCloud, keepGrid: Bool = false, viewpoint: Viewpoint = .camera,
-                      option: CloudError.Option) throws -> (cloud: PointCloud, kept: Int) {
+    public func apply(
+        to cloud: PointCloud, keepGrid: Bool = false, viewpoint: Viewpoint = .camera,
+        option: CloudError.Option
+    ) throws -> (cloud: PointCloud, kept: Int) {
         if let problem { throw CloudError.badInput(.option(option), CloudError.Reason(problem)) }
         switch self {
         case .voxelGrid(let leaf):
@@ -28,7 +30,8 @@ extension CloudFilter {
             return (result, cloud.finiteCount)
         case .foreground:
             guard let grid = cloud.organized else {
-                throw CloudError.badInput(.option(option), "needs an organized cloud (a width x height depth grid), and this one is a plain list of points")
+                throw CloudError.badInput(
+                    .option(option), "needs an organized cloud (a width x height depth grid), and this one is a plain list of points")
             }
             let (keep, kept) = ForegroundRule.mask(cloud, grid: grid, viewpoint: viewpoint)
             return (Self.select(cloud, keep: keep, kept: kept, keepGrid: keepGrid), kept)
@@ -43,7 +46,8 @@ extension CloudFilter {
                     case let .passThroughZ(min, max):
                         _ = shim.filter_pass_through_z(view, min, max, out, &kept, &status)
                     case let .cropBox(min, max):
-                        var lo = [min.x, min.y, min.z], hi = [max.x, max.y, max.z]
+                        var lo = [min.x, min.y, min.z]
+                        var hi = [max.x, max.y, max.z]
                         _ = shim.filter_crop_box(view, &lo, &hi, out, &kept, &status)
                     case let .statisticalOutliers(k, stddev):
                         _ = shim.filter_statistical_outliers(view, Int32(clamping: k), stddev, out, &kept, &status)
@@ -75,10 +79,17 @@ extension CloudFilter {
         func channel<T>(_ wanted: Bool, values: Int, _ copy: (UnsafeMutablePointer<T>, inout cg_status) -> Void) throws -> [T]? {
             try shimChannel(wanted, count: values, status: &status, about: option, copy)
         }
-        let positions: [Float] = try channel(true, values: 3 * n) { _ = shim.filtered_cloud_copy(handle, $0, nil, nil, nil, count, &$1) } ?? []
-        let colors: [UInt8]? = try channel(cloud.colors != nil, values: 3 * n) { _ = shim.filtered_cloud_copy(handle, nil, $0, nil, nil, count, &$1) }
-        let normals: [Float]? = try channel(cloud.normals != nil, values: 3 * n) { _ = shim.filtered_cloud_copy(handle, nil, nil, $0, nil, count, &$1) }
-        let curvature: [Float]? = try channel(cloud.curvature != nil, values: n) { _ = shim.filtered_cloud_copy(handle, nil, nil, nil, $0, count, &$1) }
+        let positions: [Float] =
+            try channel(true, values: 3 * n) { _ = shim.filtered_cloud_copy(handle, $0, nil, nil, nil, count, &$1) } ?? []
+        let colors: [UInt8]? = try channel(cloud.colors != nil, values: 3 * n) {
+            _ = shim.filtered_cloud_copy(handle, nil, $0, nil, nil, count, &$1)
+        }
+        let normals: [Float]? = try channel(cloud.normals != nil, values: 3 * n) {
+            _ = shim.filtered_cloud_copy(handle, nil, nil, $0, nil, count, &$1)
+        }
+        let curvature: [Float]? = try channel(cloud.curvature != nil, values: n) {
+            _ = shim.filtered_cloud_copy(handle, nil, nil, nil, $0, count, &$1)
+        }
         return (PointCloud(positions: positions, colors: colors, normals: normals, curvature: curvature), n)
     }
 
@@ -89,16 +100,28 @@ extension CloudFilter {
             var result = cloud
             keep.withUnsafeBufferPointer { k in
                 result.positions.withUnsafeMutableBufferPointer { p in
-                    for i in 0..<k.count where k[i] == 0 { p[3 * i] = .nan; p[3 * i + 1] = .nan; p[3 * i + 2] = .nan }
+                    for i in 0..<k.count where k[i] == 0 {
+                        p[3 * i] = .nan
+                        p[3 * i + 1] = .nan
+                        p[3 * i + 2] = .nan
+                    }
                 }
                 if result.colors != nil {
                     result.colors!.withUnsafeMutableBufferPointer { c in
-                        for i in 0..<k.count where k[i] == 0 { c[3 * i] = 0; c[3 * i + 1] = 0; c[3 * i + 2] = 0 }
+                        for i in 0..<k.count where k[i] == 0 {
+                            c[3 * i] = 0
+                            c[3 * i + 1] = 0
+                            c[3 * i + 2] = 0
+                        }
                     }
                 }
                 if result.normals != nil {
                     result.normals!.withUnsafeMutableBufferPointer { m in
-                        for i in 0..<k.count where k[i] == 0 { m[3 * i] = .nan; m[3 * i + 1] = .nan; m[3 * i + 2] = .nan }
+                        for i in 0..<k.count where k[i] == 0 {
+                            m[3 * i] = .nan
+                            m[3 * i + 1] = .nan
+                            m[3 * i + 2] = .nan
+                        }
                     }
                 }
                 if result.curvature != nil {
@@ -139,7 +162,8 @@ extension CloudFilter {
                 initialized = kept
             }
         }
-        return PointCloud(positions: gather(cloud.positions), colors: cloud.colors.map(gather), normals: cloud.normals.map(gather),
-                          curvature: cloud.curvature.map(gatherScalars))
+        return PointCloud(
+            positions: gather(cloud.positions), colors: cloud.colors.map(gather), normals: cloud.normals.map(gather),
+            curvature: cloud.curvature.map(gatherScalars))
     }
 }

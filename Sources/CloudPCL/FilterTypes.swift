@@ -57,7 +57,8 @@ public enum CloudFilter: Equatable, Sendable {
                 return "all six coordinates must be finite numbers of metres, e.g. -1,-1,0,1,1,3"
             }
             if let axis = (0..<3).first(where: { min[$0] > max[$0] }) {
-                let lo = pointwiseMin(min, max), hi = pointwiseMax(min, max)
+                let lo = pointwiseMin(min, max)
+                let hi = pointwiseMax(min, max)
                 let sorted = [lo.x, lo.y, lo.z, hi.x, hi.y, hi.z].map(Self.text).joined(separator: ",")
                 return "the first corner must be the smaller one on every axis, and on \(["x", "y", "z"][axis]) "
                     + "\(Self.text(min[axis])) > \(Self.text(max[axis])); the same box reads \(sorted)"

@@ -27,8 +27,10 @@ public enum Normals {
     /// Sets `cloud.normals` (nx ny nz per point) and `cloud.curvature`, each fitted to the points within `radius`
     /// metres and facing `viewpoint`: the camera, which is the origin of a camera-frame cloud
     /// and the camera's position (its pose's translation) for a world-frame one.
-    public static func estimate(_ cloud: inout PointCloud, radius: Float, maxNeighbours: Int = defaultMaxNeighbours,
-                                viewpoint: SIMD3<Float> = .zero) throws {
+    public static func estimate(
+        _ cloud: inout PointCloud, radius: Float, maxNeighbours: Int = defaultMaxNeighbours,
+        viewpoint: SIMD3<Float> = .zero
+    ) throws {
         try validate(radius: radius, maxNeighbours: maxNeighbours, viewpoint: viewpoint)
         guard cloud.count <= Int(Int32.max) else {
             throw CloudError.badInput("\(cloud.count) points is more than normal estimation indexes (at most \(Int32.max))")
@@ -44,9 +46,11 @@ public enum Normals {
         let normals = cloud.positions.withUnsafeBufferPointer { positions in
             curvature.withUnsafeMutableBufferPointer { curvature in
                 [Float](unsafeUninitializedCapacity: 3 * count) { buffer, initialized in
-                    var view = cg_cloud_view(positions: positions.baseAddress, colors: nil, normals: nil, curvature: nil,
-                                             count: UInt64(count), width: UInt32(grid.width), height: UInt32(grid.height))
-                    _ = shim.estimate_normals(&view, radius, UInt32(maxNeighbours), &eye, buffer.baseAddress, curvature.baseAddress, &status)
+                    var view = cg_cloud_view(
+                        positions: positions.baseAddress, colors: nil, normals: nil, curvature: nil,
+                        count: UInt64(count), width: UInt32(grid.width), height: UInt32(grid.height))
+                    _ = shim.estimate_normals(
+                        &view, radius, UInt32(maxNeighbours), &eye, buffer.baseAddress, curvature.baseAddress, &status)
                     initialized = status.code == Int32(CG_OK) ? 3 * count : 0
                 }
             }
@@ -59,20 +63,24 @@ public enum Normals {
     /// Refuses what the estimate cannot use, saying what would work.
     public static func validate(radius: Float, maxNeighbours: Int, viewpoint: SIMD3<Float> = .zero) throws {
         guard radius.isFinite, radius > 0 else {
-            throw CloudError.badInput("normal radius \(radius) is not a positive number of metres; 0.05 (5 cm) suits room scans, "
-                + "and 3 to 5 times the point spacing suits any cloud")
+            throw CloudError.badInput(
+                "normal radius \(radius) is not a positive number of metres; 0.05 (5 cm) suits room scans, "
+                    + "and 3 to 5 times the point spacing suits any cloud")
         }
         guard maxNeighbours >= 3 else {
-            throw CloudError.badInput("\(maxNeighbours) neighbours cannot fix a plane: at least 3 are needed; "
-                + "\(defaultMaxNeighbours) is usual")
+            throw CloudError.badInput(
+                "\(maxNeighbours) neighbours cannot fix a plane: at least 3 are needed; "
+                    + "\(defaultMaxNeighbours) is usual")
         }
         guard maxNeighbours <= maxNeighboursLimit else {
-            throw CloudError.badInput("\(maxNeighbours) neighbours is more than \(maxNeighboursLimit), which gains nothing "
-                + "over a larger radius; \(defaultMaxNeighbours) is usual")
+            throw CloudError.badInput(
+                "\(maxNeighbours) neighbours is more than \(maxNeighboursLimit), which gains nothing "
+                    + "over a larger radius; \(defaultMaxNeighbours) is usual")
         }
         guard viewpoint.x.isFinite, viewpoint.y.isFinite, viewpoint.z.isFinite else {
-            throw CloudError.badInput("the viewpoint \(viewpoint) for orienting normals is not finite; the camera's position "
-                + "is (0, 0, 0) in the camera frame")
+            throw CloudError.badInput(
+                "the viewpoint \(viewpoint) for orienting normals is not finite; the camera's position "
+                    + "is (0, 0, 0) in the camera frame")
         }
     }
 }

@@ -1,5 +1,6 @@
 import CShims
 import CloudCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,11 +25,14 @@ enum PCLShim {
         guard let library = dlopen(libraryName, RTLD_NOW | RTLD_LOCAL) else {
             // dlerror names only the file; the folders are what someone fixing it needs.
             let reason = loaderError()
-            return .failure(.io("\(libraryName) cannot be loaded from \(installedDirectory) (Tools/install puts it there)"
-                                + " or, in a build, the checkout's CShims/build (Tools/bootstrap builds it): \(reason)"))
+            return .failure(
+                .io(
+                    "\(libraryName) cannot be loaded from \(installedDirectory) (Tools/install puts it there)"
+                        + " or, in a build, the checkout's CShims/build (Tools/bootstrap builds it): \(reason)"))
         }
         guard let table = dlsym(library, CG_SHIM_TABLE_SYMBOL) else {
-            return .failure(.io("\(libraryName) has no entry-point table (built from another checkout? run Tools/bootstrap): \(loaderError())"))
+            return .failure(
+                .io("\(libraryName) has no entry-point table (built from another checkout? run Tools/bootstrap): \(loaderError())"))
         }
         return .success(table.load(as: cg_shim_entry_points.self))
     }()

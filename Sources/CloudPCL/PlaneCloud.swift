@@ -60,8 +60,10 @@ public final class PlaneCloud {
 
     /// PCL's SACSegmentation (RANSAC, then a least-squares refit) over `indices`: the best plane of
     /// `orientation` and the indices within `distance` of it, or nil when there is none.
-    public func segment(_ indices: [UInt32], orientation: PlaneOrientation, distance: Double,
-                        maxIterations: Int = 1000, probability: Double = 0.99) throws -> (plane: Plane, inliers: [UInt32])? {
+    public func segment(
+        _ indices: [UInt32], orientation: PlaneOrientation, distance: Double,
+        maxIterations: Int = 1000, probability: Double = 0.99
+    ) throws -> (plane: Plane, inliers: [UInt32])? {
         var search = cg_plane_search()
         search.distance = distance
         search.max_iterations = Int32(clamping: maxIterations)

@@ -41,10 +41,12 @@ public struct CapturePipeline {
         didSet { filters.memoryShare = memoryShare }
     }
 
-    public init(sourceSpec: String?, sourceOptions: SourceOptions, frame: OutputFrame = .camera, range: ClosedRange<Float>? = nil,
-                frameLimit: Int?, duration: Double? = nil, fuse: Bool = false, outputs: [(path: String, format: CloudFileFormat)],
-                rgbdDirectory: String? = nil, bundleDirectory: String? = nil, filters: FilterPipeline, pictures: PreviewOutputs? = nil,
-                observer: CaptureObserver) {
+    public init(
+        sourceSpec: String?, sourceOptions: SourceOptions, frame: OutputFrame = .camera, range: ClosedRange<Float>? = nil,
+        frameLimit: Int?, duration: Double? = nil, fuse: Bool = false, outputs: [(path: String, format: CloudFileFormat)],
+        rgbdDirectory: String? = nil, bundleDirectory: String? = nil, filters: FilterPipeline, pictures: PreviewOutputs? = nil,
+        observer: CaptureObserver
+    ) {
         self.sourceSpec = sourceSpec
         self.sourceOptions = sourceOptions
         self.frame = frame
@@ -62,8 +64,11 @@ public struct CapturePipeline {
 
     /// Refuses settings that cannot work together, before any frame is taken.
     public func check() throws {
-        if fuse, let grid = filters.steps.first(where: { $0.filter.needsGrid })?.option ?? (filters.organized ? .switch("organized") : nil) {
-            throw CloudError.badInput("\(grid) works on one frame's depth grid, and \(switch: "fuse") merges frames into a cloud without one; capture without \(switch: "fuse")")
+        if fuse, let grid = filters.steps.first(where: { $0.filter.needsGrid })?.option ?? (filters.organized ? .switch("organized") : nil)
+        {
+            throw CloudError.badInput(
+                "\(grid) works on one frame's depth grid, and \(switch: "fuse") merges frames into a cloud without one; capture without \(switch: "fuse")"
+            )
         }
         if let duration, !(duration.isFinite && duration > 0) {
             throw CloudError.badInput("\(option: "duration") must be a positive number of seconds, not \(duration)")
@@ -80,7 +85,8 @@ public struct CapturePipeline {
         source.warnings.forEach(observer.warning)
         let needsPose = fuse || frame == .world
         if needsPose && !source.knowsPose {
-            let what: CloudError.Reason = fuse ? "\(switch: "fuse") needs a posed sequence" : "\(option: "frame", "world") needs the camera's pose"
+            let what: CloudError.Reason =
+                fuse ? "\(switch: "fuse") needs a posed sequence" : "\(option: "frame", "world") needs the camera's pose"
             throw CloudError.badInput(.source(source.name), what + ", and this source has no poses")
         }
         // Find an unwritable output before spending a whole sequence on it.
@@ -165,8 +171,9 @@ public struct CapturePipeline {
                 observer.warning("\(source.name): frame \(index) has no points\(why(counts, frameReports).text); no file written for it")
             } else {
                 let single = frameLimit == 1
-                files += try write(cloud, viewpoint: needsPose ? rgbd.pose : nil, relativeUnits: relativeUnits, counts: counts,
-                                   suffix: single ? nil : index, clock: &clock, origin: source.name, filterReports: frameReports)
+                files += try write(
+                    cloud, viewpoint: needsPose ? rgbd.pose : nil, relativeUnits: relativeUnits, counts: counts,
+                    suffix: single ? nil : index, clock: &clock, origin: source.name, filterReports: frameReports)
             }
             index += 1
             observer.advanced(frames: index, expected: expectedFrames, points: totals.points)
@@ -174,9 +181,14 @@ public struct CapturePipeline {
         stop.finish(frames: index)
         guard let first else {
             if unposed > 0 && !stop.interrupted {
-                throw CloudError.badInput(.source(source.name), "none of its \(unposed) frame\(unposed == 1 ? "" : "s") has a pose, which \(switch: "fuse") and \(option: "frame", "world") need")
+                throw CloudError.badInput(
+                    .source(source.name),
+                    "none of its \(unposed) frame\(unposed == 1 ? "" : "s") has a pose, which \(switch: "fuse") and \(option: "frame", "world") need"
+                )
             }
-            throw CloudError.io(.source(source.name), "\(stop.interrupted ? "interrupted before the first frame; nothing written" : "the source delivered no frame")")
+            throw CloudError.io(
+                .source(source.name),
+                "\(stop.interrupted ? "interrupted before the first frame; nothing written" : "the source delivered no frame")")
         }
         if fuse {
             if !filters.steps.isEmpty {
@@ -188,8 +200,9 @@ public struct CapturePipeline {
             }
             collector?.cloud = fused
             // The fused cloud is seen from the first camera, as its preview is drawn.
-            files += try write(fused, viewpoint: first.rgbd.pose, relativeUnits: relativeUnits, counts: totals, suffix: nil,
-                               clock: &clock, origin: source.name, filterReports: filterReports)
+            files += try write(
+                fused, viewpoint: first.rgbd.pose, relativeUnits: relativeUnits, counts: totals, suffix: nil,
+                clock: &clock, origin: source.name, filterReports: filterReports)
         } else if files.isEmpty && !outputs.isEmpty {
             throw CloudError.badInput(.source(source.name), "no frame had points to write" + why(totals, filterReports))
         }
@@ -201,13 +214,17 @@ public struct CapturePipeline {
         if let exporter {
             try exporter.finish()
             if exporter.depthClipped > 0 {
-                observer.warning("\(exporter.directory): \(exporter.depthClipped) depth pixels beyond 65.535 m do not fit 16-bit millimetres and were written as 0")
+                observer.warning(
+                    "\(exporter.directory): \(exporter.depthClipped) depth pixels beyond 65.535 m do not fit 16-bit millimetres and were written as 0"
+                )
             }
         }
         if let range, totals.valid > 0, totals.droppedByRange * 2 > totals.valid {
-            observer.warning(String(format: "--range %g,%g dropped %d of %d valid depth pixels (%.0f%%)",
-                                   range.lowerBound, range.upperBound, totals.droppedByRange, totals.valid,
-                                   100 * Double(totals.droppedByRange) / Double(totals.valid)))
+            observer.warning(
+                String(
+                    format: "--range %g,%g dropped %d of %d valid depth pixels (%.0f%%)",
+                    range.lowerBound, range.upperBound, totals.droppedByRange, totals.valid,
+                    100 * Double(totals.droppedByRange) / Double(totals.valid)))
         }
         if let frameLimit, index < frameLimit, !stop.interrupted, stop.lost == nil, duration == nil {
             observer.warning("\(source.name): --frames \(frameLimit): the source has only \(index) frame\(index == 1 ? "" : "s")")
@@ -219,18 +236,21 @@ public struct CapturePipeline {
         let lost = stop.lost.map {
             CloudError.io("\($0.message); the \(index) frame\(index == 1 ? "" : "s") captured before were written")
         }
-        let report = CaptureReport(source: source.name, frame: needsPose ? .world : .camera, frames: index, fused: fuse,
-                                   captured: first.captured, rgbd: first.rgbd, range: range, counts: totals,
-                                   files: files, rgbdDirectory: rgbdDirectory, bundleDirectory: bundleDirectory,
-                                   images: pictures?.written ?? [], timings: clock.laps, totalMilliseconds: clock.total)
+        let report = CaptureReport(
+            source: source.name, frame: needsPose ? .world : .camera, frames: index, fused: fuse,
+            captured: first.captured, rgbd: first.rgbd, range: range, counts: totals,
+            files: files, rgbdDirectory: rgbdDirectory, bundleDirectory: bundleDirectory,
+            images: pictures?.written ?? [], timings: clock.laps, totalMilliseconds: clock.total)
         return (report, filterReports, lost)
     }
 
     /// Writes every requested file for one cloud; `suffix` numbers the files of a sequence.
     /// `viewpoint`: the camera's pose for a world-frame cloud (recorded in the files), nil in the
     /// camera frame. `relativeUnits`: the files say their distances are not metres.
-    private func write(_ cloud: PointCloud, viewpoint: Pose?, relativeUnits: Bool, counts: BackProjection.Counts, suffix: Int?, clock: inout StageClock,
-                       origin: String, filterReports: [FilterStepReport]) throws -> [CaptureReport.File] {
+    private func write(
+        _ cloud: PointCloud, viewpoint: Pose?, relativeUnits: Bool, counts: BackProjection.Counts, suffix: Int?, clock: inout StageClock,
+        origin: String, filterReports: [FilterStepReport]
+    ) throws -> [CaptureReport.File] {
         if Self.isBlank(cloud) && !outputs.isEmpty {
             throw CloudError.badInput(.source(origin), "no points to write" + why(counts, filterReports))
         }
@@ -255,8 +275,10 @@ public struct CapturePipeline {
         var images = [("depth", frame.depth.width, frame.depth.height)]
         if let c = frame.color { images.append(("color", c.width, c.height)) }
         for (what, w, h) in images where k.aspectChange(toWidth: w, height: h) > 0.01 {
-            observer.warning("\(origin): intrinsics given at \(k.referenceWidth)x\(k.referenceHeight) are scaled to the \(what) image's \(w)x\(h), "
-                            + "a different aspect ratio (pixels become non-square); is the \(what) image a crop, or the calibration for another mode?")
+            observer.warning(
+                "\(origin): intrinsics given at \(k.referenceWidth)x\(k.referenceHeight) are scaled to the \(what) image's \(w)x\(h), "
+                    + "a different aspect ratio (pixels become non-square); is the \(what) image a crop, or the calibration for another mode?"
+            )
         }
     }
 
@@ -319,8 +341,9 @@ extension PointCloud {
         if needed > positions.capacity {
             let grown = Swift.max(needed, 2 * positions.capacity)
             let bytesPerValue = MemoryLayout<Float>.stride + (colors == nil ? 0 : 1)
-            try MemoryBudget.require(grown * bytesPerValue, for: "fusing frame \(frame) into the \(count) points of the frames before it",
-                                     about: .source(origin), within: share)
+            try MemoryBudget.require(
+                grown * bytesPerValue, for: "fusing frame \(frame) into the \(count) points of the frames before it",
+                about: .source(origin), within: share)
             positions.reserveCapacity(grown)
             colors?.reserveCapacity(grown)
         }

@@ -81,9 +81,11 @@ public struct CaptureReport: Encodable {
     public var timings: [Stage]
     public var totalMilliseconds: Double
 
-    public init(source: String, frame: OutputFrame, frames: Int, fused: Bool, captured: CapturedFrame, rgbd: RGBDFrame, range: ClosedRange<Float>?,
-         counts: BackProjection.Counts, files: [File], rgbdDirectory: String?, bundleDirectory: String?, images: [String],
-         timings: [Stage], totalMilliseconds: Double) {
+    public init(
+        source: String, frame: OutputFrame, frames: Int, fused: Bool, captured: CapturedFrame, rgbd: RGBDFrame, range: ClosedRange<Float>?,
+        counts: BackProjection.Counts, files: [File], rgbdDirectory: String?, bundleDirectory: String?, images: [String],
+        timings: [Stage], totalMilliseconds: Double
+    ) {
         let k = rgbd.intrinsics
         camera = Camera(
             reference: k,
@@ -123,9 +125,11 @@ public struct CaptureReport: Encodable {
         let scale = camera.depthUnitsPerMetre.map { String(format: " %g/m", $0) } ?? ""
         // An unfused sequence writes one file per frame: each file's line gives its points.
         let what = frames > 1 && !fused ? "\(frames) frames, one file each," : "\(counts.points) points"
-        var lines = ["\(what) from \(source) (\(taken)depth \(camera.depth.referenceWidth)x\(camera.depth.referenceHeight) \(camera.depthFormat)\(scale)"
-            + (camera.color.map { ", color \($0.referenceWidth)x\($0.referenceHeight)" } ?? ", no color")
-            + "), \(frame.rawValue) frame, \(String(format: "%.1f", totalMilliseconds)) ms"]
+        var lines = [
+            "\(what) from \(source) (\(taken)depth \(camera.depth.referenceWidth)x\(camera.depth.referenceHeight) \(camera.depthFormat)\(scale)"
+                + (camera.color.map { ", color \($0.referenceWidth)x\($0.referenceHeight)" } ?? ", no color")
+                + "), \(frame.rawValue) frame, \(String(format: "%.1f", totalMilliseconds)) ms"
+        ]
         for f in files {
             lines.append("  wrote \(f.path) (\(f.format), \(f.points) points, \(f.bytes) bytes)")
         }

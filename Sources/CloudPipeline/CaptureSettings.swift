@@ -6,7 +6,8 @@ public struct DepthRange: Sendable {
     public init?(text: String) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 2, let lo = Float(parts[0]), let hi = Float(parts[1]),
-              lo.isFinite, lo >= 0, !hi.isNaN, hi >= lo else { return nil }
+            lo.isFinite, lo >= 0, !hi.isNaN, hi >= lo
+        else { return nil }
         limits = lo...hi
     }
 }

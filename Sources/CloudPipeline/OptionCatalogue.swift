@@ -40,8 +40,10 @@ public struct CatalogueOption: Sendable {
     /// For the options only some source kinds take: which (`SourceKind.taking`).
     public var sourceOption: SourceKind.Option?
 
-    init(flag: String?, field: String?, value: String = "", vocabulary: [String] = [], aliases: [String: String] = [:],
-         defaultValue: String? = nil, commands: Set<Command>, routes: Set<Route>, sourceOption: SourceKind.Option? = nil) {
+    init(
+        flag: String?, field: String?, value: String = "", vocabulary: [String] = [], aliases: [String: String] = [:],
+        defaultValue: String? = nil, commands: Set<Command>, routes: Set<Route>, sourceOption: SourceKind.Option? = nil
+    ) {
         self.flag = flag
         self.field = field
         self.value = value
@@ -71,23 +73,29 @@ public enum OptionCatalogue {
     public static let all: [CatalogueOption] = [
         // The source and what only some kinds of source take (SourceKind.all says which).
         CatalogueOption(flag: "source", field: "source", value: "SPEC", commands: captured, routes: captureRoutes),
-        CatalogueOption(flag: "intrinsics", field: "intrinsics", value: "FILE", commands: captured, routes: [.captureForm],
-                        sourceOption: .intrinsics),
-        CatalogueOption(flag: "depth-scale", field: "depth_scale", value: "S", commands: captured, routes: captureRoutes,
-                        sourceOption: .depthScale),
-        CatalogueOption(flag: "depth-encoding", field: "depth_encoding", vocabulary: DepthFileEncoding.allCases.map(\.rawValue),
-                        defaultValue: DepthFileEncoding.standard.rawValue, commands: captured, routes: captureRoutes,
-                        sourceOption: .depthEncoding),
+        CatalogueOption(
+            flag: "intrinsics", field: "intrinsics", value: "FILE", commands: captured, routes: [.captureForm],
+            sourceOption: .intrinsics),
+        CatalogueOption(
+            flag: "depth-scale", field: "depth_scale", value: "S", commands: captured, routes: captureRoutes,
+            sourceOption: .depthScale),
+        CatalogueOption(
+            flag: "depth-encoding", field: "depth_encoding", vocabulary: DepthFileEncoding.allCases.map(\.rawValue),
+            defaultValue: DepthFileEncoding.standard.rawValue, commands: captured, routes: captureRoutes,
+            sourceOption: .depthEncoding),
         // An uploaded Polycam or Stray export keeps every pixel's confidence map as it comes.
         CatalogueOption(flag: "min-confidence", field: nil, value: "LEVEL", commands: captured, routes: [], sourceOption: .minConfidence),
-        CatalogueOption(flag: "known-distance", field: "known_distance", value: "X,Y=METRES", commands: captured, routes: captureRoutes,
-                        sourceOption: .knownDistance),
+        CatalogueOption(
+            flag: "known-distance", field: "known_distance", value: "X,Y=METRES", commands: captured, routes: captureRoutes,
+            sourceOption: .knownDistance),
         CatalogueOption(flag: "matte", field: "matte", commands: captured, routes: captureRoutes, sourceOption: .matte),
         // Which frames, in which frame of reference.
-        CatalogueOption(flag: "frame", field: "frame", vocabulary: OutputFrame.allCases.map(\.rawValue), defaultValue: OutputFrame.camera.rawValue,
-                        commands: captured, routes: captureRoutes),
-        CatalogueOption(flag: "range", field: "range", value: "MIN,MAX", commands: [.capture, .measure, .convert],
-                        routes: [.captureForm, .captureJSON, .convert]),
+        CatalogueOption(
+            flag: "frame", field: "frame", vocabulary: OutputFrame.allCases.map(\.rawValue), defaultValue: OutputFrame.camera.rawValue,
+            commands: captured, routes: captureRoutes),
+        CatalogueOption(
+            flag: "range", field: "range", value: "MIN,MAX", commands: [.capture, .measure, .convert],
+            routes: [.captureForm, .captureJSON, .convert]),
         CatalogueOption(flag: "frames", field: "frames", value: "N|all", commands: captured, routes: captureRoutes),
         // A request's work is bounded by frames; a duration is for live cameras on the CLI.
         CatalogueOption(flag: "duration", field: nil, value: "S", commands: captured, routes: []),
@@ -105,8 +113,9 @@ public enum OptionCatalogue {
         // What is written.
         CatalogueOption(flag: "ply", field: nil, value: "FILE", commands: filtered, routes: []),
         CatalogueOption(flag: "pcd", field: nil, value: "FILE", commands: filtered, routes: []),
-        CatalogueOption(flag: "encoding", field: "encoding", vocabulary: ["binary", "ascii", "binary_compressed"],
-                        aliases: ["compressed": "binary_compressed"], defaultValue: "binary", commands: filtered, routes: [.convert, .export]),
+        CatalogueOption(
+            flag: "encoding", field: "encoding", vocabulary: ["binary", "ascii", "binary_compressed"],
+            aliases: ["compressed": "binary_compressed"], defaultValue: "binary", commands: filtered, routes: [.convert, .export]),
         // Over HTTP the container is the format field (convert) or the URL (export: cloud.ply, cloud.pcd).
         CatalogueOption(flag: nil, field: "format", vocabulary: ["ply", "pcd"], defaultValue: "ply", commands: [], routes: [.convert]),
         CatalogueOption(flag: "rgbd", field: nil, value: "DIR", commands: [.capture], routes: []),
@@ -116,9 +125,10 @@ public enum OptionCatalogue {
         CatalogueOption(flag: "depth-blend", field: nil, value: "A", commands: [.capture], routes: []),
         CatalogueOption(flag: "json", field: nil, commands: [.capture, .measure], routes: []),
         // Measurement.
-        CatalogueOption(flag: "up", field: "up", vocabulary: UpChoice.allCases.map(\.rawValue), defaultValue: UpChoice.auto.rawValue,
-                        commands: [.measure], routes: [.measure]),
+        CatalogueOption(
+            flag: "up", field: "up", vocabulary: UpChoice.allCases.map(\.rawValue), defaultValue: UpChoice.auto.rawValue,
+            commands: [.measure], routes: [.measure]),
         CatalogueOption(flag: "leaf", field: "leaf", value: "M", defaultValue: "0.03", commands: [.measure], routes: [.measure]),
-        CatalogueOption(flag: "plan", field: nil, value: "FILE.png", commands: [.measure], routes: []),
+        CatalogueOption(flag: "plan", field: nil, value: "FILE.png", commands: [.measure], routes: [])
     ]
 }

@@ -33,8 +33,9 @@ public final class PreviewOutputs {
             depthMapKept = true
         }
         guard let path = depthImagePath.map({ p in suffix.map { CapturePipeline.numbered(p, $0) } ?? p }) else { return }
-        let image = try DepthImage.render(depth: frame.depth, color: depthBlend == nil ? nil : frame.color,
-                                          blend: depthBlend, origin: origin)
+        let image = try DepthImage.render(
+            depth: frame.depth, color: depthBlend == nil ? nil : frame.color,
+            blend: depthBlend, origin: origin)
         try AtomicFile.write(bytes: try PNGWriter.encode(rgb: image, origin: path), to: path)
         written.append(path)
     }
@@ -45,8 +46,9 @@ public final class PreviewOutputs {
         guard let path = previewPath.map({ p in suffix.map { CapturePipeline.numbered(p, $0) } ?? p }) else { return }
         let renderer = PointRenderer(cloud: cloud)
         let view = worldFrame ? firstPose.map { RenderView(cameraPose: $0) } ?? RenderView(up: .worldFrame) : RenderView()
-        let style = RenderStyle(color: renderer.defaultColorMode,
-                                pointSize: RenderStyle.automaticPointSize(points: cloud.finiteCount, width: view.width, height: view.height))
+        let style = RenderStyle(
+            color: renderer.defaultColorMode,
+            pointSize: RenderStyle.automaticPointSize(points: cloud.finiteCount, width: view.width, height: view.height))
         _ = try PreviewWriter(renderer: renderer, view: view, style: style).write(to: path)
         written.append(path)
     }

@@ -14,8 +14,10 @@ public enum Colormap {
         return SIMD3(ramp(0.75), ramp(0.5), ramp(0.25))
     }
 
-    private static let heightStops: [SIMD3<Float>] = [SIMD3(40, 30, 110), SIMD3(30, 110, 160), SIMD3(50, 170, 110),
-                                                      SIMD3(170, 210, 60), SIMD3(250, 240, 170)]
+    private static let heightStops: [SIMD3<Float>] = [
+        SIMD3(40, 30, 110), SIMD3(30, 110, 160), SIMD3(50, 170, 110),
+        SIMD3(170, 210, 60), SIMD3(250, 240, 170)
+    ]
 
     /// For heights: dark blue through teal and green to a light yellow, brightness rising with the
     /// value so that the order still reads in grayscale. Stops chosen by eye for this renderer.

@@ -81,8 +81,10 @@ public struct DepthBuffer: Sendable {
         }
     }
 
-    private static func splat(_ p: UnsafeBufferPointer<Float>, range: Range<Int>, projection m: Projection, pointSize: Int,
-                              width: Int, height: Int, into keys: UnsafeMutableBufferPointer<UInt64>) {
+    private static func splat(
+        _ p: UnsafeBufferPointer<Float>, range: Range<Int>, projection m: Projection, pointSize: Int,
+        width: Int, height: Int, into keys: UnsafeMutableBufferPointer<UInt64>
+    ) {
         let (a, b, c, near) = (m.columnRow, m.rowRow, m.depthRow, m.near)
         let (fw, fh) = (Float(width), Float(height))
         // A square of side s covers columns x−lo ... x−lo+s−1 around the point's own pixel.

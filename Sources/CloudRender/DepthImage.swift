@@ -21,12 +21,16 @@ public enum DepthImage {
         // The bar's height grows with its width; reserving its tallest keeps the sum within bounds.
         let barRoom = ScaleBar(range: range, width: ImageLimits.maxSide).height
         guard depth.width <= ImageLimits.maxSide, depth.height <= ImageLimits.maxSide - barRoom else {
-            throw CloudError.badInput("--depth-image: \(origin)'s depth map is \(depth.width)x\(depth.height); with the scale bar "
-                                      + "the picture must fit \(ImageLimits.maxSide) pixels a side, so the height must be at most "
-                                      + "\(ImageLimits.maxSide - barRoom)")
+            throw CloudError.badInput(
+                "--depth-image: \(origin)'s depth map is \(depth.width)x\(depth.height); with the scale bar "
+                    + "the picture must fit \(ImageLimits.maxSide) pixels a side, so the height must be at most "
+                    + "\(ImageLimits.maxSide - barRoom)")
         }
-        let factor = max(1, min((minimumWidth + depth.width - 1) / depth.width, ImageLimits.maxSide / depth.width,
-                                (ImageLimits.maxSide - barRoom) / depth.height))
+        let factor = max(
+            1,
+            min(
+                (minimumWidth + depth.width - 1) / depth.width, ImageLimits.maxSide / depth.width,
+                (ImageLimits.maxSide - barRoom) / depth.height))
         let (w, h) = (depth.width * factor, depth.height * factor)
         let bar = ScaleBar(range: range, width: w)
         var canvas = Canvas(width: w, height: h + bar.height, background: SIMD3(0, 0, 0))

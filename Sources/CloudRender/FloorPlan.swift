@@ -41,8 +41,10 @@ public struct FloorPlan: Sendable {
     /// One line at the top, e.g. "4.02 x 3.01 m, 12.1 m², h 2.50 m".
     public var caption: String?
 
-    public init(floorPoints: [SIMD2<Float>] = [], otherPoints: [SIMD2<Float>] = [], walls: [Wall] = [],
-                outlineClosed: Bool = true, cameras: [Camera] = [], caption: String? = nil) {
+    public init(
+        floorPoints: [SIMD2<Float>] = [], otherPoints: [SIMD2<Float>] = [], walls: [Wall] = [],
+        outlineClosed: Bool = true, cameras: [Camera] = [], caption: String? = nil
+    ) {
         self.floorPoints = floorPoints
         self.otherPoints = otherPoints
         self.walls = walls

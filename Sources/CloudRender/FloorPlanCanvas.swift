@@ -24,8 +24,10 @@ extension Canvas {
 
     /// A segment `thickness` pixels wide with round ends. `dash` (on, off) in pixels along the
     /// segment draws it dashed, starting with a dash at `a`.
-    mutating func line(from a: SIMD2<Double>, to b: SIMD2<Double>, thickness: Double, color: SIMD3<UInt8>,
-                       dash: (on: Double, off: Double)? = nil) {
+    mutating func line(
+        from a: SIMD2<Double>, to b: SIMD2<Double>, thickness: Double, color: SIMD3<UInt8>,
+        dash: (on: Double, off: Double)? = nil
+    ) {
         guard a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { return }
         let r = thickness / 2
         // Pixels whose centre lies within r + 0.5 of the segment get some coverage.
@@ -65,8 +67,9 @@ extension Canvas {
     /// A filled disc of `radius` pixels, anti-aliased at its rim.
     mutating func disc(at centre: SIMD2<Double>, radius: Double, color: SIMD3<UInt8>) {
         guard centre.x.isFinite, centre.y.isFinite,
-              let rows = clampedRange(centre.y - radius - 1, centre.y + radius + 1, limit: height),
-              let columns = clampedRange(centre.x - radius - 1, centre.x + radius + 1, limit: width) else { return }
+            let rows = clampedRange(centre.y - radius - 1, centre.y + radius + 1, limit: height),
+            let columns = clampedRange(centre.x - radius - 1, centre.x + radius + 1, limit: width)
+        else { return }
         for y in rows {
             for x in columns {
                 let offset = SIMD2(Double(x) + 0.5, Double(y) + 0.5) - centre

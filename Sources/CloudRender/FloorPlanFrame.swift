@@ -107,7 +107,7 @@ struct FloorPlanRect: Equatable {
         var (t0, t1) = (0.0, 1.0)
         let edges: [(Double, Double)] = [
             (-d.x, a.x - (Double(x0) - radius)), (d.x, Double(x1) + radius - a.x),
-            (-d.y, a.y - (Double(y0) - radius)), (d.y, Double(y1) + radius - a.y),
+            (-d.y, a.y - (Double(y0) - radius)), (d.y, Double(y1) + radius - a.y)
         ]
         for (p, q) in edges {
             if p == 0 {

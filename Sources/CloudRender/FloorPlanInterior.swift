@@ -20,8 +20,10 @@ struct FloorPlanInterior {
             if inPlus != inMinus { return inPlus ? 1 : -1 }
         } else {
             let radius = Swift.max(1, Int(probe) / floor.cell)
-            let (onPlus, onMinus) = (floor.points(near: plus.x, plus.y, radius: radius),
-                                     floor.points(near: minus.x, minus.y, radius: radius))
+            let (onPlus, onMinus) = (
+                floor.points(near: plus.x, plus.y, radius: radius),
+                floor.points(near: minus.x, minus.y, radius: radius)
+            )
             if onPlus != onMinus { return onPlus > onMinus ? 1 : -1 }
         }
         let ends = walls.flatMap { [$0.a, $0.b] }

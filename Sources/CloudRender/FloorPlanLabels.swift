@@ -32,12 +32,15 @@ struct FloorPlanLabels {
 
     /// One label per wall with text, in the order given. `markers` are discs (centre, radius in
     /// pixels) to keep clear, such as the cameras.
-    func place(_ walls: [Wall], avoiding lines: [(a: SIMD2<Double>, b: SIMD2<Double>)],
-               markers: [(centre: SIMD2<Double>, radius: Double)] = []) -> [Placed] {
+    func place(
+        _ walls: [Wall], avoiding lines: [(a: SIMD2<Double>, b: SIMD2<Double>)],
+        markers: [(centre: SIMD2<Double>, radius: Double)] = []
+    ) -> [Placed] {
         var placed: [Placed] = []
         for wall in walls where !wall.text.isEmpty {
-            let size = SIMD2(Double(PixelFont.width(wall.text, scale: textScale) + 2 * padding),
-                             Double(PixelFont.glyphHeight * textScale + 2 * padding))
+            let size = SIMD2(
+                Double(PixelFont.width(wall.text, scale: textScale) + 2 * padding),
+                Double(PixelFont.glyphHeight * textScale + 2 * padding))
             let d = wall.b - wall.a
             let length = (d * d).sum().squareRoot()
             let direction = length > 0 ? d / length : SIMD2(1, 0)
@@ -70,7 +73,8 @@ struct FloorPlanLabels {
         let highest = pointwiseMax(lowest, SIMD2(Double(bounds.x1), Double(bounds.y1)) - size)
         // A non-finite centre (a wall of non-finite ends never gets here) would stay NaN: put it at the corner.
         let corner = wanted.x.isFinite && wanted.y.isFinite ? pointwiseMin(pointwiseMax(wanted, lowest), highest) : lowest
-        let x0 = Int(corner.x.rounded()), y0 = Int(corner.y.rounded())
+        let x0 = Int(corner.x.rounded())
+        let y0 = Int(corner.y.rounded())
         let box = FloorPlanRect(x0: x0, y0: y0, x1: x0 + Int(size.x), y1: y0 + Int(size.y))
         return (box, corner != wanted)
     }

@@ -22,14 +22,16 @@ public struct FloorPlanRenderer: Sendable {
     /// Refuses a picture too small to hold a plan beside its caption, scale and margins.
     public init(width: Int = 1024, height: Int = 1024, margin: Int? = nil) throws {
         guard (64...ImageLimits.maxSide).contains(width), (64...ImageLimits.maxSide).contains(height) else {
-            throw CloudError.badInput(.option("plan"), "a \(width)x\(height) floor plan is outside 64...\(ImageLimits.maxSide) pixels a side")
+            throw CloudError.badInput(
+                .option("plan"), "a \(width)x\(height) floor plan is outside 64...\(ImageLimits.maxSide) pixels a side")
         }
         let textScale = Self.textScale(width: width, height: height)
         let automatic = PixelFont.width("0.00 m", scale: textScale) + 5 * textScale + Int(Self.lineThickness(textScale))
         let margin = margin ?? automatic
         let spare = Swift.min(width, height - Self.bands(textScale)) - 2 * margin
         guard margin >= 0, spare >= 32 else {
-            throw CloudError.badInput(.option("plan"), "a \(width)x\(height) floor plan with a \(margin)-pixel margin leaves no room for the plan")
+            throw CloudError.badInput(
+                .option("plan"), "a \(width)x\(height) floor plan with a \(margin)-pixel margin leaves no room for the plan")
         }
         self.width = width
         self.height = height
@@ -43,8 +45,9 @@ public struct FloorPlanRenderer: Sendable {
 
         let floor = FloorPlanOccupancy(plan.floorPoints, frame: frame, width: width, height: height, cell: layout.cell)
         // Light blue, a little deeper where the floor was seen densely (near the cameras).
-        floor.draw(into: &canvas, fillingHoles: true, color: { d in Self.mix(SIMD3(214, 227, 243), SIMD3(176, 200, 230), d) },
-                   alpha: { _ in 1 })
+        floor.draw(
+            into: &canvas, fillingHoles: true, color: { d in Self.mix(SIMD3(214, 227, 243), SIMD3(176, 200, 230), d) },
+            alpha: { _ in 1 })
         let other = FloorPlanOccupancy(plan.otherPoints, frame: frame, width: width, height: height, cell: layout.cell)
         other.draw(into: &canvas, fillingHoles: true, color: { _ in SIMD3(105, 108, 115) }, alpha: { 0.25 + 0.45 * $0 })
 
@@ -58,16 +61,19 @@ public struct FloorPlanRenderer: Sendable {
         let labels = self.labels(plan, layout: layout, floor: floor)
         for label in labels {
             canvas.shade(label.box, color: Self.paper, alpha: 0.85)
-            PixelFont.draw(label.text, x: label.box.x0 + layout.textScale, y: label.box.y0 + layout.textScale,
-                           scale: layout.textScale, color: Self.ink, into: &canvas)
+            PixelFont.draw(
+                label.text, x: label.box.x0 + layout.textScale, y: label.box.y0 + layout.textScale,
+                scale: layout.textScale, color: Self.ink, into: &canvas)
         }
         if let caption = layout.caption {
-            PixelFont.draw(caption.text, x: (width - PixelFont.width(caption.text, scale: caption.scale)) / 2, y: caption.top,
-                           scale: caption.scale, color: Self.ink, into: &canvas)
+            PixelFont.draw(
+                caption.text, x: (width - PixelFont.width(caption.text, scale: caption.scale)) / 2, y: caption.top,
+                scale: caption.scale, color: Self.ink, into: &canvas)
         }
         let scale = FloorPlanScale(textScale: layout.textScale, pixelsPerMetre: frame.pixelsPerMetre)
-        scale.draw(into: &canvas, left: 8 * layout.textScale, top: height - scale.height,
-                   longest: layout.area.width * 3 / 10, ink: Self.ink, paper: Self.paper)
+        scale.draw(
+            into: &canvas, left: 8 * layout.textScale, top: height - scale.height,
+            longest: layout.area.width * 3 / 10, ink: Self.ink, paper: Self.paper)
         return ColorImage(width: width, height: height, rgb: canvas.rgb)
     }
 
@@ -97,8 +103,9 @@ public struct FloorPlanRenderer: Sendable {
         let captionBand = caption.map { PixelFont.glyphHeight * $0.scale + 6 * textScale } ?? 0
         let scaleBand = FloorPlanScale(textScale: textScale, pixelsPerMetre: 1).height
         let labelBounds = FloorPlanRect(x0: 0, y0: captionBand, x1: width, y1: height - scaleBand)
-        let area = FloorPlanRect(x0: labelBounds.x0 + margin, y0: labelBounds.y0 + margin,
-                                 x1: labelBounds.x1 - margin, y1: labelBounds.y1 - margin)
+        let area = FloorPlanRect(
+            x0: labelBounds.x0 + margin, y0: labelBounds.y0 + margin,
+            x1: labelBounds.x1 - margin, y1: labelBounds.y1 - margin)
 
         let walls = plan.walls.filter { $0.a.x.isFinite && $0.a.y.isFinite && $0.b.x.isFinite && $0.b.y.isFinite }
         var bounds = FloorPlanBounds()
@@ -113,10 +120,11 @@ public struct FloorPlanRenderer: Sendable {
         if bounds.min == nil { bounds.add(plan.otherPoints) }
         let frame = FloorPlanFrame(fitting: bounds, into: area)
         let cell = FloorPlanOccupancy.cell(spacing: floor.spacing, pixelsPerMetre: frame.pixelsPerMetre, finest: textScale >= 2 ? 2 : 1)
-        return Layout(textScale: textScale, lineThickness: Self.lineThickness(textScale), cell: cell,
-                      area: area, labelBounds: labelBounds, frame: frame,
-                      walls: walls.map { (frame.pixel($0.a), frame.pixel($0.b), $0.label) },
-                      caption: caption)
+        return Layout(
+            textScale: textScale, lineThickness: Self.lineThickness(textScale), cell: cell,
+            area: area, labelBounds: labelBounds, frame: frame,
+            walls: walls.map { (frame.pixel($0.a), frame.pixel($0.b), $0.label) },
+            caption: caption)
     }
 
     func labels(_ plan: FloorPlan, layout: Layout, floor: FloorPlanOccupancy) -> [FloorPlanLabels.Placed] {
@@ -124,7 +132,9 @@ public struct FloorPlanRenderer: Sendable {
         let interior = FloorPlanInterior(walls: lines, closed: plan.outlineClosed, floor: floor)
         let probe = layout.lineThickness + 4 * Double(layout.textScale)
         let labelled = layout.walls.compactMap { wall in
-            wall.label.map { FloorPlanLabels.Wall(a: wall.a, b: wall.b, text: $0, inside: interior.side(of: (wall.a, wall.b), probe: probe)) }
+            wall.label.map {
+                FloorPlanLabels.Wall(a: wall.a, b: wall.b, text: $0, inside: interior.side(of: (wall.a, wall.b), probe: probe))
+            }
         }
         let placer = FloorPlanLabels(textScale: layout.textScale, lineRadius: layout.lineThickness / 2, bounds: layout.labelBounds)
         let markers = plan.cameras.map { (centre: layout.frame.pixel($0.position), radius: Self.cameraReach(layout.textScale)) }
@@ -142,8 +152,9 @@ public struct FloorPlanRenderer: Sendable {
                 let direction = SIMD2(heading.x, -heading.y)
                 let length = (direction * direction).sum().squareRoot()
                 if length > 0, length.isFinite {
-                    canvas.line(from: centre, to: centre + direction / length * Self.cameraReach(textScale),
-                                thickness: Double(Swift.max(2, textScale)), color: Self.ink)
+                    canvas.line(
+                        from: centre, to: centre + direction / length * Self.cameraReach(textScale),
+                        thickness: Double(Swift.max(2, textScale)), color: Self.ink)
                 }
             }
             canvas.disc(at: centre, radius: radius + 1, color: Self.ink)

@@ -32,7 +32,9 @@ extension OrbitCamera {
                 fit.nearest = PointLanes.min(fit.nearest, z.replacing(with: .infinity, where: .!finite))
             }
             return fit
-        } combine: { $0.merged(with: $1) }
+        } combine: {
+            $0.merged(with: $1)
+        }
         let radius = fit.radiusSquared.max().squareRoot()
         let (needed, nearest) = (fit.needed.max(), fit.nearest.min())
         // A flat cloud seen edge on, or a line along the view axis, fits at the distance that puts
@@ -65,7 +67,9 @@ extension OrbitCamera {
                 e.maxY = PointLanes.max(e.maxY, y.replacing(with: -.infinity, where: .!lands))
             }
             return e
-        } combine: { $0.merged(with: $1) }
+        } combine: {
+            $0.merged(with: $1)
+        }
         let extent = (minX: lanes.minX.min(), maxX: lanes.maxX.max(), minY: lanes.minY.min(), maxY: lanes.maxY.max())
         guard extent.minX <= extent.maxX, extent.minY <= extent.maxY else { return self }
         // A pixel offset at the target's depth is distance / focal metres.
@@ -83,7 +87,8 @@ extension OrbitCamera {
         var nearest = PointLanes.Lanes(repeating: .infinity)
 
         func merged(with other: Fit) -> Fit {
-            Fit(needed: PointLanes.max(needed, other.needed), radiusSquared: PointLanes.max(radiusSquared, other.radiusSquared),
+            Fit(
+                needed: PointLanes.max(needed, other.needed), radiusSquared: PointLanes.max(radiusSquared, other.radiusSquared),
                 nearest: PointLanes.min(nearest, other.nearest))
         }
     }
@@ -94,8 +99,9 @@ extension OrbitCamera {
         var minY = PointLanes.Lanes(repeating: .infinity), maxY = PointLanes.Lanes(repeating: -.infinity)
 
         func merged(with other: Extent) -> Extent {
-            Extent(minX: PointLanes.min(minX, other.minX), maxX: PointLanes.max(maxX, other.maxX),
-                   minY: PointLanes.min(minY, other.minY), maxY: PointLanes.max(maxY, other.maxY))
+            Extent(
+                minX: PointLanes.min(minX, other.minX), maxX: PointLanes.max(maxX, other.maxX),
+                minY: PointLanes.min(minY, other.minY), maxY: PointLanes.max(maxY, other.maxY))
         }
     }
 }

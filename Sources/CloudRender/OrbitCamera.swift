@@ -28,8 +28,10 @@ public struct OrbitCamera: Equatable, Sendable {
     public var width: Int
     public var height: Int
 
-    public init(target: SIMD3<Float>, distance: Float, azimuth: Float, elevation: Float, fieldOfView: Float,
-                up: UpAxis, width: Int, height: Int) {
+    public init(
+        target: SIMD3<Float>, distance: Float, azimuth: Float, elevation: Float, fieldOfView: Float,
+        up: UpAxis, width: Int, height: Int
+    ) {
         self.target = target
         self.distance = distance
         self.azimuth = azimuth

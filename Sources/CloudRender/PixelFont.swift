@@ -59,7 +59,7 @@ enum PixelFont {
         "±": [0b010, 0b111, 0b010, 0b000, 0b111],
         "×": [0b000, 0b000, 0b101, 0b010, 0b101],
         "²": [0b110, 0b010, 0b100, 0b110, 0b000],
-        "°": [0b010, 0b101, 0b010, 0b000, 0b000],
+        "°": [0b010, 0b101, 0b010, 0b000, 0b000]
     ]
 
     /// Width in pixels of `text` at `scale`, one blank column between glyphs.

@@ -26,10 +26,13 @@ public struct PointRenderer: Sendable {
     /// Color modes this cloud can be drawn in: rgb needs colors, normal needs normals.
     public func check(_ mode: ColorMode) throws {
         if mode == .rgb && cloud.colors == nil {
-            throw CloudError.badInput(.option("color", "rgb"), "the cloud has no colors; use \(option: "color", "height") or \(option: "color", "depth")")
+            throw CloudError.badInput(
+                .option("color", "rgb"), "the cloud has no colors; use \(option: "color", "height") or \(option: "color", "depth")")
         }
         if mode == .normal && cloud.normals == nil {
-            throw CloudError.badInput(.option("color", "normal"), "the cloud has no normals; write them with \(option: "normals"), or use \(option: "color", "height")")
+            throw CloudError.badInput(
+                .option("color", "normal"),
+                "the cloud has no normals; write them with \(option: "normals"), or use \(option: "color", "height")")
         }
     }
 
@@ -42,9 +45,10 @@ public struct PointRenderer: Sendable {
     /// Throws when the cloud's coordinates are too large for a finite camera.
     public func camera(for view: RenderView, turn: Float = 0, centred: Bool = true) throws -> OrbitCamera {
         let centre = bounds.map { ($0.min + $0.max) / 2 } ?? .zero
-        var camera = OrbitCamera(target: centre, distance: view.distance ?? 1, azimuth: view.azimuth + turn,
-                                 elevation: view.elevation, fieldOfView: view.fieldOfView, up: view.up,
-                                 width: view.width, height: view.height)
+        var camera = OrbitCamera(
+            target: centre, distance: view.distance ?? 1, azimuth: view.azimuth + turn,
+            elevation: view.elevation, fieldOfView: view.fieldOfView, up: view.up,
+            width: view.width, height: view.height)
         if view.distance == nil, bounds != nil {
             cloud.positions.withUnsafeBufferPointer { points in
                 camera.distance = camera.fittingDistance(positions: points)
@@ -60,8 +64,9 @@ public struct PointRenderer: Sendable {
         // picture would come out blank with an infinite camera, so refuse the file instead.
         let eye = camera.eye
         guard camera.distance.isFinite, eye.x.isFinite, eye.y.isFinite, eye.z.isFinite else {
-            throw CloudError.badInput("\(origin): coordinates too large to frame (the camera would sit at \(camera.distance) m); "
-                                      + "a cloud in metres spans well under 1e6 m")
+            throw CloudError.badInput(
+                "\(origin): coordinates too large to frame (the camera would sit at \(camera.distance) m); "
+                    + "a cloud in metres spans well under 1e6 m")
         }
         return camera
     }
@@ -93,10 +98,11 @@ public struct PointRenderer: Sendable {
     public func shade(_ buffer: DepthBuffer, camera: OrbitCamera, style: RenderStyle) -> RenderedFrame {
         precondition((try? check(style.color)) != nil, "--color \(style.color.rawValue) needs data the cloud lacks; call check first")
         let up = camera.up
-        let heights = bounds.map { b -> ClosedRange<Float> in
-            let (lo, hi) = (b.min[up.axis], b.max[up.axis])
-            return up.negative ? -hi ... -lo : lo...hi
-        } ?? 0...1
+        let heights =
+            bounds.map { b -> ClosedRange<Float> in
+                let (lo, hi) = (b.min[up.axis], b.max[up.axis])
+                return up.negative ? -hi ... -lo : lo...hi
+            } ?? 0...1
         var rgb = Shading(style: style, basis: camera.basis, up: up, heights: heights).shade(buffer, cloud: cloud)
         if style.eyeDomeLighting {
             EyeDomeLighting.apply(to: &rgb, buffer: buffer, radius: Swift.max(1, style.pointSize / 2))

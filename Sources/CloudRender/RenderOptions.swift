@@ -24,7 +24,7 @@ public struct RGB8: Equatable, Sendable {
 
     public static let names: [(String, RGB8)] = [
         ("black", RGB8(r: 0, g: 0, b: 0)), ("white", RGB8(r: 255, g: 255, b: 255)),
-        ("gray", RGB8(r: 128, g: 128, b: 128)), ("dark", RGB8(r: 24, g: 26, b: 30)),
+        ("gray", RGB8(r: 128, g: 128, b: 128)), ("dark", RGB8(r: 24, g: 26, b: 30))
     ]
 
     /// "black", "white", "gray", "dark", "#1e2024" or "1e2024".

@@ -1,9 +1,10 @@
+import CloudCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CloudCore
 
 extension RenderView {
     /// The orbit view closest to a posed camera's own, for a cloud in that pose's world frame: up

@@ -20,8 +20,10 @@ public struct RenderView: Equatable, Sendable {
     public static let defaultHeight = 720
     public static let defaultFieldOfView: Float = 60
 
-    public init(width: Int = defaultWidth, height: Int = defaultHeight, azimuth: Float = 0, elevation: Float = 0,
-                distance: Float? = nil, fieldOfView: Float = defaultFieldOfView, up: UpAxis = .cameraFrame) {
+    public init(
+        width: Int = defaultWidth, height: Int = defaultHeight, azimuth: Float = 0, elevation: Float = 0,
+        distance: Float? = nil, fieldOfView: Float = defaultFieldOfView, up: UpAxis = .cameraFrame
+    ) {
         self.width = width
         self.height = height
         self.azimuth = azimuth

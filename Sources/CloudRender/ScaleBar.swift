@@ -66,8 +66,8 @@ struct ScaleBar {
     }
 }
 
-private extension Double {
-    func rounded(toPlaces places: Int) -> Double {
+extension Double {
+    fileprivate func rounded(toPlaces places: Int) -> Double {
         let p = pow(10, Double(places))
         return (self * p).rounded() / p
     }

@@ -38,9 +38,10 @@ struct Shading {
                                             // Unoriented normals: show the side that faces the eye.
                                             if dot(n, forward) > 0 { n = -n }
                                             let unit = (n + 1) * 127.5
-                                            c = SIMD3(UInt8(clamping: Int(unit.x.isFinite ? unit.x : 0)),
-                                                      UInt8(clamping: Int(unit.y.isFinite ? unit.y : 0)),
-                                                      UInt8(clamping: Int(unit.z.isFinite ? unit.z : 0)))
+                                            c = SIMD3(
+                                                UInt8(clamping: Int(unit.x.isFinite ? unit.x : 0)),
+                                                UInt8(clamping: Int(unit.y.isFinite ? unit.y : 0)),
+                                                UInt8(clamping: Int(unit.z.isFinite ? unit.z : 0)))
                                         }
                                     }
                                     out.value[3 * i] = c.x

@@ -1,10 +1,11 @@
+import CloudCore
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CloudCore
-import Foundation
 
 /// Writing a file so that it appears under its name only when complete (DESIGN.md: writes are
 /// atomic; Docs/reliability.md "Writing outputs"). The content goes to `.NAME.tmp-PID-RANDOM` in
@@ -31,7 +32,8 @@ public enum AtomicFile {
         if standalone { WriteInProgress.begin(destination) }
         defer { if standalone { WriteInProgress.end() } }
         let (folder, name) = Temporaries.split(target.path)
-        let temporary = target.kind == .file
+        let temporary =
+            target.kind == .file
             ? try Temporaries.createFile(for: name, in: folder, destination: destination)
             : try Temporaries.createFile(for: name, in: Temporaries.folderForInPlaceTargets, destination: destination)
         do {
@@ -112,7 +114,8 @@ public enum AtomicFile {
             let writeError = errno
             let closed = fclose(file)
             guard written == bytes.count, closed == 0 else {
-                throw CloudError.io(.file(destination), "cannot be written: \(String(cString: strerror(written == bytes.count ? errno : writeError)))")
+                throw CloudError.io(
+                    .file(destination), "cannot be written: \(String(cString: strerror(written == bytes.count ? errno : writeError)))")
             }
         }
     }

@@ -1,9 +1,10 @@
+import CloudCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CloudCore
 
 /// A file opened for reading: every reader of input files (images, calibration, trajectories,
 /// dataset index files, bundle manifests and frames, cloud headers) opens it here, so that a
@@ -43,7 +44,8 @@ public final class InputFile {
         let kind = info.st_mode & S_IFMT
         guard kind == S_IFREG else {
             _ = close(fd)
-            throw CloudError.badInput(.file(path), "\(kind == S_IFDIR ? "is a folder, not a file" : "not a regular file")\(Self.suffix(role))")
+            throw CloudError.badInput(
+                .file(path), "\(kind == S_IFDIR ? "is a folder, not a file" : "not a regular file")\(Self.suffix(role))")
         }
         let size = Int(info.st_size)
         if let limit, size > limit {

@@ -1,10 +1,11 @@
+import CloudCore
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CloudCore
-import Foundation
 
 /// How much more memory this process can take, asked before a frame's buffers are reserved: a
 /// frame too large for it is refused with a message saying how much it would need, instead of
@@ -39,26 +40,36 @@ public struct MemoryBudget: Equatable, Sendable {
 
     /// This process's budget now.
     public static func current() -> MemoryBudget {
-        MemoryBudget(addressSpaceLimit: addressSpaceLimit(), mapped: kibibytes("VmSize", in: "/proc/self/status"),
-                     systemAvailable: systemAvailable())
+        MemoryBudget(
+            addressSpaceLimit: addressSpaceLimit(), mapped: kibibytes("VmSize", in: "/proc/self/status"),
+            systemAvailable: systemAvailable())
     }
 
     /// Throws a `CloudError` of kind `.budget` about `subject`, "needs about 9.1 GiB for WHAT; ...", when `bytes` do
     /// not fit, or do not fit `share` (a server's limit for one request) beside the `held` bytes
     /// the work already has. `what` says what the memory is for ("a 16384x16384 depth frame").
-    public func require(_ bytes: Int, for what: String, about subject: CloudError.Subject?, within share: MemoryShare? = nil,
-                        held: Int = 0) throws {
+    public func require(
+        _ bytes: Int, for what: String, about subject: CloudError.Subject?, within share: MemoryShare? = nil,
+        held: Int = 0
+    ) throws {
         if let share, bytes + held > share.bytes {
-            throw CloudError(.budget, subject: subject, "needs about \(Self.format(bytes + held)) of memory for \(what); \(share.holder) may use at most \(Self.format(share.bytes)) (\(share.setting))")
+            throw CloudError(
+                .budget, subject: subject,
+                "needs about \(Self.format(bytes + held)) of memory for \(what); \(share.holder) may use at most \(Self.format(share.bytes)) (\(share.setting))"
+            )
         }
         guard let available, bytes > available else { return }
         let limit = addressSpaceLimit.map { " (ulimit -v \(Self.format($0)))" } ?? ""
-        throw CloudError(.budget, subject: subject, "needs about \(Self.format(bytes)) of memory for \(what); this process may use at most \(Self.format(available)) more\(limit)")
+        throw CloudError(
+            .budget, subject: subject,
+            "needs about \(Self.format(bytes)) of memory for \(what); this process may use at most \(Self.format(available)) more\(limit)")
     }
 
     /// The current budget's `require`.
-    public static func require(_ bytes: Int, for what: String, about subject: CloudError.Subject?, within share: MemoryShare? = nil,
-                               held: Int = 0) throws {
+    public static func require(
+        _ bytes: Int, for what: String, about subject: CloudError.Subject?, within share: MemoryShare? = nil,
+        held: Int = 0
+    ) throws {
         try current().require(bytes, for: what, about: subject, within: share, held: held)
     }
 

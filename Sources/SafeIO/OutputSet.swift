@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CWriteGuard
 import CloudCore
 import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// All the outputs of one run land together or not at all: a turntable's frames and
 /// its animated PNG, a sequence's numbered files, `capture --ply --pcd --preview --bundle`.
@@ -168,7 +169,8 @@ public final class OutputSet: @unchecked Sendable {
         if stat(destination, &status) == 0 {
             guard (status.st_mode & S_IFMT) == S_IFDIR, rmdir(destination) == 0 else {
                 try? FileManager.default.removeItem(atPath: staging)
-                throw CloudError.badInput(.file(destination), "files appeared in it while the \(what) was being written; nothing was written")
+                throw CloudError.badInput(
+                    .file(destination), "files appeared in it while the \(what) was being written; nothing was written")
             }
             replacedEmpty = true
         }

@@ -1,8 +1,9 @@
+import CloudCore
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CloudCore
-import Foundation
 
 /// Where an output path really leads, decided before anything is written: a regular file (or a
 /// name not yet taken) is written beside itself and renamed into place; anything else that
@@ -66,7 +67,8 @@ struct OutputTarget {
     /// Whether `path` is this process's standard output (the same open file), as with
     /// `--ply /dev/stdout`: the command's own report must then go elsewhere.
     static func isStandardOutput(_ path: String) -> Bool {
-        var file = stat(), out = stat()
+        var file = stat()
+        var out = stat()
         guard stat(path, &file) == 0, fstat(STDOUT_FILENO, &out) == 0 else { return false }
         return file.st_dev == out.st_dev && file.st_ino == out.st_ino
     }

@@ -25,12 +25,15 @@ public final class StagedDirectory {
         var isDirectory: ObjCBool = false
         if fm.fileExists(atPath: destination, isDirectory: &isDirectory) {
             guard isDirectory.boolValue, (try? fm.contentsOfDirectory(atPath: destination))?.isEmpty == true else {
-                throw CloudError.badInput(.file(destination), "already exists and is not an empty folder; a \(what) is written only where nothing is")
+                throw CloudError.badInput(
+                    .file(destination), "already exists and is not an empty folder; a \(what) is written only where nothing is")
             }
         }
         let parent = target.deletingLastPathComponent().path
-        staging = URL(fileURLWithPath: Temporaries.name(for: target.lastPathComponent, in: parent.hasSuffix("/") ? parent : parent + "/",
-                                                        kind: .folder))
+        staging = URL(
+            fileURLWithPath: Temporaries.name(
+                for: target.lastPathComponent, in: parent.hasSuffix("/") ? parent : parent + "/",
+                kind: .folder))
         do {
             try fm.createDirectory(at: staging, withIntermediateDirectories: false)
         } catch {

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CWriteGuard
 import CloudCore
 import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The hidden names outputs are written under until they are complete, `.NAME.tmp-PID-RANDOM`
 /// (files) and `.NAME.partial-PID-RANDOM` (staged folders), beside their destination so that the
@@ -114,7 +115,8 @@ enum Temporaries {
         guard entry.hasPrefix(".") else { return nil }
         let parts = entry.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count >= 3, let pid = pid_t(parts[parts.count - 2]), pid > 0,
-              !parts[parts.count - 1].isEmpty, parts[parts.count - 1].allSatisfy(\.isHexDigit) else { return nil }
+            !parts[parts.count - 1].isEmpty, parts[parts.count - 1].allSatisfy(\.isHexDigit)
+        else { return nil }
         let head = parts.dropLast(2).joined(separator: "-")
         for kind in [Kind.file, .folder] where head.hasSuffix(".\(kind.rawValue)") {
             let name = String(head.dropFirst().dropLast(kind.rawValue.count + 1))

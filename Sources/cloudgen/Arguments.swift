@@ -55,14 +55,18 @@ struct CloudOutputOptions: ParsableArguments {
     @Option(name: .customLong("pcd"), help: ArgumentHelp("Write a PCD file.", valueName: "file"))
     var pcdPath: String?
 
-    @Option(help: ArgumentHelp("binary, ascii or binary_compressed (PCD's name; compressed is its older spelling here; PLY has no compressed form and is written binary).",
-                               valueName: "encoding"))
+    @Option(
+        help: ArgumentHelp(
+            "binary, ascii or binary_compressed (PCD's name; compressed is its older spelling here; PLY has no compressed form and is written binary).",
+            valueName: "encoding"))
     var encoding: CloudEncoding = .binary
 
     /// Says what `--encoding binary_compressed` does to a PLY, which has no compressed form.
     func warnAboutEncoding() {
         if encoding == .compressed, let plyPath {
-            Console.warning("\(plyPath): PLY has no compressed encoding; it is written binary_little_endian (--encoding binary_compressed applies to --pcd)")
+            Console.warning(
+                "\(plyPath): PLY has no compressed encoding; it is written binary_little_endian (--encoding binary_compressed applies to --pcd)"
+            )
         }
     }
 

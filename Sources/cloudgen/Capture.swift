@@ -26,10 +26,16 @@ struct Capture: ParsableCommand {
 
     @OptionGroup(title: "Filters, run in the order given") var filters: FilterOptions
 
-    @Option(help: ArgumentHelp("Also write each frame as an RGBD image folder (color/ and 16-bit millimetre depth/ PNGs, camera_intrinsic.json, trajectory.log) that Open3D and redwood: read.", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Also write each frame as an RGBD image folder (color/ and 16-bit millimetre depth/ PNGs, camera_intrinsic.json, trajectory.log) that Open3D and redwood: read.",
+            valueName: "dir"))
     var rgbd: String?
 
-    @Option(help: ArgumentHelp("Also write the frames as captured (raw depth and color planes, intrinsics, distortion, poses) as a capture bundle that bundle: reads.", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Also write the frames as captured (raw depth and color planes, intrinsics, distortion, poses) as a capture bundle that bundle: reads.",
+            valueName: "dir"))
     var bundle: String?
 
     @OptionGroup(title: "Pictures") var pictures: PreviewOptions
@@ -43,7 +49,9 @@ struct Capture: ParsableCommand {
         let frameLimit = input.frameLimit
         let files = output.requested.map(\.path) + [pictures.preview, pictures.depthImage].compactMap { $0 }
         if frameLimit != 1 && !input.fuse, let device = files.first(where: AtomicFile.isWrittenInPlace) {
-            throw CloudError.badInput("\(device): a sequence writes numbered files (NAME_000 ...) beside each output, which a device or pipe cannot hold; add --fuse or --frames 1")
+            throw CloudError.badInput(
+                "\(device): a sequence writes numbered files (NAME_000 ...) beside each output, which a device or pipe cannot hold; add --fuse or --frames 1"
+            )
         }
         try Console.claimStdout(for: files, json: json)
         CaptureInterrupt.install()

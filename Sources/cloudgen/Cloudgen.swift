@@ -91,7 +91,8 @@ enum Console {
     static func claimStdout(for paths: [String], json: Bool) throws {
         guard let path = paths.first(where: AtomicFile.isStandardOutput) else { return }
         if json {
-            throw CloudError.badInput("\(path): is standard output, where --json prints its report; write the file elsewhere or drop --json")
+            throw CloudError.badInput(
+                "\(path): is standard output, where --json prints its report; write the file elsewhere or drop --json")
         }
         stdoutIsOutput = true
     }

@@ -18,8 +18,10 @@ struct Convert: ParsableCommand {
 
     @OptionGroup var output: CloudOutputOptions
 
-    @Option(name: .customLong("range"), parsing: .unconditionalSingleValue,
-            help: ArgumentHelp("Keep the points with MIN <= z <= MAX (metres; MIN may be -inf, MAX inf; PCL PassThrough on z).", valueName: "min,max"))
+    @Option(
+        name: .customLong("range"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "Keep the points with MIN <= z <= MAX (metres; MIN may be -inf, MAX inf; PCL PassThrough on z).", valueName: "min,max"))
     var range: [String] = []
 
     @OptionGroup(title: "Filters, run in the order given") var filters: FilterOptions
@@ -37,7 +39,9 @@ struct Convert: ParsableCommand {
         output.warnAboutEncoding()
         // Nothing is dropped silently: fields no channel holds, and a mesh's faces.
         if !loaded.ignoredFields.isEmpty {
-            Console.warning("\(input): fields \(loaded.ignoredFields.joined(separator: " ")) are not carried over (cloudgen keeps positions, colors, normals and curvature)")
+            Console.warning(
+                "\(input): fields \(loaded.ignoredFields.joined(separator: " ")) are not carried over (cloudgen keeps positions, colors, normals and curvature)"
+            )
         }
         for element in loaded.header.otherElements where element.name != "camera" {
             Console.warning("\(input): element \(element.name) (\(element.count)) is not carried over (cloudgen writes points only)")
@@ -53,8 +57,11 @@ struct Convert: ParsableCommand {
         }
         // --ply and --pcd land together or not at all; the report follows once they have.
         let written = try OutputSet.all(subject: output.requested.map(\.path).joined(separator: ", ")) {
-            try output.requested.map { try CloudWriter.write(cloud, to: $0.path, format: $0.format, viewpoint: loaded.header.viewpoint,
-                                                                  relativeUnits: loaded.header.relativeUnits) }
+            try output.requested.map {
+                try CloudWriter.write(
+                    cloud, to: $0.path, format: $0.format, viewpoint: loaded.header.viewpoint,
+                    relativeUnits: loaded.header.relativeUnits)
+            }
         }
         reports.forEach { Console.report($0.summary) }
         for ((path, format), count) in zip(output.requested, written) {

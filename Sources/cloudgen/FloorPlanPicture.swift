@@ -9,7 +9,8 @@ import SafeIO
 /// renderer, each wall labelled with its length, the caption summing up the room.
 enum FloorPlanPicture {
     static func write(_ measurement: RoomMeasurement, to path: String) throws {
-        let report = measurement.report, data = measurement.plan
+        let report = measurement.report
+        let data = measurement.plan
         let plan = FloorPlan(
             floorPoints: data.floorPoints, otherPoints: data.otherPoints,
             walls: data.walls.map { FloorPlan.Wall(a: $0.start, b: $0.end, label: $0.length.map { String(format: "%.2f m", $0.value) }) },

@@ -53,8 +53,9 @@ struct Info: ParsableCommand {
         let cloud = loaded.cloud
         let points = cloud.finiteCount
         let bounds = cloud.bounds.map { b in
-            Report.Bounds(min: [b.min.x, b.min.y, b.min.z], max: [b.max.x, b.max.y, b.max.z],
-                          size: [b.max.x - b.min.x, b.max.y - b.min.y, b.max.z - b.min.z])
+            Report.Bounds(
+                min: [b.min.x, b.min.y, b.min.z], max: [b.max.x, b.max.y, b.max.z],
+                size: [b.max.x - b.min.x, b.max.y - b.min.y, b.max.z - b.min.z])
         }
         let report = Report(
             path: file, format: loaded.header.formatName, points: points, fields: loaded.fields, ignoredFields: loaded.ignoredFields,

@@ -21,13 +21,18 @@ struct Measure: ParsableCommand {
 
     @OptionGroup(title: "Capture (instead of a file)") var input: SourceArguments
 
-    @Option(help: ArgumentHelp("Which way is up in the cloud's frame: auto (the source's gravity when it knows it, else the room's level planes), or an axis: x, y, z, -x, -y, -z (write --up=-y).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Which way is up in the cloud's frame: auto (the source's gravity when it knows it, else the room's level planes), or an axis: x, y, z, -x, -y, -z (write --up=-y).",
+            valueName: "dir"))
     var up: UpChoice = .auto
 
     @Option(help: ArgumentHelp("Voxel leaf the planes are fitted on, metres.", valueName: "m"))
     var leaf: Double = MeasureSettings().leaf
 
-    @Option(help: ArgumentHelp("Also draw a top-down floor plan: floor, walls with their lengths, a scale bar, the cameras.", valueName: "file.png"))
+    @Option(
+        help: ArgumentHelp(
+            "Also draw a top-down floor plan: floor, walls with their lengths, a scale bar, the cameras.", valueName: "file.png"))
     var plan: String?
 
     @Flag(help: "Print the report as one JSON object on stdout (schema cloudgen.measure/1), nothing else.")
@@ -64,9 +69,10 @@ struct Measure: ParsableCommand {
         }
         CaptureInterrupt.install()
         let collector = CloudCollector()
-        var pipeline = CapturePipeline(sourceSpec: input.source, sourceOptions: input.sourceOptions, frame: input.frame,
-                                       range: input.range?.limits, frameLimit: frameLimit, duration: input.duration, fuse: input.fuse,
-                                       outputs: [], filters: FilterPipeline(steps: [], organized: false), observer: Progress(quiet: frameLimit == 1))
+        var pipeline = CapturePipeline(
+            sourceSpec: input.source, sourceOptions: input.sourceOptions, frame: input.frame,
+            range: input.range?.limits, frameLimit: frameLimit, duration: input.duration, fuse: input.fuse,
+            outputs: [], filters: FilterPipeline(steps: [], organized: false), observer: Progress(quiet: frameLimit == 1))
         pipeline.collector = collector
         let (report, _, lost) = try pipeline.run()
         if let lost { throw lost }

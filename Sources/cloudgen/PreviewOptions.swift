@@ -7,13 +7,21 @@ import SafeIO
 
 /// `capture`'s pictures: a rendered preview of the cloud and the depth map as a colormap image.
 struct PreviewOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Also draw the cloud as a PNG from the capturing camera's view (as `cloudgen render` with its defaults; a sequence without --fuse gets NAME_000.png ...).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Also draw the cloud as a PNG from the capturing camera's view (as `cloudgen render` with its defaults; a sequence without --fuse gets NAME_000.png ...).",
+            valueName: "file"))
     var preview: String?
 
-    @Option(help: ArgumentHelp("Also write the depth map as a PNG: jet colormap, red near and blue far, over a scale bar in metres.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Also write the depth map as a PNG: jet colormap, red near and blue far, over a scale bar in metres.", valueName: "file"))
     var depthImage: String?
 
-    @Option(help: ArgumentHelp("Blend the --depth-image colormap over the color image with this weight, 0...1 (0: color only, 1: colormap only).", valueName: "a"))
+    @Option(
+        help: ArgumentHelp(
+            "Blend the --depth-image colormap over the color image with this weight, 0...1 (0: color only, 1: colormap only).",
+            valueName: "a"))
     var depthBlend: Float?
 
     /// nil when no picture was asked for.

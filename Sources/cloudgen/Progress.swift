@@ -43,7 +43,8 @@ final class Progress: CaptureObserver {
 
     func finished(frames: Int, points: Int, seconds: Double) {
         guard !quiet else { return }
-        let summary = "captured \(frames) frame\(frames == 1 ? "" : "s"), \(points) points in "
+        let summary =
+            "captured \(frames) frame\(frames == 1 ? "" : "s"), \(points) points in "
             + String(format: "%.2f s (%.1f frames/s)", seconds, Double(frames) / max(seconds, 1e-9))
         if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         // Held until the command has succeeded, so that a failure after it prints its line alone.

@@ -26,7 +26,9 @@ struct Render: ParsableCommand {
     @Option(help: ArgumentHelp("The PNG to write (with --turntable: the animated PNG; frames go to NAME_000.png ...).", valueName: "file"))
     var out: String
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Degrees around the up axis; 90 looks from the cloud's left, 180 from behind.", valueName: "deg"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Degrees around the up axis; 90 looks from the cloud's left, 180 from behind.", valueName: "deg"))
     var azimuth: Float = 0
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Degrees above the target, -90...90 (90 looks straight down).", valueName: "deg"))
@@ -41,22 +43,33 @@ struct Render: ParsableCommand {
     @Option(help: ArgumentHelp("Picture size, up to 16384 on a side.", valueName: "wxh"))
     var size = "\(RenderView.defaultWidth)x\(RenderView.defaultHeight)"
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Side of each point's square in pixels, 1...64 (default: from the point count, 1...6).", valueName: "px"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Side of each point's square in pixels, 1...64 (default: from the point count, 1...6).", valueName: "px"))
     var pointSize: Int?
 
-    @Option(help: ArgumentHelp("rgb, depth (jet: red near, blue far), height (along the up axis) or normal (default: rgb if the cloud has colors, else height).", valueName: "mode"))
+    @Option(
+        help: ArgumentHelp(
+            "rgb, depth (jet: red near, blue far), height (along the up axis) or normal (default: rgb if the cloud has colors, else height).",
+            valueName: "mode"))
     var color: String?
 
     @Option(help: ArgumentHelp("#rrggbb, or black, white, gray, dark.", valueName: "color"))
     var background = "dark"
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The up axis: -y (camera frame, the default), +z (world-frame rooms), or any signed axis; without it a file's recorded camera decides.", valueName: "axis"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "The up axis: -y (camera frame, the default), +z (world-frame rooms), or any signed axis; without it a file's recorded camera decides.",
+            valueName: "axis"))
     var up: String?
 
     @Flag(name: .customLong("edl"), help: "Eye-dome lighting: shade creases and edges so that shape reads without color.")
     var eyeDomeLighting = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Write N frames around the target (NAME_000.png ...) and an animated PNG, 2...360.", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Write N frames around the target (NAME_000.png ...) and an animated PNG, 2...360.", valueName: "n"))
     var turntable: Int?
 
     @Flag(help: "Write a frame of background even when the cloud has no finite point (otherwise that is an error).")
@@ -97,14 +110,17 @@ struct Render: ParsableCommand {
         let startup = StartupClock.milliseconds()
         var clock = Stopwatch()
         let (width, height) = try RenderArguments.size(size)
-        var view = RenderView(width: width, height: height, azimuth: azimuth, elevation: elevation, distance: distance,
-                              fieldOfView: fov, up: try RenderArguments.up(up ?? "-y"))
+        var view = RenderView(
+            width: width, height: height, azimuth: azimuth, elevation: elevation, distance: distance,
+            fieldOfView: fov, up: try RenderArguments.up(up ?? "-y"))
         try view.validate()
         if let turntable, !(2...360).contains(turntable) {
             throw CloudError.badInput("--turntable \(turntable): needs a frame count within 2...360, e.g. 36")
         }
         if turntable != nil && AtomicFile.isWrittenInPlace(out) {
-            throw CloudError.badInput("\(out): --turntable writes numbered frames (NAME_000.png ...) beside --out, which a device or pipe cannot hold; name a file")
+            throw CloudError.badInput(
+                "\(out): --turntable writes numbered frames (NAME_000.png ...) beside --out, which a device or pipe cannot hold; name a file"
+            )
         }
         try Console.claimStdout(for: [out], json: json)
         let requestedColor = try color.map(RenderArguments.color)
@@ -119,13 +135,15 @@ struct Render: ParsableCommand {
         }
         let renderer = PointRenderer(cloud: cloud, origin: file)
         if renderer.bounds == nil && !allowEmpty {
-            throw CloudError.badInput("\(file): the cloud has no finite point to draw; pass --allow-empty to write a frame of background anyway")
+            throw CloudError.badInput(
+                "\(file): the cloud has no finite point to draw; pass --allow-empty to write a frame of background anyway")
         }
         let mode = requestedColor ?? renderer.defaultColorMode
         try renderer.check(mode)
-        let style = RenderStyle(color: mode,
-                                pointSize: pointSize ?? RenderStyle.automaticPointSize(points: cloud.finiteCount, width: width, height: height),
-                                background: background, eyeDomeLighting: eyeDomeLighting)
+        let style = RenderStyle(
+            color: mode,
+            pointSize: pointSize ?? RenderStyle.automaticPointSize(points: cloud.finiteCount, width: width, height: height),
+            background: background, eyeDomeLighting: eyeDomeLighting)
         // PointRenderer's bounds and the finite-point count behind the point size.
         let boundsMilliseconds = clock.lap()
         // A turntable's frames and its animation land together or not at all.
@@ -141,22 +159,30 @@ struct Render: ParsableCommand {
         let report = Report(
             path: file, points: cloud.count, width: width, height: height, color: mode.rawValue, pointSize: style.pointSize,
             eyeDomeLighting: eyeDomeLighting, coveredPixels: result.coveredPixels,
-            camera: .init(azimuth: first.azimuth, elevation: first.elevation, distance: first.distance, fov: first.fieldOfView,
-                          target: [first.target.x, first.target.y, first.target.z],
-                          eye: [first.eye.x, first.eye.y, first.eye.z], up: first.up.description),
+            camera: .init(
+                azimuth: first.azimuth, elevation: first.elevation, distance: first.distance, fov: first.fieldOfView,
+                target: [first.target.x, first.target.y, first.target.z],
+                eye: [first.eye.x, first.eye.y, first.eye.z], up: first.up.description),
             files: result.files,
-            milliseconds: ["startup": startup, "read": readMilliseconds, "bounds": boundsMilliseconds, "framing": t.framing,
-                           "rasterise": t.rasterise, "shade": t.shade, "encode": t.encode, "write": t.write],
+            milliseconds: [
+                "startup": startup, "read": readMilliseconds, "bounds": boundsMilliseconds, "framing": t.framing,
+                "rasterise": t.rasterise, "shade": t.shade, "encode": t.encode, "write": t.write
+            ],
             totalMilliseconds: total)
         if json {
             try Console.printJSON(report)
             return
         }
         let frames = result.files.count > 1 ? "\(result.files.count - 1) frames and an animated PNG" : "\(width)x\(height)"
-        Console.report(String(format: "rendered %@ (%d points, %@, point size %d) to %@: %@; camera %.2f m from the target, azimuth %.1f°, elevation %.1f°",
-                     file, cloud.count, mode.rawValue, style.pointSize, out, frames, first.distance, first.azimuth, first.elevation))
-        Console.report(String(format: "  start-up %.1f ms, read %.1f ms, bounds %.1f ms, framing %.1f ms, rasterise %.1f ms, shade %.1f ms, "
-                              + "encode %.1f ms, write %.1f ms; total %.1f ms",
-                              startup, readMilliseconds, boundsMilliseconds, t.framing, t.rasterise, t.shade, t.encode, t.write, total))
+        Console.report(
+            String(
+                format:
+                    "rendered %@ (%d points, %@, point size %d) to %@: %@; camera %.2f m from the target, azimuth %.1f°, elevation %.1f°",
+                file, cloud.count, mode.rawValue, style.pointSize, out, frames, first.distance, first.azimuth, first.elevation))
+        Console.report(
+            String(
+                format: "  start-up %.1f ms, read %.1f ms, bounds %.1f ms, framing %.1f ms, rasterise %.1f ms, shade %.1f ms, "
+                    + "encode %.1f ms, write %.1f ms; total %.1f ms",
+                startup, readMilliseconds, boundsMilliseconds, t.framing, t.rasterise, t.shade, t.encode, t.write, total))
     }
 }

@@ -15,7 +15,8 @@ enum RenderArguments {
 
     static func up(_ text: String) throws -> UpAxis {
         guard let axis = UpAxis(text) else {
-            throw CloudError.badInput("--up \(text): needs an axis with an optional sign: -y for camera-frame clouds, +z for world-frame rooms")
+            throw CloudError.badInput(
+                "--up \(text): needs an axis with an optional sign: -y for camera-frame clouds, +z for world-frame rooms")
         }
         return axis
     }
@@ -38,7 +39,8 @@ enum RenderArguments {
 
     static func pointSize(_ size: Int) throws -> Int {
         guard pointSizes.contains(size) else {
-            throw CloudError.badInput("--point-size \(size): needs a square side in pixels within \(pointSizes.lowerBound)...\(pointSizes.upperBound), e.g. 2")
+            throw CloudError.badInput(
+                "--point-size \(size): needs a square side in pixels within \(pointSizes.lowerBound)...\(pointSizes.upperBound), e.g. 2")
         }
         return size
     }

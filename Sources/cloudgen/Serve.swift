@@ -31,25 +31,37 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("A folder whose datasets JSON capture requests may name (repeatable).", valueName: "dir"))
     var allowDir: [String] = []
 
-    @Option(help: ArgumentHelp("A host name the server answers to besides localhost and its address, e.g. behind a proxy (repeatable).", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "A host name the server answers to besides localhost and its address, e.g. behind a proxy (repeatable).", valueName: "name"))
     var allowHost: [String] = []
 
-    @Option(help: ArgumentHelp("A web origin whose pages may upload, change and read captures, e.g. https://scans.example (repeatable; CORS).", valueName: "origin"))
+    @Option(
+        help: ArgumentHelp(
+            "A web origin whose pages may upload, change and read captures, e.g. https://scans.example (repeatable; CORS).",
+            valueName: "origin"))
     var allowOrigin: [String] = []
 
     @Option(help: ArgumentHelp("Estimated CPU seconds one request's filters may take (more is refused with 422).", valueName: "s"))
     var maxRequestSeconds: Double = 120
 
-    @Option(help: ArgumentHelp("Memory one request may hold, in MiB: a fused cloud, a filter's working set (default: a quarter of the machine's, at most 4096).", valueName: "mb"))
+    @Option(
+        help: ArgumentHelp(
+            "Memory one request may hold, in MiB: a fused cloud, a filter's working set (default: a quarter of the machine's, at most 4096).",
+            valueName: "mb"))
     var maxRequestMemoryMb: Int?
 
-    @Option(help: ArgumentHelp("Seconds a connection may wait before sending its next request's headers, or pause in a body.", valueName: "s"))
+    @Option(
+        help: ArgumentHelp("Seconds a connection may wait before sending its next request's headers, or pause in a body.", valueName: "s"))
     var idleTimeout: Double = 15
 
     @Option(help: ArgumentHelp("Connections open at once; more wait until one closes.", valueName: "n"))
     var maxConnections = 256
 
-    @Option(help: ArgumentHelp("Disk space for derived files (other encodings, filtered exports, previews), in MiB; the least recently used go first.", valueName: "mb"))
+    @Option(
+        help: ArgumentHelp(
+            "Disk space for derived files (other encodings, filtered exports, previews), in MiB; the least recently used go first.",
+            valueName: "mb"))
     var derivedCacheMb = 1024
 
     func run() throws {
@@ -64,12 +76,16 @@ struct Serve: ParsableCommand {
         configuration.allowedOrigins = allowOrigin
         configuration.maxRequestSeconds = maxRequestSeconds
         if let maxRequestMemoryMb {
-            guard (64...1 << 24).contains(maxRequestMemoryMb) else { throw ValidationError("--max-request-memory-mb \(maxRequestMemoryMb): needs 64...16777216") }
+            guard (64...1 << 24).contains(maxRequestMemoryMb) else {
+                throw ValidationError("--max-request-memory-mb \(maxRequestMemoryMb): needs 64...16777216")
+            }
             configuration.maxRequestMemoryBytes = maxRequestMemoryMb << 20
         }
         configuration.idleTimeoutSeconds = idleTimeout
         configuration.maxConnections = maxConnections
-        guard (1...1 << 24).contains(derivedCacheMb) else { throw ValidationError("--derived-cache-mb \(derivedCacheMb): needs 1...16777216") }
+        guard (1...1 << 24).contains(derivedCacheMb) else {
+            throw ValidationError("--derived-cache-mb \(derivedCacheMb): needs 1...16777216")
+        }
         configuration.derivedCacheBytes = derivedCacheMb << 20
         // The CLI's main is synchronous; the server runs on Swift's concurrency pool meanwhile.
         let outcome = ServeOutcome()

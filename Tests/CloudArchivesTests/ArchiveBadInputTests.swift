@@ -12,7 +12,8 @@ final class ArchiveBadInputTests: ArchiveTestCase {
     /// named NAME, is added with `data`).
     private func tarWith(_ name: String, _ setup: String, data: String = "b''", format: String = "GNU_FORMAT") throws -> String {
         let tar = archive("bad.tar")
-        try python("""
+        try python(
+            """
             import io, sys, tarfile
             with tarfile.open(sys.argv[1], 'w', format=tarfile.\(format)) as t:
                 t.add('scan/camera_primesense.json')
@@ -28,7 +29,8 @@ final class ArchiveBadInputTests: ArchiveTestCase {
     /// A zip of scan's camera file, then one member NAME (a ZipInfo `info`) with `data`.
     private func zipWith(_ name: String, _ setup: String = "", data: String = "b'x'") throws -> String {
         let zip = archive("bad.zip")
-        try python("""
+        try python(
+            """
             import sys, zipfile
             with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
                 z.write('scan/camera_primesense.json')
@@ -40,24 +42,30 @@ final class ArchiveBadInputTests: ArchiveTestCase {
     }
 
     func testLinksDevicesAndFIFOsInTar() throws {
-        assertRefused(try tarWith("scan/evil", "info.type = tarfile.SYMTYPE; info.linkname = '/etc/passwd'"),
-                      member: "scan/evil", "symbolic link")
-        assertRefused(try tarWith("scan/hard", "info.type = tarfile.LNKTYPE; info.linkname = 'scan/camera_primesense.json'"),
-                      member: "scan/hard", "hard link")
-        assertRefused(try tarWith("scan/null", "info.type = tarfile.CHRTYPE; info.devmajor = 1; info.devminor = 3"),
-                      member: "scan/null", "character device")
+        assertRefused(
+            try tarWith("scan/evil", "info.type = tarfile.SYMTYPE; info.linkname = '/etc/passwd'"),
+            member: "scan/evil", "symbolic link")
+        assertRefused(
+            try tarWith("scan/hard", "info.type = tarfile.LNKTYPE; info.linkname = 'scan/camera_primesense.json'"),
+            member: "scan/hard", "hard link")
+        assertRefused(
+            try tarWith("scan/null", "info.type = tarfile.CHRTYPE; info.devmajor = 1; info.devminor = 3"),
+            member: "scan/null", "character device")
         assertRefused(try tarWith("scan/disk", "info.type = tarfile.BLKTYPE; info.devmajor = 8"), member: "scan/disk", "block device")
         assertRefused(try tarWith("scan/pipe", "info.type = tarfile.FIFOTYPE"), member: "scan/pipe", "FIFO")
         // A symbolic link with a long target needs GNU's 'K' member first: still refused by name.
-        assertRefused(try tarWith("scan/far", "info.type = tarfile.SYMTYPE; info.linkname = 'a/' * 80"), member: "scan/far", "symbolic link")
+        assertRefused(
+            try tarWith("scan/far", "info.type = tarfile.SYMTYPE; info.linkname = 'a/' * 80"), member: "scan/far", "symbolic link")
     }
 
     func testSymlinkInZip() throws {
         // As Info-ZIP stores a link: Unix mode S_IFLNK in the external attributes, the target as data.
-        assertRefused(try zipWith("scan/evil", "info.create_system = 3\ninfo.external_attr = 0o120777 << 16", data: "b'/etc/passwd'"),
-                      member: "scan/evil", "symbolic link")
-        assertRefused(try zipWith("scan/pipe", "info.create_system = 3\ninfo.external_attr = 0o010644 << 16"),
-                      member: "scan/pipe", "FIFO")
+        assertRefused(
+            try zipWith("scan/evil", "info.create_system = 3\ninfo.external_attr = 0o120777 << 16", data: "b'/etc/passwd'"),
+            member: "scan/evil", "symbolic link")
+        assertRefused(
+            try zipWith("scan/pipe", "info.create_system = 3\ninfo.external_attr = 0o010644 << 16"),
+            member: "scan/pipe", "FIFO")
     }
 
     func testPathsThatLeaveTheFolder() throws {
@@ -92,28 +100,34 @@ final class ArchiveBadInputTests: ArchiveTestCase {
     func testNULInZipName() throws {
         let zip = try zipWith("scan/a_b.txt")
         var bytes = try Data(contentsOf: URL(fileURLWithPath: zip))
-        let from = Data("scan/a_b.txt".utf8), to = Data("scan/a\u{0}b.txt".utf8)
+        let from = Data("scan/a_b.txt".utf8)
+        let to = Data("scan/a\u{0}b.txt".utf8)
         while let range = bytes.range(of: from) { bytes.replaceSubrange(range, with: to) }
         try bytes.write(to: URL(fileURLWithPath: zip))
         assertRefused(zip, member: "scan/a\\x00b.txt", "NUL byte")
     }
 
     func testDuplicatesAndFileFolderClashes() throws {
-        assertRefused(try tarWith("scan/camera_primesense.json", "", data: "b'again'"),
-                      member: "scan/camera_primesense.json", "listed twice")
+        assertRefused(
+            try tarWith("scan/camera_primesense.json", "", data: "b'again'"),
+            member: "scan/camera_primesense.json", "listed twice")
         assertRefused(try zipWith("scan/camera_primesense.json"), member: "scan/camera_primesense.json", "listed twice")
-        assertRefused(try tarWith("scan/camera_primesense.json/inner", "", data: "b'x'"),
-                      member: "scan/camera_primesense.json/inner", "which the archive made a file")
-        assertRefused(try tarWith("scan/camera_primesense.json", "info.type = tarfile.DIRTYPE"),
-                      member: "scan/camera_primesense.json/", "a folder where the archive already put a file")
-        assertRefused(try zipWith("scan", data: "b'a file over the folder'"), member: "scan", "a file where the archive already put a folder")
+        assertRefused(
+            try tarWith("scan/camera_primesense.json/inner", "", data: "b'x'"),
+            member: "scan/camera_primesense.json/inner", "which the archive made a file")
+        assertRefused(
+            try tarWith("scan/camera_primesense.json", "info.type = tarfile.DIRTYPE"),
+            member: "scan/camera_primesense.json/", "a folder where the archive already put a file")
+        assertRefused(
+            try zipWith("scan", data: "b'a file over the folder'"), member: "scan", "a file where the archive already put a folder")
     }
 
     /// A deflate stream of 16 MiB of zeros (16 KiB compressed) whose headers say 1000 bytes: inflating
     /// stops at byte 1001, and nothing is kept.
     func testZipBombWithALyingSize() throws {
         let zip = archive("bomb.zip")
-        try python("""
+        try python(
+            """
             import struct, sys, zlib
             c = zlib.compressobj(9, zlib.DEFLATED, -15)
             data = c.compress(bytes(16 << 20)) + c.flush()
@@ -130,7 +144,8 @@ final class ArchiveBadInputTests: ArchiveTestCase {
     /// Many directory entries pointing at one compressed member (an overlapping "zip bomb").
     func testOverlappingMembers() throws {
         let zip = archive("overlap.zip")
-        try python("""
+        try python(
+            """
             import struct, sys, zipfile, io
             buffer = io.BytesIO()
             with zipfile.ZipFile(buffer, 'w', zipfile.ZIP_DEFLATED) as z:
@@ -156,16 +171,21 @@ final class ArchiveBadInputTests: ArchiveTestCase {
         assertRefused(zip, "7 members, more than the limit of 2", limits: ArchiveLimits(maxMembers: 2))
         // Only the PNG (93 238 bytes) is over 64 KiB; only the camera file's path over 20 bytes.
         for file in [tar, zip] {
-            assertRefused(file, member: "scan/depth/00000.png", "more than 65536 bytes (the limit for one file)",
-                          limits: ArchiveLimits(maxMemberBytes: 65536))
+            assertRefused(
+                file, member: "scan/depth/00000.png", "more than 65536 bytes (the limit for one file)",
+                limits: ArchiveLimits(maxMemberBytes: 65536))
             assertRefused(file, "unpacks to more than 100000 bytes (the limit)", limits: ArchiveLimits(maxTotalBytes: 100_000))
             assertRefused(file, "levels deep, more than the limit of 2", limits: ArchiveLimits(maxPathDepth: 2))
-            assertRefused(file, member: "scan/camera_primesense.json", "a name longer than the limit of 20 bytes",
-                          limits: ArchiveLimits(maxPathBytes: 20))
+            assertRefused(
+                file, member: "scan/camera_primesense.json", "a name longer than the limit of 20 bytes",
+                limits: ArchiveLimits(maxPathBytes: 20))
         }
         // Exactly at the limits, the same archives extract.
-        let summary = try extract(tar, limits: ArchiveLimits(maxTotalBytes: scanBytes, maxMembers: 7, maxMemberBytes: 93238,
-                                                             maxPathDepth: 3, maxPathBytes: 27))
+        let summary = try extract(
+            tar,
+            limits: ArchiveLimits(
+                maxTotalBytes: scanBytes, maxMembers: 7, maxMemberBytes: 93238,
+                maxPathDepth: 3, maxPathBytes: 27))
         XCTAssertEqual(summary.bytes, scanBytes)
     }
 
@@ -220,7 +240,8 @@ final class ArchiveBadInputTests: ArchiveTestCase {
         assertRefused(bzip, member: "scan/rgbd.match", "zip method 12")
         // Python writes zip64 end records past 65 535 members; its limit lowered, for two.
         let zip64 = archive("zip64.zip")
-        try python("""
+        try python(
+            """
             import sys, zipfile
             zipfile.ZIP_FILECOUNT_LIMIT = 1
             with zipfile.ZipFile(sys.argv[1], 'w') as z:

@@ -35,8 +35,9 @@ final class ArchiveExtractTests: ArchiveTestCase {
             let tar = archive("long-\(format).tar")
             try run("tar", ["--format=\(format)", "-cf", tar, long])
             _ = try extract(tar)
-            XCTAssertEqual(try Data(contentsOf: destination.appendingPathComponent(long)),
-                           try Data(contentsOf: source.appendingPathComponent("scan/camera_primesense.json")), format)
+            XCTAssertEqual(
+                try Data(contentsOf: destination.appendingPathComponent(long)),
+                try Data(contentsOf: source.appendingPathComponent("scan/camera_primesense.json")), format)
             try FileManager.default.removeItem(at: destination.appendingPathComponent("scan"))
         }
     }
@@ -59,8 +60,9 @@ final class ArchiveExtractTests: ArchiveTestCase {
     /// Python's tarfile in GNU and pax formats, with a UTF-8 name (pax stores it in a path record).
     func testPythonTarfileFormats() throws {
         let accented = "scan/caméra.json"
-        try FileManager.default.copyItem(at: source.appendingPathComponent("scan/camera_primesense.json"),
-                                         to: source.appendingPathComponent(accented))
+        try FileManager.default.copyItem(
+            at: source.appendingPathComponent("scan/camera_primesense.json"),
+            to: source.appendingPathComponent(accented))
         // The last: a pax global header ('g') first, which is read and set aside.
         for format in ["GNU_FORMAT", "PAX_FORMAT", "PAX_FORMAT, pax_headers={'comment': 'capture rig 2'}"] {
             let tar = archive("py-\(format.prefix(10)).tar")
@@ -68,8 +70,9 @@ final class ArchiveExtractTests: ArchiveTestCase {
             let summary = try extract(tar)
             XCTAssertEqual(summary.files, 5, format)
             XCTAssertEqual(summary.topFolder, "scan", format)
-            XCTAssertEqual(try Data(contentsOf: destination.appendingPathComponent(accented)),
-                           try Data(contentsOf: source.appendingPathComponent(accented)), format)
+            XCTAssertEqual(
+                try Data(contentsOf: destination.appendingPathComponent(accented)),
+                try Data(contentsOf: source.appendingPathComponent(accented)), format)
             try FileManager.default.removeItem(at: destination.appendingPathComponent(accented))
             try assertExtractedScan(under: destination)
             try FileManager.default.removeItem(at: destination.appendingPathComponent("scan"))
@@ -130,7 +133,8 @@ final class ArchiveExtractTests: ArchiveTestCase {
     /// in an archive that is otherwise plain: the directory's sizes are used, and the data checked.
     func testZip64LocalHeadersOfSmallMembers() throws {
         let zip = archive("force64.zip")
-        try python("""
+        try python(
+            """
             import os, sys, zipfile
             with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
                 for folder, _, files in sorted(os.walk('scan')):
@@ -158,7 +162,8 @@ final class ArchiveExtractTests: ArchiveTestCase {
     /// so the folder is still the one top-level entry.
     func testMacResourceForksAreLeftOut() throws {
         let zip = archive("finder.zip")
-        try python("""
+        try python(
+            """
             import os, sys, zipfile
             with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
                 for folder, _, files in sorted(os.walk('scan')):

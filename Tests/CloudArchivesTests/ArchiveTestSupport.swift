@@ -18,7 +18,7 @@ class ArchiveTestCase: XCTestCase {
         "scan/camera_primesense.json": "open3d-rgbd/camera_primesense.json",
         "scan/color/00000.jpg": "open3d-rgbd/color/00000.jpg",
         "scan/depth/00000.png": "open3d-rgbd/depth/00000.png",
-        "scan/rgbd.match": "open3d-rgbd/rgbd.match",
+        "scan/rgbd.match": "open3d-rgbd/rgbd.match"
     ]
 
     override func setUpWithError() throws {
@@ -92,8 +92,10 @@ class ArchiveTestCase: XCTestCase {
 
     /// Asserts that extracting `archive` is refused as bad input naming the archive, saying
     /// `detail` (and naming `member` when given), and that the folder is left empty.
-    func assertRefused(_ archive: String, member: String? = nil, _ detail: String, limits: ArchiveLimits = .standard,
-                       file: StaticString = #filePath, line: UInt = #line) {
+    func assertRefused(
+        _ archive: String, member: String? = nil, _ detail: String, limits: ArchiveLimits = .standard,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         assertCloudError(.badInput, naming: archive, containing: detail, file: file, line: line) {
             try extract(archive, limits: limits)
         }

@@ -43,7 +43,7 @@ final class MultipartParserTests: XCTestCase {
         let expected = [
             Part(headers: ["Content-Disposition=form-data; name=\"depth\"; filename=\"d.png\"", "Content-Type=image/png"], content: tricky),
             Part(headers: ["Content-Disposition=form-data; name=\"voxel\""], content: Array("0.01".utf8)),
-            Part(headers: [], content: empty),
+            Part(headers: [], content: empty)
         ]
         let whole = try parse(body, boundary: boundary, chunks: [])
         XCTAssertEqual(whole.parts, expected)
@@ -60,9 +60,12 @@ final class MultipartParserTests: XCTestCase {
         let boundary = "b"
         func body(_ text: String) -> [UInt8] { Array(text.utf8) }
         // Cut short: parsed so far, not complete.
-        XCTAssertFalse(try parse(body("--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nabc"), boundary: boundary, chunks: []).complete)
-        for broken in ["--b\r\nno colon here\r\n\r\nx\r\n--b--", "--b\r\n: empty name\r\n\r\nx\r\n--b--", "--bX\r\n\r\nx\r\n--b--",
-                       "--b\r\nNa\u{80}me: v\r\n\r\nx\r\n--b--", "--b\r\nName: \u{FF}\r\n\r\n"] {
+        XCTAssertFalse(
+            try parse(body("--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nabc"), boundary: boundary, chunks: []).complete)
+        for broken in [
+            "--b\r\nno colon here\r\n\r\nx\r\n--b--", "--b\r\n: empty name\r\n\r\nx\r\n--b--", "--bX\r\n\r\nx\r\n--b--",
+            "--b\r\nNa\u{80}me: v\r\n\r\nx\r\n--b--", "--b\r\nName: \u{FF}\r\n\r\n"
+        ] {
             var bytes = body(broken)
             if broken.contains("\u{FF}") { bytes = body("--b\r\nName: ") + [0xFF, 0xFE] + body("\r\n\r\n") }
             XCTAssertThrowsError(try parse(bytes, boundary: boundary, chunks: []), broken.debugDescription)

@@ -72,8 +72,9 @@ final class BundleBadInputTests: XCTestCase {
 
     func testUnknownFormatNames() throws {
         try edit(["depth", "format"], "depthFloat8")
-        assertRefused(naming: "manifest.json",
-                      "frames[0].depth.format 'depthFloat8' is not one of depthFloat16, depthFloat32, disparityFloat16, disparityFloat32")
+        assertRefused(
+            naming: "manifest.json",
+            "frames[0].depth.format 'depthFloat8' is not one of depthFloat16, depthFloat32, disparityFloat16, disparityFloat32")
         try edit(["depth", "format"], "depthFloat16")
         try edit(["color", "format"], "nv12")
         assertRefused(naming: "manifest.json", "frames[0].color.format 'nv12' is not one of yuv420f, yuv420v, bgra, jpeg")
@@ -130,7 +131,9 @@ final class BundleBadInputTests: XCTestCase {
     func testLensTablesComeWholeAndSane() throws {
         try edit(["calibration", "lensDistortionCenter"], [8, 6])
         try edit(["calibration", "lensDistortionLookupTable"], [0, -0.01, -0.03])
-        assertRefused(naming: "manifest.json", "calibration needs lensDistortionCenter, lensDistortionLookupTable and inverseLensDistortionLookupTable together")
+        assertRefused(
+            naming: "manifest.json",
+            "calibration needs lensDistortionCenter, lensDistortionLookupTable and inverseLensDistortionLookupTable together")
         try edit(["calibration", "inverseLensDistortionLookupTable"], [0, 0.01, -1.5])
         assertRefused(naming: "manifest.json", "frames[0].calibration: lens distortion inverse lookup table entry 2 is -1.5")
         try edit(["calibration", "inverseLensDistortionLookupTable"], [0, 0.01, 0.03])
@@ -152,7 +155,8 @@ final class BundleBadInputTests: XCTestCase {
         assertRefused(naming: "manifest.json", "frames[0].cameraToWorld: the rotation is not a rotation")
         try edit(["calibration", "extrinsicMatrix"], [[1, 0, 0], [0, 1, 0], [0, 0, -1], [0, 0, 0]])
         try edit(frame: 0, ["cameraToWorld"], [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]])
-        assertRefused(naming: "manifest.json", "frames[0].calibration.extrinsicMatrix (depth to color, millimetres): the rotation is not a rotation")
+        assertRefused(
+            naming: "manifest.json", "frames[0].calibration.extrinsicMatrix (depth to color, millimetres): the rotation is not a rotation")
     }
 
     func testFramePathsStayInsideTheBundle() throws {
@@ -169,7 +173,8 @@ final class BundleBadInputTests: XCTestCase {
         let outside = dir.deletingLastPathComponent().appendingPathComponent("elsewhere.depth")
         try FileManager.default.moveItem(at: plane, to: outside)
         try FileManager.default.createSymbolicLink(at: plane, withDestinationURL: outside)
-        assertRefused(naming: "manifest.json", "frames[0].depth.file 'frames/000000.depth' leads outside the bundle through a symbolic link")
+        assertRefused(
+            naming: "manifest.json", "frames[0].depth.file 'frames/000000.depth' leads outside the bundle through a symbolic link")
         let inside = dir.appendingPathComponent("frames/moved.depth")
         try FileManager.default.removeItem(at: plane)
         try FileManager.default.moveItem(at: outside, to: inside)
@@ -190,8 +195,10 @@ final class BundleBadInputTests: XCTestCase {
     /// components, then the start of a scan: the part of a JPEG that opening reads.
     private func jpegHeader(width: Int, height: Int) -> [UInt8] {
         [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]
-            + [0xFF, 0xFF, 0xC0, 0x00, 0x11, 0x08, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF),
-               0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01]
+            + [
+                0xFF, 0xFF, 0xC0, 0x00, 0x11, 0x08, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF),
+                0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01
+            ]
             + [0xFF, 0xDA, 0x00, 0x0C, 0x03, 0x01, 0x00, 0x02, 0x11, 0x03, 0x11, 0x00, 0x3F, 0x00, 0x12, 0x34]
     }
 
@@ -249,8 +256,9 @@ final class BundleBadInputTests: XCTestCase {
         XCTAssertEqual(color.width, 640)
         XCTAssertEqual(color.planes.map(\.count), [640 * 480 * 3])
         XCTAssertGreaterThan(Set(color.planes[0]).count, 100, "a photograph, not a flat fill")
-        XCTAssertEqual(try source.nextFrame()?.color?.layout, .yuv420BiPlanar(YUVFormat(range: .full, matrix: .bt709)),
-                       "the second frame keeps its YUV color")
+        XCTAssertEqual(
+            try source.nextFrame()?.color?.layout, .yuv420BiPlanar(YUVFormat(range: .full, matrix: .bt709)),
+            "the second frame keeps its YUV color")
 
         try useJPEG(Array(jpeg.prefix(jpeg.count / 2)))
         let cut = try BundleSource(directory: dir.path)

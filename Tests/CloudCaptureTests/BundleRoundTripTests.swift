@@ -14,8 +14,9 @@ final class BundleRoundTripTests: XCTestCase {
 
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("frames").path).sorted()
         XCTAssertEqual(files, ["000000.cbcr", "000000.depth", "000000.y"])
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.deletingLastPathComponent().path), ["scan"],
-                       "no staging directory left beside the bundle")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: dir.deletingLastPathComponent().path), ["scan"],
+            "no staging directory left beside the bundle")
 
         let read = try readBundle(dir)
         XCTAssertEqual(read.count, 1)
@@ -99,8 +100,10 @@ final class BundleRoundTripTests: XCTestCase {
         XCTAssertGreaterThan(wall.count, 256 * 192 / 10, "the east wall fills a good part of the view")
         let with = planeFit(wall.map { corrected[$0]! })
         let without = planeFit(wall.map { ignored[$0]! })
-        print(String(format: "east wall, %d pixels: with the tables RMS %.2f mm, max %.2f mm; without RMS %.2f mm, max %.2f mm",
-                     wall.count, with.rms * 1000, with.max * 1000, without.rms * 1000, without.max * 1000))
+        print(
+            String(
+                format: "east wall, %d pixels: with the tables RMS %.2f mm, max %.2f mm; without RMS %.2f mm, max %.2f mm",
+                wall.count, with.rms * 1000, with.max * 1000, without.rms * 1000, without.max * 1000))
         XCTAssertLessThan(with.max, 0.002)
         XCTAssertGreaterThan(without.max, 0.006)
         XCTAssertGreaterThan(without.rms, 0.002)
@@ -125,7 +128,9 @@ final class BundleRoundTripTests: XCTestCase {
         for v in 0..<h {
             for u in 0..<w {
                 let z = Float(1 + u + 10 * v)
-                withUnsafeBytes(of: z.bitPattern.littleEndian) { depthBytes.replaceSubrange((16 * v + 4 * u)..<(16 * v + 4 * u + 4), with: $0) }
+                withUnsafeBytes(of: z.bitPattern.littleEndian) {
+                    depthBytes.replaceSubrange((16 * v + 4 * u)..<(16 * v + 4 * u + 4), with: $0)
+                }
             }
         }
         let rgb: [UInt8] = (0..<(4 * 4 * 3)).map { UInt8($0 * 5) }
@@ -133,10 +138,12 @@ final class BundleRoundTripTests: XCTestCase {
         let toColor = Pose(rows: (SIMD3(0, -1, 0), SIMD3(1, 0, 0), SIMD3(0, 0, 1)), translation: SIMD3(0.025, -0.001, 0.0005))
         let pose = Pose.lookAt(eye: SIMD3(1, 2, 1.5), target: SIMD3(3, 3, 0))
         let frames = (0..<2).map { i in
-            CapturedFrame(depth: .init(width: w, height: h, encoding: .depthFloat32, data: depthBytes, bytesPerRow: 16,
-                                       accuracy: i == 0 ? .absolute : .relative, isFiltered: i == 1),
-                          color: .init(width: 4, height: 4, layout: .rgb8, planes: [rgb]),
-                          intrinsics: k, pose: pose, timestamp: 12.5 + Double(i) / 30, depthToColor: toColor)
+            CapturedFrame(
+                depth: .init(
+                    width: w, height: h, encoding: .depthFloat32, data: depthBytes, bytesPerRow: 16,
+                    accuracy: i == 0 ? .absolute : .relative, isFiltered: i == 1),
+                color: .init(width: 4, height: 4, layout: .rgb8, planes: [rgb]),
+                intrinsics: k, pose: pose, timestamp: 12.5 + Double(i) / 30, depthToColor: toColor)
         }
         try writeBundle(frames, to: dir)
         let source = try BundleSource(directory: dir.path)

@@ -24,7 +24,8 @@ final class CalibrationFileTests: XCTestCase {
         XCTAssertEqual(f.referenceSize?.height, 480)
         XCTAssertNil(f.depthUnitsPerMetre)
         // A non-square matrix would show a row-major misreading: fy at [4], cx at [6], cy at [7].
-        let g = try IntrinsicsFile.read(try write(#"{"width": 320, "height": 240, "intrinsic_matrix": [300, 0, 0, 0, 310, 0, 160.5, 120.25, 1]}"#, "o3d.json"))
+        let g = try IntrinsicsFile.read(
+            try write(#"{"width": 320, "height": 240, "intrinsic_matrix": [300, 0, 0, 0, 310, 0, 160.5, 120.25, 1]}"#, "o3d.json"))
         XCTAssertEqual([g.fx, g.fy, g.cx, g.cy], [300, 310, 160.5, 120.25])
     }
 
@@ -38,9 +39,13 @@ final class CalibrationFileTests: XCTestCase {
     }
 
     func testCloudgenJSON() throws {
-        let f = try IntrinsicsFile.read(try write(#"{"fx": 1450, "fy": 1452, "cx": 955.3, "cy": 723.8, "width": 1920, "height": 1440, "depthUnitsPerMetre": 5000}"#, "k.json"))
-        XCTAssertEqual(try f.intrinsics(forDepthWidth: 256, height: 192),
-                       CameraIntrinsics(fx: 1450, fy: 1452, cx: 955.3, cy: 723.8, referenceWidth: 1920, referenceHeight: 1440))
+        let f = try IntrinsicsFile.read(
+            try write(
+                #"{"fx": 1450, "fy": 1452, "cx": 955.3, "cy": 723.8, "width": 1920, "height": 1440, "depthUnitsPerMetre": 5000}"#, "k.json")
+        )
+        XCTAssertEqual(
+            try f.intrinsics(forDepthWidth: 256, height: 192),
+            CameraIntrinsics(fx: 1450, fy: 1452, cx: 955.3, cy: 723.8, referenceWidth: 1920, referenceHeight: 1440))
         XCTAssertEqual(f.depthUnitsPerMetre, 5000)
     }
 
@@ -51,9 +56,12 @@ final class CalibrationFileTests: XCTestCase {
             (#"{"fx": 525, "fy": 525, "cx": 320, "width": 640, "height": 480}"#, "'cy'"),
             (#"{"fx": 525, "fy": 525, "cx": 320, "cy": 240, "width": 1e9, "height": 480}"#, "plausible"),
             (#"{"fx": 525, "#, "malformed JSON"),
-            ("<rgb><focal_length_x>nan</focal_length_x><focal_length_y>525</focal_length_y><principal_point_x>1</principal_point_x><principal_point_y>1</principal_point_y></rgb>", "focal lengths"),
+            (
+                "<rgb><focal_length_x>nan</focal_length_x><focal_length_y>525</focal_length_y><principal_point_x>1</principal_point_x><principal_point_y>1</principal_point_y></rgb>",
+                "focal lengths"
+            ),
             ("<depth><focal_length_x>525</focal_length_x></depth>", "focal_length_y"),
-            ("fx=525", "neither JSON"),
+            ("fx=525", "neither JSON")
         ]
         for (text, expected) in cases {
             let path = try write(text, "bad.json")
@@ -84,9 +92,11 @@ final class CalibrationFileTests: XCTestCase {
     /// naming the frame, as a capture bundle refuses it (so `--bundle` never writes one it cannot read).
     func testTrajectoryLogRefusesMatricesThatAreNotRigid() throws {
         let identity = "1 0 0 0.5\n0 1 0 0\n0 0 1 0\n0 0 0 1\n"
-        for (name, matrix) in [("scaled", "2 0 0 0\n0 2 0 0\n0 0 2 0\n0 0 0 1\n"),
-                               ("sheared", "1 0.1 0 0\n0 1 0 0\n0 0 1 0\n0 0 0 1\n"),
-                               ("mirrored", "-1 0 0 0\n0 1 0 0\n0 0 1 0\n0 0 0 1\n")] {
+        for (name, matrix) in [
+            ("scaled", "2 0 0 0\n0 2 0 0\n0 0 2 0\n0 0 0 1\n"),
+            ("sheared", "1 0.1 0 0\n0 1 0 0\n0 0 1 0\n0 0 0 1\n"),
+            ("mirrored", "-1 0 0 0\n0 1 0 0\n0 0 1 0\n0 0 0 1\n")
+        ] {
             let path = try write("0 0 0\n" + identity + "1 1 1\n" + matrix, "\(name).log")
             XCTAssertThrowsError(try TrajectoryLog.read(path), name) { error in
                 XCTAssertEqual((error as? CloudError)?.kind, .badInput, "\(error)")
@@ -99,11 +109,14 @@ final class CalibrationFileTests: XCTestCase {
             let path = try write("0 0 0\n" + identity + "1 1 1\n1 0 0 \(x)\n0 1 0 2\n0 0 1 3\n0 0 0 1\n", "far.log")
             XCTAssertThrowsError(try TrajectoryLog.read(path), x) { error in
                 XCTAssertEqual((error as? CloudError)?.kind, .badInput, "\(error)")
-                XCTAssertTrue("\(error)".hasPrefix(path + ": frame 1: the translation (\(shown), 2.0, 3.0) is not within ±100000 m"), "\(error)")
+                XCTAssertTrue(
+                    "\(error)".hasPrefix(path + ": frame 1: the translation (\(shown), 2.0, 3.0) is not within ±100000 m"), "\(error)")
             }
         }
         let nan = try write("0 0 0\n" + identity + "1 1 1\n1 0 0 nan\n0 1 0 2\n0 0 1 3\n0 0 0 1\n", "nan.log")
-        XCTAssertThrowsError(try TrajectoryLog.read(nan)) { XCTAssertTrue("\($0)".hasPrefix(nan + ": line 7: expected 4 finite numbers"), "\($0)") }
+        XCTAssertThrowsError(try TrajectoryLog.read(nan)) {
+            XCTAssertTrue("\($0)".hasPrefix(nan + ": line 7: expected 4 finite numbers"), "\($0)")
+        }
         let inside = try write("0 0 0\n1 0 0 99999\n0 1 0 2\n0 0 1 3\n0 0 0 1\n", "inside.log")
         XCTAssertEqual(try TrajectoryLog.read(inside).map(\.translation), [SIMD3(99_999, 2, 3)])
         // A rotation printed with a few decimals (90 degrees about z) is rigid enough.

@@ -27,7 +27,7 @@ struct Open3DFigures {
             .init(index: 81426, xyz: SIMD3(-0.3358476082483927, -0.2941561810175578, 2.431999921798706), rgb: SIMD3(159, 146, 125)),
             .init(index: 122140, xyz: SIMD3(-0.1653171341759818, 0.04694190229688372, 2.1429998874664307), rgb: SIMD3(188, 174, 146)),
             .init(index: 162853, xyz: SIMD3(0.6344257070904686, 0.4764999945958455, 2.8589999675750732), rgb: SIMD3(67, 65, 61)),
-            .init(index: 244279, xyz: SIMD3(-1.1854495629810151, 0.9162990778968447, 2.078000068664551), rgb: SIMD3(113, 119, 99)),
+            .init(index: 244279, xyz: SIMD3(-1.1854495629810151, 0.9162990778968447, 2.078000068664551), rgb: SIMD3(113, 119, 99))
         ])
     static let tumFullRange = Open3DFigures(
         count: 248250, sum: SIMD3(-905.2894085213431, -6410.533889004827, 614943.2585618496),
@@ -36,7 +36,7 @@ struct Open3DFigures {
             .init(index: 82750, xyz: SIMD3(0.16335237730117072, -0.3340190401531401, 2.559999942779541), rgb: SIMD3(91, 115, 103)),
             .init(index: 124125, xyz: SIMD3(-1.0944133694966633, 0.0336438106355213, 2.078000068664551), rgb: SIMD3(205, 201, 181)),
             .init(index: 165500, xyz: SIMD3(-0.4742476088660104, 0.2749028512409755, 1.687999963760376), rgb: SIMD3(35, 22, 46)),
-            .init(index: 248249, xyz: SIMD3(-1.1854495629810151, 0.9162990778968447, 2.078000068664551), rgb: SIMD3(113, 119, 99)),
+            .init(index: 248249, xyz: SIMD3(-1.1854495629810151, 0.9162990778968447, 2.078000068664551), rgb: SIMD3(113, 119, 99))
         ])
     static let nyu = Open3DFigures(
         count: 285001, sum: SIMD3(56945.426344963176, -39801.39281934793, 1017788.1883063316),
@@ -45,7 +45,7 @@ struct Open3DFigures {
             .init(index: 95000, xyz: SIMD3(-0.00289714290982201, -0.46064572266169956, 3.0420000553131104), rgb: SIMD3(110, 117, 118)),
             .init(index: 142500, xyz: SIMD3(0.7780980709620885, 0.003027618953159877, 3.178999900817871), rgb: SIMD3(32, 1, 5)),
             .init(index: 190000, xyz: SIMD3(2.1087943397249496, 0.5606571572167532, 3.7980000972747803), rgb: SIMD3(127, 138, 138)),
-            .init(index: 285000, xyz: SIMD3(1.3148267141977945, 1.010918131782895, 2.2160000801086426), rgb: SIMD3(131, 112, 76)),
+            .init(index: 285000, xyz: SIMD3(1.3148267141977945, 1.010918131782895, 2.2160000801086426), rgb: SIMD3(131, 112, 76))
         ])
     static let sun = Open3DFigures(
         count: 236957, sum: SIMD3(-35128.343828642996, -3643.258585360694, 679479.086156249),
@@ -54,7 +54,7 @@ struct Open3DFigures {
             .init(index: 78985, xyz: SIMD3(-0.9365000128746033, -0.2087057171549116, 1.8730000257492065), rgb: SIMD3(93, 76, 48)),
             .init(index: 118478, xyz: SIMD3(-0.7738943042073931, 0.061460001468658446, 1.3170000314712524), rgb: SIMD3(130, 139, 138)),
             .init(index: 157971, xyz: SIMD3(0.9216981065840948, 0.5126447682153611, 2.7890000343322754), rgb: SIMD3(59, 55, 52)),
-            .init(index: 236956, xyz: SIMD3(-0.7613514467648097, 0.5832428710801261, 1.3170000314712524), rgb: SIMD3(100, 101, 93)),
+            .init(index: 236956, xyz: SIMD3(-0.7613514467648097, 0.5832428710801261, 1.3170000314712524), rgb: SIMD3(100, 101, 93))
         ])
     static let redwood = Open3DFigures(
         count: 267129, sum: SIMD3(-12796.53583447255, -13897.19728126449, 479199.33029168844),
@@ -63,16 +63,16 @@ struct Open3DFigures {
             .init(index: 89043, xyz: SIMD3(-0.9986723802203223, -0.33949904737018405, 2.6019999980926514), rgb: SIMD3(255, 253, 208)),
             .init(index: 133564, xyz: SIMD3(-0.29501333713531497, 0.020156190735953195, 1.9240000247955322), rgb: SIMD3(255, 255, 255)),
             .init(index: 178086, xyz: SIMD3(0.16829237688155402, 0.32239142077309746, 2.128999948501587), rgb: SIMD3(255, 255, 255)),
-            .init(index: 267128, xyz: SIMD3(0.5063952243328095, 0.4200047504901886, 0.9649999737739563), rgb: SIMD3(134, 93, 65)),
+            .init(index: 267128, xyz: SIMD3(0.5063952243328095, 0.4200047504901886, 0.9649999737739563), rgb: SIMD3(134, 93, 65))
         ])
     static let redwoodFused = Open3DFigures(
-        count: 1340711, sum: SIMD3(-2725035.396561699, 785111.707386027, 3554599.890317869),
+        count: 1_340_711, sum: SIMD3(-2725035.396561699, 785111.707386027, 3554599.890317869),
         samples: [
             .init(index: 0, xyz: SIMD3(-1.4970962371749055, 1.140940371925174, 3.0358156390175233), rgb: SIMD3(146, 156, 165)),
             .init(index: 446903, xyz: SIMD3(-2.350267794986566, 0.17988117232718132, 2.9331378571472637), rgb: SIMD3(162, 161, 157)),
             .init(index: 670355, xyz: SIMD3(-2.4229779250465375, 0.5023124817720408, 1.9445163969050845), rgb: SIMD3(175, 184, 189)),
             .init(index: 893807, xyz: SIMD3(-2.4321905414841205, 0.7979092395224363, 2.5989067138336344), rgb: SIMD3(254, 255, 255)),
-            .init(index: 1340710, xyz: SIMD3(-1.441802749586872, 0.13561709599053173, 1.8278257901423243), rgb: SIMD3(107, 74, 43)),
+            .init(index: 1_340_710, xyz: SIMD3(-1.441802749586872, 0.13561709599053173, 1.8278257901423243), rgb: SIMD3(107, 74, 43))
         ])
 }
 
@@ -96,8 +96,9 @@ final class DatasetOpen3DFiguresTests: XCTestCase {
     /// `create_from_nyu_format` (7 m truncation: 6.9995 m keeps the same whole millimetres).
     func testNYUEqualsCreateFromNYUFormat() throws {
         let f = DatasetFixture.otherFormats
-        let source = try DatasetFixture.open("rgbd:\(f)/NYU_color.ppm,\(f)/NYU_depth.pgm",
-                                             SourceOptions(intrinsicsPath: DatasetFixture.primesense, depthEncoding: .nyu))
+        let source = try DatasetFixture.open(
+            "rgbd:\(f)/NYU_color.ppm,\(f)/NYU_depth.pgm",
+            SourceOptions(intrinsicsPath: DatasetFixture.primesense, depthEncoding: .nyu))
         try assertFigures(source, range: 0...6.9995, O3D.nyu)
     }
 
@@ -105,8 +106,9 @@ final class DatasetOpen3DFiguresTests: XCTestCase {
     /// colors mean our libjpeg-turbo decode equals Open3D's bundled one.
     func testSUNEqualsCreateFromSUNFormat() throws {
         let f = DatasetFixture.otherFormats
-        let source = try DatasetFixture.open("rgbd:\(f)/SUN_color.jpg,\(f)/SUN_depth.png",
-                                             SourceOptions(intrinsicsPath: DatasetFixture.primesense, depthEncoding: .sun))
+        let source = try DatasetFixture.open(
+            "rgbd:\(f)/SUN_color.jpg,\(f)/SUN_depth.png",
+            SourceOptions(intrinsicsPath: DatasetFixture.primesense, depthEncoding: .sun))
         try assertFigures(source, range: 0...6.9995, O3D.sun)
     }
 
@@ -121,8 +123,10 @@ final class DatasetOpen3DFiguresTests: XCTestCase {
         try assertFigures(DatasetFixture.open("redwood:\(DatasetFixture.rgbd)"), range: nil, world: true, O3D.redwoodFused)
     }
 
-    func assertFigures(_ source: DatasetSource, range: ClosedRange<Float>?, world: Bool = false, _ expected: O3D,
-                       file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertFigures(
+        _ source: DatasetSource, range: ClosedRange<Float>?, world: Bool = false, _ expected: O3D,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let cloud = try DatasetFixture.cloud(source, range: range, world: world)
         XCTAssertEqual(cloud.count, expected.count, "point count", file: file, line: line)
         guard cloud.count == expected.count else { return }

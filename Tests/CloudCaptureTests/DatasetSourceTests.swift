@@ -36,8 +36,10 @@ enum DatasetFixture {
 
     /// A TUM sequence folder: `rgb.txt` and `depth.txt` list the given (timestamp, file) entries
     /// under TUM's comment header, each file a link to `color` or `depth`.
-    static func tumFolder(in dir: String, colors: [(String, String)], depths: [(String, String)],
-                          color: String? = nil, depth: String? = nil) throws -> String {
+    static func tumFolder(
+        in dir: String, colors: [(String, String)], depths: [(String, String)],
+        color: String? = nil, depth: String? = nil
+    ) throws -> String {
         let color = color ?? "\(otherFormats)/TUM_color.png"
         let depth = depth ?? "\(otherFormats)/TUM_depth.png"
         let folder = "\(dir)/tum"
@@ -56,8 +58,9 @@ enum DatasetFixture {
 
     /// The one-frame TUM sequence Tools/compare builds: color 14.9 ms after depth.
     static func tumFixture(in dir: String) throws -> String {
-        try tumFolder(in: dir, colors: [("1305031102.175304", "rgb/1305031102.175304.png")],
-                      depths: [("1305031102.160407", "depth/1305031102.160407.png")])
+        try tumFolder(
+            in: dir, colors: [("1305031102.175304", "rgb/1305031102.175304.png")],
+            depths: [("1305031102.160407", "depth/1305031102.160407.png")])
     }
 
     /// A Redwood folder of links to the fixture's frames; `frames` of the five, `trajectory` the
@@ -110,8 +113,10 @@ final class DatasetSourceTests: XCTestCase {
         let folder = try DatasetFixture.tumFolder(
             in: dir,
             colors: [("100.050000", "rgb/c2.png"), ("100.000000", "rgb/c1.png"), ("100.100000", "rgb/c3.png")],
-            depths: [("100.005000", "depth/d1.png"), ("100.040000", "depth/d2.png"), ("100.060000", "depth/d3.png"),
-                     ("100.090000", "depth/d4.png")])
+            depths: [
+                ("100.005000", "depth/d1.png"), ("100.040000", "depth/d2.png"), ("100.060000", "depth/d3.png"),
+                ("100.090000", "depth/d4.png")
+            ])
         let source = try XCTUnwrap(DatasetFixture.open("tum:\(folder)") as? TUMSource)
         XCTAssertEqual(source.frameCount, 4)
         XCTAssertEqual(source.pairs.map { ($0.depth.path as NSString).lastPathComponent }, ["d1.png", "d2.png", "d3.png", "d4.png"])
@@ -134,13 +139,17 @@ final class DatasetSourceTests: XCTestCase {
         let folder = try DatasetFixture.tumFixture(in: DatasetFixture.scratch(self))
         let assumed = try DatasetFixture.open("tum:\(folder)")
         XCTAssertEqual(assumed.warnings.count, 1)
-        XCTAssertTrue(assumed.warnings[0].contains("intrinsics assumed to be TUM's default (fx = fy = 525, cx = 319.5, cy = 239.5 at 640x480)"), assumed.warnings[0])
+        XCTAssertTrue(
+            assumed.warnings[0].contains("intrinsics assumed to be TUM's default (fx = fy = 525, cx = 319.5, cy = 239.5 at 640x480)"),
+            assumed.warnings[0])
 
-        let given = try DatasetFixture.open("tum:\(folder)", SourceOptions(intrinsicsPath: DatasetFixture.primesense, depthUnitsPerMetre: 1000))
+        let given = try DatasetFixture.open(
+            "tum:\(folder)", SourceOptions(intrinsicsPath: DatasetFixture.primesense, depthUnitsPerMetre: 1000))
         XCTAssertEqual(given.warnings, [])
         let frame = try XCTUnwrap(given.nextFrame())
         XCTAssertEqual(frame.depth.encoding, .uint16(unitsPerMetre: 1000))
-        XCTAssertEqual(frame.intrinsics, CameraIntrinsics(fx: 525, fy: 525, cx: 319.5, cy: 239.5, referenceWidth: 640, referenceHeight: 480))
+        XCTAssertEqual(
+            frame.intrinsics, CameraIntrinsics(fx: 525, fy: 525, cx: 319.5, cy: 239.5, referenceWidth: 640, referenceHeight: 480))
     }
 
     func testRedwoodDeliversTheTrajectoryPosesInFrameOrder() throws {
@@ -188,8 +197,10 @@ final class DatasetSourceTests: XCTestCase {
 
         // One frame left with only its TIFF pair: the choice is per frame.
         let dir = try DatasetFixture.scratch(self)
-        for name in ["frame_20121214T142255.814212.xml", "frame_20121214T142255.814212_depth.tiff", "frame_20121214T142255.814212_rgb.tiff",
-                     "frame_20121214T142256.068683.xml", "frame_20121214T142256.068683_depth.pclzf", "frame_20121214T142256.068683_rgb.pclzf"] {
+        for name in [
+            "frame_20121214T142255.814212.xml", "frame_20121214T142255.814212_depth.tiff", "frame_20121214T142255.814212_rgb.tiff",
+            "frame_20121214T142256.068683.xml", "frame_20121214T142256.068683_depth.pclzf", "frame_20121214T142256.068683_rgb.pclzf"
+        ] {
             try DatasetFixture.link("\(data)/\(name)", at: "\(dir)/\(name)")
         }
         let mixed = try XCTUnwrap(DatasetFixture.open("pclgrabber:\(dir)") as? PCLGrabberSource)
@@ -244,8 +255,9 @@ final class DatasetSourceTests: XCTestCase {
 
     func testSUNAndNYUDepthDecodeToOpen3DsMillimetres() throws {
         // SUN: the stored sample is the millimetres rotated left by 3 bits.
-        let sun = try DatasetFixture.open("rgbd:\(DatasetFixture.otherFormats)/SUN_color.jpg,\(DatasetFixture.otherFormats)/SUN_depth.png",
-                                          SourceOptions(intrinsicsPath: DatasetFixture.primesense, depthEncoding: .sun))
+        let sun = try DatasetFixture.open(
+            "rgbd:\(DatasetFixture.otherFormats)/SUN_color.jpg,\(DatasetFixture.otherFormats)/SUN_depth.png",
+            SourceOptions(intrinsicsPath: DatasetFixture.primesense, depthEncoding: .sun))
         XCTAssertEqual(sun.warnings, [])
         let sunFrame = try XCTUnwrap(sun.nextFrame())
         XCTAssertEqual(sunFrame.depth.encoding, .uint16(unitsPerMetre: 1000))
@@ -255,12 +267,15 @@ final class DatasetSourceTests: XCTestCase {
         XCTAssertEqual(millimetres.max(), 9870)
         XCTAssertNil(try sun.nextFrame(), "rgbd: is one frame")
 
-        let nyu = try DatasetFixture.open("rgbd:\(DatasetFixture.otherFormats)/NYU_color.ppm,\(DatasetFixture.otherFormats)/NYU_depth.pgm",
-                                          SourceOptions(intrinsicsPath: DatasetFixture.primesense, depthEncoding: .nyu))
+        let nyu = try DatasetFixture.open(
+            "rgbd:\(DatasetFixture.otherFormats)/NYU_color.ppm,\(DatasetFixture.otherFormats)/NYU_depth.pgm",
+            SourceOptions(intrinsicsPath: DatasetFixture.primesense, depthEncoding: .nyu))
         let nyuFrame = try XCTUnwrap(nyu.nextFrame())
         XCTAssertEqual(nyuFrame.depth.encoding, .depthFloat32)
         let metres = nyuFrame.depth.data.withUnsafeBytes { raw in
-            (0..<(raw.count / 4)).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))) }
+            (0..<(raw.count / 4)).map {
+                Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self)))
+            }
         }
         // Kinect's "no reading" (2047) is no depth; every other depth is whole millimetres.
         XCTAssertEqual(metres.filter { $0 == 0 }.count, 22199)

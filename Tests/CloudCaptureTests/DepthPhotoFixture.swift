@@ -32,8 +32,10 @@ struct DepthPhotoFixture {
     /// `accuracy` is written as depthData:Accuracy; `orientation` as the EXIF orientation, the
     /// images being stored turned back from it (so that the photo shows the simulated frame).
     /// `auxiliaries` follow the depth image in the MPF index, or come before it with `depthLast`.
-    init(in dir: String, accuracy: String = "absolute", orientation: Int = 1, auxiliaries: [Auxiliary] = [.portraitMatteAsAnIPhoneWritesIt],
-         depthLast: Bool = false) throws {
+    init(
+        in dir: String, accuracy: String = "absolute", orientation: Int = 1, auxiliaries: [Auxiliary] = [.portraitMatteAsAnIPhoneWritesIt],
+        depthLast: Bool = false
+    ) throws {
         path = dir + "/portrait.jpg"
         let camera = try syntheticCamera(Self.spec)
         frame = try XCTUnwrap(try camera.nextFrame())
@@ -56,17 +58,21 @@ struct DepthPhotoFixture {
         let colorStored = stored.apply(color.rgb, width: color.width, height: color.height, channels: 3)
         let depthStored = stored.apply(disparity, width: depth.width, height: depth.height, channels: 1)
 
-        let primary = try JPEGWriter.encode(colorStored.pixels, width: colorStored.width, height: colorStored.height, channels: 3,
-                                            quality: 95, origin: path)
+        let primary = try JPEGWriter.encode(
+            colorStored.pixels, width: colorStored.width, height: colorStored.height, channels: 3,
+            quality: 95, origin: path)
         let depthXMP = Self.depthXMP(k, floatMin: floatMin, floatMax: floatMax, accuracy: accuracy)
         func grayJPEG(_ pixels: (pixels: [UInt8], width: Int, height: Int), xmp: String) throws -> [UInt8] {
-            Self.inserting([Self.segment(0xE1, Array("http://ns.adobe.com/xap/1.0/\u{0}".utf8) + Array(xmp.utf8))],
-                           into: try JPEGWriter.encode(pixels.pixels, width: pixels.width, height: pixels.height, channels: 1, quality: 100, origin: path))
+            Self.inserting(
+                [Self.segment(0xE1, Array("http://ns.adobe.com/xap/1.0/\u{0}".utf8) + Array(xmp.utf8))],
+                into: try JPEGWriter.encode(
+                    pixels.pixels, width: pixels.width, height: pixels.height, channels: 1, quality: 100, origin: path))
         }
         let depthImage = try grayJPEG(depthStored, xmp: depthXMP)
         let auxiliaryImages = try auxiliaries.map { auxiliary in
-            try grayJPEG(stored.apply(auxiliary.marksSubject ? subject : background, width: depth.width, height: depth.height, channels: 1),
-                         xmp: Self.packet(auxiliary.properties, namespaces: auxiliary.namespaces))
+            try grayJPEG(
+                stored.apply(auxiliary.marksSubject ? subject : background, width: depth.width, height: depth.height, channels: 1),
+                xmp: Self.packet(auxiliary.properties, namespaces: auxiliary.namespaces))
         }
         let images = depthLast ? auxiliaryImages + [depthImage] : [depthImage] + auxiliaryImages
         let exif = Self.segment(0xE1, Array("Exif\u{0}\u{0}".utf8) + Self.exifOrientation(orientation))
@@ -97,7 +103,8 @@ struct DepthPhotoFixture {
     /// Apple's depth XMP for intrinsics `k`, without lens distortion (the simulated lens is ideal).
     static func depthXMP(_ k: CameraIntrinsics, floatMin: Double, floatMax: Double, accuracy: String) -> String {
         let matrix = [k.fx, 0, 0, 0, k.fy, 0, k.cx, k.cy, 1].map { "<rdf:li>\($0)</rdf:li>" }.joined()
-        return packet("""
+        return packet(
+            """
             <apdi:NativeFormat>1751411059</apdi:NativeFormat><apdi:StoredFormat>1278226488</apdi:StoredFormat>
             <apdi:AuxiliaryImageType>disparity</apdi:AuxiliaryImageType>
             <apdi:IntMinValue>0</apdi:IntMinValue><apdi:IntMaxValue>255</apdi:IntMaxValue>
@@ -169,7 +176,8 @@ struct StoredTurn {
 
     func intrinsics(_ k: CameraIntrinsics) -> CameraIntrinsics {
         guard orientation == 6 else { return k }
-        return CameraIntrinsics(fx: k.fy, fy: k.fx, cx: k.cy, cy: Double(k.referenceWidth - 1) - k.cx,
-                                referenceWidth: k.referenceHeight, referenceHeight: k.referenceWidth)
+        return CameraIntrinsics(
+            fx: k.fy, fy: k.fx, cx: k.cy, cy: Double(k.referenceWidth - 1) - k.cx,
+            referenceWidth: k.referenceHeight, referenceHeight: k.referenceWidth)
     }
 }

@@ -1,14 +1,15 @@
+import CloudCapture
+import CloudCore
+import CloudImages
+import Foundation
+import SafeIO
+import XCTest
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CloudCore
-import CloudCapture
-import CloudImages
-import SafeIO
-import Foundation
-import XCTest
 
 /// One helper opens every input file, so a failure means the same exit status whichever reader
 /// met it: the wrong thing named is bad input (exit 2), a system that cannot deliver it is I/O (3).
@@ -24,8 +25,10 @@ final class InputFileTests: XCTestCase {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    private func assertError<T>(_ kind: CloudError.Kind, _ prefix: String, _ detail: String, line: UInt = #line,
-                                _ body: () throws -> T) {
+    private func assertError<T>(
+        _ kind: CloudError.Kind, _ prefix: String, _ detail: String, line: UInt = #line,
+        _ body: () throws -> T
+    ) {
         XCTAssertThrowsError(try body(), line: line) { error in
             guard let e = error as? CloudError else { return XCTFail("\(error) is not a CloudError", line: line) }
             XCTAssertEqual(e.kind, kind, e.message, line: line)
@@ -76,8 +79,9 @@ final class InputFileTests: XCTestCase {
         for code in [ENOENT, ENOTDIR] {
             XCTAssertEqual(InputFile.error(errno: code, path: p, doing: "cannot open"), .badInput(.file(p), "no such file"))
         }
-        XCTAssertEqual(InputFile.error(errno: EISDIR, path: p, role: "the image", doing: "cannot open"),
-                       .badInput(.file(p), "is a folder, not a file (the image)"))
+        XCTAssertEqual(
+            InputFile.error(errno: EISDIR, path: p, role: "the image", doing: "cannot open"),
+            .badInput(.file(p), "is a folder, not a file (the image)"))
         XCTAssertEqual(InputFile.error(errno: EACCES, path: p, doing: "cannot open"), .io(.file(p), "cannot open: Permission denied"))
         XCTAssertEqual(InputFile.error(errno: EIO, path: p, doing: "cannot read"), .io(.file(p), "cannot read: Input/output error"))
         for code in [EPERM, EMFILE, ENFILE, ENOMEM, EOVERFLOW] {
@@ -104,7 +108,7 @@ final class InputFileTests: XCTestCase {
         let readers: [(String, (String) throws -> Any)] = [
             ("image", { try ImageFile.read($0) }),
             ("intrinsics", { try IntrinsicsFile.read($0) }),
-            ("trajectory", { try TrajectoryLog.read($0) }),
+            ("trajectory", { try TrajectoryLog.read($0) })
         ]
         for (name, read) in readers {
             assertError(.badInput, missing, "no such file") { try read(missing) }

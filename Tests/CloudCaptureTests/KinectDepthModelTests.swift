@@ -28,8 +28,11 @@ final class KinectDepthModelTests: XCTestCase {
     func testIntrinsicsComeFromTheZeroPlaneConstants() {
         // f = 120 mm / (2 * 0.1042 mm) at 640x480.
         XCTAssertEqual(k.focalLength, 575.816, accuracy: 0.001)
-        XCTAssertEqual(k.intrinsics, CameraIntrinsics(fx: k.focalLength, fy: k.focalLength, cx: 320, cy: 240,
-                                                      referenceWidth: 640, referenceHeight: 480))
+        XCTAssertEqual(
+            k.intrinsics,
+            CameraIntrinsics(
+                fx: k.focalLength, fy: k.focalLength, cx: 320, cy: 240,
+                referenceWidth: 640, referenceHeight: 480))
         XCTAssertEqual(k.baseline, 23, accuracy: 1e-9)
     }
 
@@ -52,7 +55,7 @@ final class KinectDepthModelTests: XCTestCase {
     func testRegistrationKeepsTheNearerSurface() {
         var raw = [UInt16](repeating: 2047, count: 640 * 480)
         raw[100] = 1000  // 3864 mm: shifts 3.43 -> 3 columns, to 97
-        raw[108] = 800   // 1193 mm: shifts 11, to 97 as well
+        raw[108] = 800  // 1193 mm: shifts 11, to 97 as well
         let out = register(raw)
         XCTAssertEqual(out[97], 1193)
         XCTAssertEqual(out.filter { $0 != 0 }.count, 1)

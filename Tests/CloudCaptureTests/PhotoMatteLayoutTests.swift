@@ -25,11 +25,14 @@ final class PhotoMatteLayoutTests: XCTestCase {
         let subject = truth.metres.filter { $0 > 0 && $0 < fixture.subjectDepth }.count
         XCTAssertGreaterThan(subject, 1000, file: file, line: line)
         XCTAssertEqual(Double(kept), Double(subject), accuracy: Double(subject) * 0.01, "the matte's subject", file: file, line: line)
-        XCTAssertTrue(depth.metres.allSatisfy { !($0 > 0) || $0 < fixture.subjectDepth * 1.02 }, "nothing behind the subject", file: file, line: line)
+        XCTAssertTrue(
+            depth.metres.allSatisfy { !($0 > 0) || $0 < fixture.subjectDepth * 1.02 }, "nothing behind the subject", file: file, line: line)
     }
 
     private func assertNoPortraitMatte(_ fixture: DepthPhotoFixture, file: StaticString = #filePath, line: UInt = #line) {
-        assertCloudError(.badInput, naming: fixture.path, containing: "--matte: the photo has no portrait effects matte", file: file, line: line) {
+        assertCloudError(
+            .badInput, naming: fixture.path, containing: "--matte: the photo has no portrait effects matte", file: file, line: line
+        ) {
             try SourceSpec(parsing: "photo:\(fixture.path)").open(options: SourceOptions(matte: true))
         }
     }
@@ -45,38 +48,60 @@ final class PhotoMatteLayoutTests: XCTestCase {
     /// HEIF's auxC URN for the matte (exiftool's QuickTime AuxiliaryImageType of an iPhone HEIC) given
     /// as apdi:AuxiliaryImageType, with no other property.
     func testTheMatteNamedByItsAuxiliaryURN() throws {
-        try assertMatteKeepsTheSubject(DepthPhotoFixture(in: dir.path, auxiliaries: [
-            .init(properties: "<apdi:AuxiliaryImageType>urn:com:apple:photo:2018:aux:portraiteffectsmatte</apdi:AuxiliaryImageType>"),
-        ]))
+        try assertMatteKeepsTheSubject(
+            DepthPhotoFixture(
+                in: dir.path,
+                auxiliaries: [
+                    .init(
+                        properties: "<apdi:AuxiliaryImageType>urn:com:apple:photo:2018:aux:portraiteffectsmatte</apdi:AuxiliaryImageType>")
+                ]))
     }
 
     /// Image I/O's auxiliary data type (kCGImageAuxiliaryDataTypePortraitEffectsMatte, the type
     /// CGImageSourceCopyAuxiliaryDataInfoAtIndex is asked with) given as apdi:AuxiliaryImageType.
     func testTheMatteNamedByImageIOsAuxiliaryDataType() throws {
-        try assertMatteKeepsTheSubject(DepthPhotoFixture(in: dir.path, auxiliaries: [
-            .init(properties: "<apdi:AuxiliaryImageType>kCGImageAuxiliaryDataTypePortraitEffectsMatte</apdi:AuxiliaryImageType>"),
-        ]))
+        try assertMatteKeepsTheSubject(
+            DepthPhotoFixture(
+                in: dir.path,
+                auxiliaries: [
+                    .init(properties: "<apdi:AuxiliaryImageType>kCGImageAuxiliaryDataTypePortraitEffectsMatte</apdi:AuxiliaryImageType>")
+                ]))
     }
 
     /// The namespace alone, as Google's image_io (AOSP platform/external/image_io, jpeg_xmp_info.h,
     /// kXmpAppleMatteId) recognises Apple's matte: no apdi property at all.
     func testTheMatteKnownByItsNamespaceAlone() throws {
-        try assertMatteKeepsTheSubject(DepthPhotoFixture(in: dir.path, auxiliaries: [
-            .init(namespaces: #"xmlns:portraitEffectsMatte="http://ns.apple.com/portraitEffectsMatte/1.0/""#,
-                  properties: "<portraitEffectsMatte:PortraitEffectsMatteVersion>65537</portraitEffectsMatte:PortraitEffectsMatteVersion>"),
-        ]))
+        try assertMatteKeepsTheSubject(
+            DepthPhotoFixture(
+                in: dir.path,
+                auxiliaries: [
+                    .init(
+                        namespaces: #"xmlns:portraitEffectsMatte="http://ns.apple.com/portraitEffectsMatte/1.0/""#,
+                        properties:
+                            "<portraitEffectsMatte:PortraitEffectsMatteVersion>65537</portraitEffectsMatte:PortraitEffectsMatteVersion>")
+                ]))
     }
 
     /// The namespace as it is also quoted, all in lower case (`portraiteffectsmatte/1.0/`), with the
     /// subtype in capitals: both are compared without case.
     func testTheMatteNamespaceAndSubtypeInAnotherCase() throws {
-        try assertMatteKeepsTheSubject(DepthPhotoFixture(in: dir.path, auxiliaries: [
-            .init(namespaces: #"xmlns:pem="http://ns.apple.com/portraiteffectsmatte/1.0/""#,
-                  properties: "<pem:PortraitEffectsMatteVersion>65536</pem:PortraitEffectsMatteVersion>"),
-        ]))
-        try assertMatteKeepsTheSubject(DepthPhotoFixture(in: dir.path, auxiliaries: [
-            .init(properties: "<apdi:AuxiliaryImageType>depth</apdi:AuxiliaryImageType><apdi:AuxiliaryImageSubType>PortraitEffectsMatte</apdi:AuxiliaryImageSubType>"),
-        ]))
+        try assertMatteKeepsTheSubject(
+            DepthPhotoFixture(
+                in: dir.path,
+                auxiliaries: [
+                    .init(
+                        namespaces: #"xmlns:pem="http://ns.apple.com/portraiteffectsmatte/1.0/""#,
+                        properties: "<pem:PortraitEffectsMatteVersion>65536</pem:PortraitEffectsMatteVersion>")
+                ]))
+        try assertMatteKeepsTheSubject(
+            DepthPhotoFixture(
+                in: dir.path,
+                auxiliaries: [
+                    .init(
+                        properties:
+                            "<apdi:AuxiliaryImageType>depth</apdi:AuxiliaryImageType><apdi:AuxiliaryImageSubType>PortraitEffectsMatte</apdi:AuxiliaryImageSubType>"
+                    )
+                ]))
     }
 
     /// Skin, hair, teeth and glasses mattes (AVSemanticSegmentationMatte; their HEIF auxC URNs and
@@ -93,7 +118,8 @@ final class PhotoMatteLayoutTests: XCTestCase {
     /// Listed before the portrait matte, the semantic mattes (which mark the background here) are
     /// passed over and the portrait matte is the one applied.
     func testThePortraitMatteIsFoundAmongSemanticMattes() throws {
-        try assertMatteKeepsTheSubject(DepthPhotoFixture(in: dir.path, auxiliaries: Self.semanticMattes + [.portraitMatteAsAnIPhoneWritesIt]))
+        try assertMatteKeepsTheSubject(
+            DepthPhotoFixture(in: dir.path, auxiliaries: Self.semanticMattes + [.portraitMatteAsAnIPhoneWritesIt]))
     }
 
     /// The matte says AuxiliaryImageType "depth": listed before the depth image, it is still the
@@ -118,15 +144,16 @@ final class PhotoMatteLayoutTests: XCTestCase {
     /// Skin, hair and teeth (2019) and glasses (2020), each as a HEIF auxC URN in apdi:AuxiliaryImageType
     /// with the semanticSegmentationMatte namespace's version, as Image I/O writes them.
     static let semanticMattes: [DepthPhotoFixture.Auxiliary] = [
-        ("2019", "skin"), ("2019", "hair"), ("2019", "teeth"), ("2020", "glasses"),
+        ("2019", "skin"), ("2019", "hair"), ("2019", "teeth"), ("2020", "glasses")
     ].map { year, part in
-        DepthPhotoFixture.Auxiliary(namespaces: #"xmlns:semanticSegmentationMatte="http://ns.apple.com/semanticSegmentationMatte/1.0/""#,
-              properties: """
-                  <semanticSegmentationMatte:SemanticSegmentationMatteVersion>65536</semanticSegmentationMatte:SemanticSegmentationMatteVersion>
-                  <apdi:AuxiliaryImageType>urn:com:apple:photo:\(year):aux:semantic\(part)matte</apdi:AuxiliaryImageType>
-                  <apdi:NativeFormat>1278226488</apdi:NativeFormat>
-                  """,
-              marksSubject: false)
+        DepthPhotoFixture.Auxiliary(
+            namespaces: #"xmlns:semanticSegmentationMatte="http://ns.apple.com/semanticSegmentationMatte/1.0/""#,
+            properties: """
+                <semanticSegmentationMatte:SemanticSegmentationMatteVersion>65536</semanticSegmentationMatte:SemanticSegmentationMatteVersion>
+                <apdi:AuxiliaryImageType>urn:com:apple:photo:\(year):aux:semantic\(part)matte</apdi:AuxiliaryImageType>
+                <apdi:NativeFormat>1278226488</apdi:NativeFormat>
+                """,
+            marksSubject: false)
     }
 }
 

@@ -24,7 +24,9 @@ final class PhotoSourceTests: XCTestCase {
 
     private func disparities(_ frame: CapturedFrame) -> [Float] {
         frame.depth.data.withUnsafeBytes { raw in
-            (0..<(frame.depth.width * frame.depth.height)).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))) }
+            (0..<(frame.depth.width * frame.depth.height)).map {
+                Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self)))
+            }
         }
     }
 
@@ -35,8 +37,11 @@ final class PhotoSourceTests: XCTestCase {
     /// representation gives the same range.
     func testHEICIntrinsicsRangeAndAccuracyAreWhatItsMetadataSays() throws {
         let (source, frame) = try open(try phone("pug.heic"))
-        XCTAssertEqual(frame.intrinsics, CameraIntrinsics(fx: 3032.59423828125, fy: 3032.59423828125, cx: 1988.450927734375,
-                                                          cy: 1512.30712890625, referenceWidth: 4032, referenceHeight: 3024))
+        XCTAssertEqual(
+            frame.intrinsics,
+            CameraIntrinsics(
+                fx: 3032.59423828125, fy: 3032.59423828125, cx: 1988.450927734375,
+                cy: 1512.30712890625, referenceWidth: 4032, referenceHeight: 3024))
         XCTAssertEqual([frame.depth.width, frame.depth.height], [768, 576])
         XCTAssertEqual([frame.color?.width, frame.color?.height], [4032, 3024])
         XCTAssertEqual(frame.depth.encoding, .disparityFloat32)
@@ -95,8 +100,11 @@ final class PhotoSourceTests: XCTestCase {
         XCTAssertEqual(index.images[1].upperBound, bytes.count)
 
         let (_, frame) = try open(path)
-        XCTAssertEqual(frame.intrinsics, CameraIntrinsics(fx: 6112.78125, fy: 6112.78125, cx: 1524.835693359375, cy: 2027.0889892578125,
-                                                          referenceWidth: 3024, referenceHeight: 4032))
+        XCTAssertEqual(
+            frame.intrinsics,
+            CameraIntrinsics(
+                fx: 6112.78125, fy: 6112.78125, cx: 1524.835693359375, cy: 2027.0889892578125,
+                referenceWidth: 3024, referenceHeight: 4032))
         XCTAssertEqual([frame.depth.width, frame.depth.height, frame.color?.width, frame.color?.height], [576, 768, 3024, 4032])
         XCTAssertEqual(frame.depth.accuracy, .relative)
         // The depth image decoded straight from its byte range, mapped as the XMP says.
@@ -137,7 +145,8 @@ final class PhotoSourceTests: XCTestCase {
         }
         let vase = depths((w * 2 / 5)..<(w * 3 / 5), (h * 2 / 5)..<(h / 2))
         let wall = depths(0..<(w / 10), 0..<(h / 10)) + depths((w * 9 / 10)..<w, 0..<(h / 10))
-        let vaseFar = vase[vase.count * 99 / 100], wallNear = wall.sorted()[wall.count / 100]
+        let vaseFar = vase[vase.count * 99 / 100]
+        let wallNear = wall.sorted()[wall.count / 100]
         XCTAssertLessThan(vase.last! - vase.first!, 0.25 * vase[vase.count / 2], "the vase's middle is one compact layer")
         XCTAssertGreaterThan(wallNear - vaseFar, 0.2 * vaseFar, "the background lies well behind the subject")
     }
@@ -158,8 +167,10 @@ final class PhotoSourceTests: XCTestCase {
         try assertDepthMatches(frame, fixture)
     }
 
-    private func assertDepthMatches(_ frame: CapturedFrame, _ fixture: DepthPhotoFixture, scale: Float = 1,
-                                    file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertDepthMatches(
+        _ frame: CapturedFrame, _ fixture: DepthPhotoFixture, scale: Float = 1,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let ours = try RGBDFrame(decoding: frame, origin: "photo").depth
         let truth = try RGBDFrame(decoding: fixture.frame, origin: "truth").depth
         XCTAssertEqual([ours.width, ours.height], [truth.width, truth.height], file: file, line: line)
@@ -240,8 +251,10 @@ final class PhotoSourceTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let fixture = try DepthPhotoFixture(in: dir.path, auxiliaries: [])
         let good = try InputFile.readAll(fixture.path)
-        func refused(_ bytes: [UInt8], _ expected: String, options: SourceOptions = SourceOptions(),
-                     file: StaticString = #filePath, line: UInt = #line) throws {
+        func refused(
+            _ bytes: [UInt8], _ expected: String, options: SourceOptions = SourceOptions(),
+            file: StaticString = #filePath, line: UInt = #line
+        ) throws {
             let path = dir.appendingPathComponent("bad.jpg").path
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             XCTAssertThrowsError(try open(path, options), file: file, line: line) { error in

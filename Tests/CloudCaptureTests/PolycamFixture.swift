@@ -69,8 +69,10 @@ struct PolycamFixture {
     /// As Polycam writes a keyframe's camera: ARKit's axes (y up, z towards the viewer), row-major 3x4.
     static func writeCamera(_ k: CameraIntrinsics, _ pose: Pose, to path: String) throws {
         let r = [pose.rotation.0, pose.rotation.1, pose.rotation.2]
-        var fields = ["\"fx\": \(k.fx)", "\"fy\": \(k.fy)", "\"cx\": \(k.cx)", "\"cy\": \(k.cy)",
-                      "\"width\": \(k.referenceWidth)", "\"height\": \(k.referenceHeight)", "\"blur_score\": 180.5", "\"timestamp\": 12345"]
+        var fields = [
+            "\"fx\": \(k.fx)", "\"fy\": \(k.fy)", "\"cx\": \(k.cx)", "\"cy\": \(k.cy)",
+            "\"width\": \(k.referenceWidth)", "\"height\": \(k.referenceHeight)", "\"blur_score\": 180.5", "\"timestamp\": 12345"
+        ]
         for row in 0..<3 {
             let arkit = [r[row].x, -r[row].y, -r[row].z, pose.translation[row]]
             for column in 0..<4 { fields.append("\"t_\(row)\(column)\": \(arkit[column])") }

@@ -17,8 +17,12 @@ final class PoseBoundsReaderTests: XCTestCase {
     func testTUMGroundTruth() throws {
         let path = try DatasetFixture.scratch(self) + "/groundtruth.txt"
         for (x, shown) in Self.refused {
-            try "# timestamp tx ty tz qx qy qz qw\n100.0 1 2 3 0 0 0 1\n100.5 \(x) 2 3 0 0 0 1\n".write(toFile: path, atomically: true, encoding: .utf8)
-            assertCloudError(.badInput, naming: path, containing: "line 3 (the pose at 100.5 s): the translation (\(shown), 2.0, 3.0) is not within ±100000 m") {
+            try "# timestamp tx ty tz qx qy qz qw\n100.0 1 2 3 0 0 0 1\n100.5 \(x) 2 3 0 0 0 1\n".write(
+                toFile: path, atomically: true, encoding: .utf8)
+            assertCloudError(
+                .badInput, naming: path,
+                containing: "line 3 (the pose at 100.5 s): the translation (\(shown), 2.0, 3.0) is not within ±100000 m"
+            ) {
                 try TUMGroundTruth(path: path)
             }
         }
@@ -41,7 +45,9 @@ final class PoseBoundsReaderTests: XCTestCase {
             try (([lines[0], lines[1], lines[2], fields.joined(separator: ", ")]).joined(separator: "\n") + "\n")
                 .write(toFile: odometry, atomically: true, encoding: .utf8)
         }
-        func open() throws -> DepthSource { try SourceSpec(parsing: "stray:\(fixture.folder)").open(options: SourceOptions(minConfidence: 0)) }
+        func open() throws -> DepthSource {
+            try SourceSpec(parsing: "stray:\(fixture.folder)").open(options: SourceOptions(minConfidence: 0))
+        }
         for (x, shown) in Self.refused {
             try withFrame2X(x)
             assertCloudError(.badInput, naming: odometry, containing: "line 4: frame 2: the translation (\(shown), ") { try open() }
@@ -118,7 +124,9 @@ final class PoseBoundsReaderTests: XCTestCase {
         let turn: [[Double]] = [[1, 0, 0], [0, 1, 0], [0, 0, 1]]
         for x in [1e308, 1e6, -1e6] {
             try withTranslation(["cameraToWorld"], turn.map { $0 + [0] } + [[x, 2, 3, 1]])
-            assertCloudError(.badInput, naming: manifest, containing: "frames[1].cameraToWorld: the translation (\(x), 2.0, 3.0) is not within") {
+            assertCloudError(
+                .badInput, naming: manifest, containing: "frames[1].cameraToWorld: the translation (\(x), 2.0, 3.0) is not within"
+            ) {
                 try BundleSource(directory: dir.path)
             }
         }
@@ -128,7 +136,10 @@ final class PoseBoundsReaderTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(try source.nextFrame()).pose?.translation, SIMD3(Self.inside, 2, 3))
         // The depth-to-color extrinsics are in millimetres: 1e9 mm is 1e6 m.
         try withTranslation(["calibration", "extrinsicMatrix"], turn + [[1e9, 0, 0]])
-        assertCloudError(.badInput, naming: manifest, containing: "frames[1].calibration.extrinsicMatrix (depth to color, millimetres): the translation (1000000.0, ") {
+        assertCloudError(
+            .badInput, naming: manifest,
+            containing: "frames[1].calibration.extrinsicMatrix (depth to color, millimetres): the translation (1000000.0, "
+        ) {
             try BundleSource(directory: dir.path)
         }
     }

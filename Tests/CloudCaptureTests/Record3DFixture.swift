@@ -32,14 +32,16 @@ struct Record3DFixture {
         for (i, frame) in frames.enumerated() {
             let decoded = try RGBDFrame(decoding: frame, origin: spec)
             try JPEGWriter.write(rgb: try XCTUnwrap(decoded.color), to: "\(folder)/rgb/\(i).jpg", quality: 95)
-            try EXRDepthFile.write(decoded.depth.metres, width: decoded.depth.width, height: decoded.depth.height, channel: "R",
-                                   half: halfDepth, to: "\(folder)/depth/\(i).exr")
+            try EXRDepthFile.write(
+                decoded.depth.metres, width: decoded.depth.width, height: decoded.depth.height, channel: "R",
+                half: halfDepth, to: "\(folder)/depth/\(i).exr")
             poses.append(Self.openGLPose(try XCTUnwrap(frame.pose)))
         }
         let first = frames[0]
         let k = first.intrinsics.scaled(toWidth: 320, height: 240)
-        try Self.writeMetadata(k: [k.fx, 0, 0, 0, k.fy, 0, k.cx, k.cy, 1], poses: poses,
-                               depthWidth: first.depth.width, depthHeight: first.depth.height, to: metadataPath)
+        try Self.writeMetadata(
+            k: [k.fx, 0, 0, 0, k.fy, 0, k.cx, k.cy, 1], poses: poses,
+            depthWidth: first.depth.width, depthHeight: first.depth.height, to: metadataPath)
     }
 
     /// metadata.json as Record3D writes it, with the keys cloudgen does not read too.

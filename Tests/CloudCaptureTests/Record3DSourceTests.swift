@@ -12,8 +12,10 @@ import XCTest
 /// frame gives; every malformed part is refused by name; a .r3d is refused with the way out.
 final class Record3DSourceTests: XCTestCase {
     /// `tolerance`: metres between a frame's world points and the simulator's.
-    private func assertFramesAreTheSimulatedFrames(_ fixture: Record3DFixture, tolerance: Float,
-                                                   file: StaticString = #filePath, line: UInt = #line) throws -> Float {
+    private func assertFramesAreTheSimulatedFrames(
+        _ fixture: Record3DFixture, tolerance: Float,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> Float {
         let source = try SourceSpec(parsing: "record3d:\(fixture.folder)").open()
         XCTAssertTrue(source.knowsPose, file: file, line: line)
         XCTAssertNil(source.worldUp, "Record3D's world is the first camera's, not gravity-aligned", file: file, line: line)
@@ -21,17 +23,20 @@ final class Record3DSourceTests: XCTestCase {
         var largest: Float = 0
         for (index, truth) in fixture.frames.enumerated() {
             let frame = try XCTUnwrap(try source.nextFrame(), file: file, line: line)
-            XCTAssertEqual(frame.intrinsics.fx, truth.intrinsics.scaled(toWidth: truth.depth.width, height: truth.depth.height).fx,
-                           accuracy: 1e-9, file: file, line: line)
-            XCTAssertEqual(frame.intrinsics.cy, truth.intrinsics.scaled(toWidth: truth.depth.width, height: truth.depth.height).cy,
-                           accuracy: 1e-9, file: file, line: line)
+            XCTAssertEqual(
+                frame.intrinsics.fx, truth.intrinsics.scaled(toWidth: truth.depth.width, height: truth.depth.height).fx,
+                accuracy: 1e-9, file: file, line: line)
+            XCTAssertEqual(
+                frame.intrinsics.cy, truth.intrinsics.scaled(toWidth: truth.depth.width, height: truth.depth.height).cy,
+                accuracy: 1e-9, file: file, line: line)
             let (ours, oursColors) = try worldPoints(frame)
             let (expected, expectedColors) = try worldPoints(truth)
             XCTAssertGreaterThan(expected.count, 30_000, "frame \(index) sees the room", file: file, line: line)
             XCTAssertEqual(ours.count, expected.count, "frame \(index): points", file: file, line: line)
             guard ours.count == expected.count else { continue }
             let worst = zip(ours, expected).map { abs($0 - $1) }.max() ?? .infinity
-            XCTAssertLessThan(worst, tolerance, "frame \(index): largest difference from the simulator's world points (m)", file: file, line: line)
+            XCTAssertLessThan(
+                worst, tolerance, "frame \(index): largest difference from the simulator's world points (m)", file: file, line: line)
             largest = max(largest, worst)
             // JPEG at quality 95: colors close, not equal.
             let mean = zip(oursColors, expectedColors).map { abs(Int($0) - Int($1)) }.reduce(0, +) / max(1, oursColors.count)
@@ -61,24 +66,28 @@ final class Record3DSourceTests: XCTestCase {
         let k = try XCTUnwrap(original.range(of: #""K": \[[^\]]*\]"#, options: .regularExpression))
         func withK(_ text: String) -> String { original.replacingCharacters(in: k, with: "\"K\": \(text)") }
         let poses = try XCTUnwrap(original.range(of: #"\]\]\}$"#, options: .regularExpression))
-        for (text, detail) in [(withK("[NaN, 0, 0, 0, 200, 0, 160, 120, 1]"), "not a JSON object"),
-                               (withK("[200, 0, 0, 0, 200, 0, 160, 120]"), "'K' holds 8 numbers"),
-                               (withK("[200, 0, 160, 0, 200, 120, 0, 0, 1]"), "'K' is not a column-major pinhole matrix"),
-                               (withK("[-200, 0, 0, 0, 200, 0, 160, 120, 1]"), "focal lengths must be finite and positive"),
-                               (withK("[200, 0, 0, 0, \"200\", 0, 160, 120, 1]"), "'K'[4] is not a finite number"),
-                               (original.replacingOccurrences(of: "\"K\"", with: "\"k\""), "no 'K'"),
-                               (original.replacingOccurrences(of: "\"w\": 320", with: "\"w\": true"), "'w' is not an image size"),
-                               (original.replacingOccurrences(of: "\"dh\"", with: "\"dheight\""), "one of 'dw' and 'dh' without the other"),
-                               (original.replacingOccurrences(of: "\"fps\": 60", with: "\"fps\": 60, \"w\": 320"), "appears twice"),
-                               (original.replacingCharacters(in: poses, with: "], [0, 0, 0, 0, 1, 2, 3]]}"), "poses[3] has a zero quaternion"),
-                               (original.replacingCharacters(in: poses, with: "], [0, 0, 0, 1, 0, 0]]}"), "poses[3] is not 7 numbers"),
-                               (original.replacingOccurrences(of: "\"poses\"", with: "\"pose\""), "no 'poses'"),
-                               ("[1, 2]", "not a JSON object")] {
+        for (text, detail) in [
+            (withK("[NaN, 0, 0, 0, 200, 0, 160, 120, 1]"), "not a JSON object"),
+            (withK("[200, 0, 0, 0, 200, 0, 160, 120]"), "'K' holds 8 numbers"),
+            (withK("[200, 0, 160, 0, 200, 120, 0, 0, 1]"), "'K' is not a column-major pinhole matrix"),
+            (withK("[-200, 0, 0, 0, 200, 0, 160, 120, 1]"), "focal lengths must be finite and positive"),
+            (withK("[200, 0, 0, 0, \"200\", 0, 160, 120, 1]"), "'K'[4] is not a finite number"),
+            (original.replacingOccurrences(of: "\"K\"", with: "\"k\""), "no 'K'"),
+            (original.replacingOccurrences(of: "\"w\": 320", with: "\"w\": true"), "'w' is not an image size"),
+            (original.replacingOccurrences(of: "\"dh\"", with: "\"dheight\""), "one of 'dw' and 'dh' without the other"),
+            (original.replacingOccurrences(of: "\"fps\": 60", with: "\"fps\": 60, \"w\": 320"), "appears twice"),
+            (original.replacingCharacters(in: poses, with: "], [0, 0, 0, 0, 1, 2, 3]]}"), "poses[3] has a zero quaternion"),
+            (original.replacingCharacters(in: poses, with: "], [0, 0, 0, 1, 0, 0]]}"), "poses[3] is not 7 numbers"),
+            (original.replacingOccurrences(of: "\"poses\"", with: "\"pose\""), "no 'poses'"),
+            ("[1, 2]", "not a JSON object")
+        ] {
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             assertCloudError(.badInput, naming: path, containing: detail) { try open() }
         }
         try original.replacingOccurrences(of: "\"dw\": 256", with: "\"dw\": 320").write(toFile: path, atomically: true, encoding: .utf8)
-        assertCloudError(.badInput, naming: fixture.folder + "/depth/0.exr", containing: "the depth map is 256x192, metadata.json says 320x192") {
+        assertCloudError(
+            .badInput, naming: fixture.folder + "/depth/0.exr", containing: "the depth map is 256x192, metadata.json says 320x192"
+        ) {
             try SourceSpec(parsing: "record3d:\(fixture.folder)").open().nextFrame()
         }
         try FileManager.default.removeItem(atPath: path)
@@ -100,19 +109,23 @@ final class Record3DSourceTests: XCTestCase {
         let window = try XCTUnwrap(original.range(of: Data("dataWindow\0box2i\0".utf8))).upperBound + 4
         func patched(_ values: [Int32]) -> Data {
             var data = original
-            for (i, v) in values.enumerated() { data.replaceSubrange((window + 4 * i)..<(window + 4 * i + 4), with: withUnsafeBytes(of: v.littleEndian) { Data($0) }) }
+            for (i, v) in values.enumerated() {
+                data.replaceSubrange((window + 4 * i)..<(window + 4 * i + 4), with: withUnsafeBytes(of: v.littleEndian) { Data($0) })
+            }
             return data
         }
         var corrupt = original
         for i in (corrupt.count - 300)..<(corrupt.count - 20) { corrupt[i] ^= 0x5A }
         let width = Int32(fixture.frames[1].depth.width)
-        for (bytes, detail) in [(original.prefix(original.count / 2), "cannot read EXR"),
-                                (original.prefix(40), "cannot read EXR: not a readable EXR file"),
-                                (corrupt, "cannot read EXR"),
-                                (patched([0, 0, 99_999, 191]), "too large (max 16384)"),
-                                (patched([Int32.min, 0, Int32.max, 191]), "cannot read EXR"),
-                                (patched([0, 0, width - 1, 100_000]), "too large (max 16384)"),
-                                (try Data(contentsOf: URL(fileURLWithPath: fixture.folder + "/rgb/1.jpg")), "not a readable EXR file")] {
+        for (bytes, detail) in [
+            (original.prefix(original.count / 2), "cannot read EXR"),
+            (original.prefix(40), "cannot read EXR: not a readable EXR file"),
+            (corrupt, "cannot read EXR"),
+            (patched([0, 0, 99_999, 191]), "too large (max 16384)"),
+            (patched([Int32.min, 0, Int32.max, 191]), "cannot read EXR"),
+            (patched([0, 0, width - 1, 100_000]), "too large (max 16384)"),
+            (try Data(contentsOf: URL(fileURLWithPath: fixture.folder + "/rgb/1.jpg")), "not a readable EXR file")
+        ] {
             try bytes.write(to: URL(fileURLWithPath: exr))
             assertCloudError(.badInput, naming: exr, containing: detail) { try read() }
         }
@@ -125,7 +138,9 @@ final class Record3DSourceTests: XCTestCase {
         // that is no number, or two files for one frame are refused naming the file.
         let beyond = fixture.folder + "/depth/7.exr"
         try FileManager.default.moveItem(atPath: exr, toPath: beyond)
-        assertCloudError(.badInput, naming: beyond, containing: "frame 7, but \(fixture.metadataPath) holds 3 poses (frames 0-2)") { try read() }
+        assertCloudError(.badInput, naming: beyond, containing: "frame 7, but \(fixture.metadataPath) holds 3 poses (frames 0-2)") {
+            try read()
+        }
         let unnumbered = fixture.folder + "/depth/depth1.exr"
         try FileManager.default.moveItem(atPath: beyond, toPath: unnumbered)
         assertCloudError(.badInput, naming: unnumbered, containing: "not named by a frame number") { try read() }
@@ -134,7 +149,9 @@ final class Record3DSourceTests: XCTestCase {
         assertCloudError(.badInput, naming: fixture.folder + "/depth/", containing: "a second file for frame 1") { try read() }
         for n in 0...2 { try? FileManager.default.removeItem(atPath: fixture.folder + "/depth/\(n).exr") }
         try FileManager.default.removeItem(atPath: fixture.folder + "/depth/01.exr")
-        assertCloudError(.badInput, naming: fixture.folder, containing: "none of metadata.json's 3 frames has both its depth map") { try read() }
+        assertCloudError(.badInput, naming: fixture.folder, containing: "none of metadata.json's 3 frames has both its depth map") {
+            try read()
+        }
         try FileManager.default.removeItem(atPath: fixture.folder + "/depth")
         assertCloudError(.badInput, naming: fixture.folder, containing: "no depth/ folder") { try read() }
     }
@@ -153,8 +170,12 @@ final class Record3DSourceTests: XCTestCase {
         for n in [1, 3, 4] { try FileManager.default.removeItem(atPath: fixture.folder + "/depth/\(n).exr") }
         try FileManager.default.removeItem(atPath: fixture.folder + "/rgb/5.jpg")
         let source = try SourceSpec(parsing: "record3d:\(fixture.folder)").open()
-        XCTAssertEqual(source.warnings, ["record3d:\(fixture.folder): frames 1, 3-4 of 6 have no depth map (depth/N.exr); left out",
-                                         "record3d:\(fixture.folder): frame 5 of 6 has a depth map but no color image (rgb/N.jpg); left out"])
+        XCTAssertEqual(
+            source.warnings,
+            [
+                "record3d:\(fixture.folder): frames 1, 3-4 of 6 have no depth map (depth/N.exr); left out",
+                "record3d:\(fixture.folder): frame 5 of 6 has a depth map but no color image (rgb/N.jpg); left out"
+            ])
         XCTAssertEqual(source.knownFrameCount, 2)
         for number in [0, 2] {
             let frame = try XCTUnwrap(try source.nextFrame())
@@ -193,12 +214,16 @@ final class Record3DSourceTests: XCTestCase {
         func zip(_ path: String, _ names: [String]) throws {
             let python = Process()
             python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            python.arguments = ["python3", "-c", """
-                import sys, zipfile
-                with zipfile.ZipFile(sys.argv[1], 'w') as z:
-                    for name in sys.argv[2:]:
-                        z.writestr(name, b'x')
-                """, path] + names
+            python.arguments =
+                [
+                    "python3", "-c",
+                    """
+                    import sys, zipfile
+                    with zipfile.ZipFile(sys.argv[1], 'w') as z:
+                        for name in sys.argv[2:]:
+                            z.writestr(name, b'x')
+                    """, path
+                ] + names
             try python.run()
             python.waitUntilExit()
             XCTAssertEqual(python.terminationStatus, 0, "python3 wrote \(path)")

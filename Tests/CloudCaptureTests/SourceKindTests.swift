@@ -1,15 +1,18 @@
-@testable import CloudCapture
 import CloudCore
 import Foundation
 import XCTest
+
+@testable import CloudCapture
 
 /// `SourceKind.all` is the one table of source kinds: each kind's spec parses to its own row, the
 /// options check follows the rows, the folder layouts tell each other apart, and Docs/cli.md's
 /// list of specs is the table's.
 final class SourceKindTests: XCTestCase {
     /// A spec of every kind, in the table's order.
-    static let examples = ["synthetic", "rgbd:c.png,d.png", "tum:/t", "redwood:/r", "pclgrabber:/p", "bundle:/b", "polycam:/p",
-                           "photo:/p.heic", "stray:/s", "record3d:/r", "kinect", "openni2"]
+    static let examples = [
+        "synthetic", "rgbd:c.png,d.png", "tum:/t", "redwood:/r", "pclgrabber:/p", "bundle:/b", "polycam:/p",
+        "photo:/p.heic", "stray:/s", "record3d:/r", "kinect", "openni2"
+    ]
 
     func testEverySpecParsesToItsOwnRow() throws {
         XCTAssertEqual(SourceKind.all.map(\.name), Self.examples.map { String($0.prefix { $0 != ":" }) })
@@ -26,7 +29,7 @@ final class SourceKindTests: XCTestCase {
         let given: [SourceKind.Option: SourceOptions] = [
             .intrinsics: SourceOptions(intrinsicsPath: "k.json"), .depthScale: SourceOptions(depthUnitsPerMetre: 1000),
             .depthEncoding: SourceOptions(depthEncoding: .sun), .minConfidence: SourceOptions(minConfidence: 1),
-            .knownDistance: SourceOptions(knownDistance: KnownDistance(x: 1, y: 1, metres: 1)), .matte: SourceOptions(matte: true),
+            .knownDistance: SourceOptions(knownDistance: KnownDistance(x: 1, y: 1, metres: 1)), .matte: SourceOptions(matte: true)
         ]
         XCTAssertEqual(Set(given.keys), Set(SourceKind.Option.allCases))
         for example in Self.examples {
@@ -37,8 +40,9 @@ final class SourceKindTests: XCTestCase {
                 } else {
                     let takers = SourceKind.taking(option).map { "\($0.name):" }.joined(separator: ", ")
                     XCTAssertThrowsError(try options.check(for: spec)) { error in
-                        XCTAssertEqual((error as? CloudError)?.message,
-                                       "--\(option.rawValue) does not apply to \(spec.kind): sources (only to \(takers))")
+                        XCTAssertEqual(
+                            (error as? CloudError)?.message,
+                            "--\(option.rawValue) does not apply to \(spec.kind): sources (only to \(takers))")
                     }
                 }
             }
@@ -55,11 +59,13 @@ final class SourceKindTests: XCTestCase {
         let folders: [String: Set<String>] = [
             "tum": ["rgb.txt", "depth.txt", "rgb", "depth", "groundtruth.txt", "accelerometer.txt"],
             "redwood": ["color", "depth", "camera_intrinsic.json", "trajectory.log"],
-            "pclgrabber": ["frame_20121214T142255.814212.xml", "frame_20121214T142255.814212_depth.pclzf", "frame_20121214T142255.814212_rgb.pclzf"],
+            "pclgrabber": [
+                "frame_20121214T142255.814212.xml", "frame_20121214T142255.814212_depth.pclzf", "frame_20121214T142255.814212_rgb.pclzf"
+            ],
             "bundle": ["manifest.json", "frames"],
             "polycam": ["keyframes", "mesh_info.json"],
             "stray": ["rgb.mp4", "odometry.csv", "camera_matrix.csv", "depth", "confidence"],
-            "record3d": ["metadata.json", "rgb", "depth"],
+            "record3d": ["metadata.json", "rgb", "depth"]
         ]
         XCTAssertEqual(Set(folders.keys), Set(SourceKind.all.filter { $0.layout != nil }.map(\.name)))
         for (kind, entries) in folders {

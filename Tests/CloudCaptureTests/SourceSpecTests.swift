@@ -54,7 +54,7 @@ final class SourceSpecTests: XCTestCase {
     func testEveryFormatNameMapsToItsEncoding() throws {
         let expected: [String: DepthEncoding] = [
             "depth16": .depthFloat16, "depth32": .depthFloat32, "disparity16": .disparityFloat16,
-            "disparity32": .disparityFloat32, "mm16": .uint16(unitsPerMetre: 1000),
+            "disparity32": .disparityFloat32, "mm16": .uint16(unitsPerMetre: 1000)
         ]
         for (name, encoding) in expected {
             XCTAssertEqual(try settings("synthetic:format=\(name)").format.encoding, encoding, name)
@@ -63,8 +63,10 @@ final class SourceSpecTests: XCTestCase {
     }
 
     func testSpecStringParsesBackToTheSameSettings() throws {
-        for text in ["synthetic", "synthetic:room=5.5x4x3.25,seed=7,noise=0,depth=32x24,color=64x48,format=disparity16",
-                     "synthetic:distortion=1,reference=4032x3024", "synthetic:reference=64x48,color=64x48"] {
+        for text in [
+            "synthetic", "synthetic:room=5.5x4x3.25,seed=7,noise=0,depth=32x24,color=64x48,format=disparity16",
+            "synthetic:distortion=1,reference=4032x3024", "synthetic:reference=64x48,color=64x48"
+        ] {
             let s = try settings(text)
             XCTAssertEqual(try settings(s.spec), s, s.spec)
         }
@@ -75,7 +77,10 @@ final class SourceSpecTests: XCTestCase {
         assertRejected("synthetic:seed=1,", "empty parameter")
         assertRejected("synthetic:room", "'room' is not key=value")
         assertRejected("synthetic:=4", "'=4' is not key=value")
-        assertRejected("synthetic:size=3", "unknown key 'size' (keys: room, seed, noise, depth, color, format, distortion, reference, path, frames, sensor, yaw, roll, shape, door, furniture)")
+        assertRejected(
+            "synthetic:size=3",
+            "unknown key 'size' (keys: room, seed, noise, depth, color, format, distortion, reference, path, frames, sensor, yaw, roll, shape, door, furniture)"
+        )
         assertRejected("synthetic:seed=1,noise=0,seed=2", "key 'seed' is given more than once")
         assertRejected("synthetic:room=4x3", "room=4x3 is not WxDxH")
         assertRejected("synthetic:room=4x3x2.5x1", "is not WxDxH")
@@ -100,8 +105,9 @@ final class SourceSpecTests: XCTestCase {
         assertRejected("synthetic:depth=0x192", "depth=0x192: each side must be 1...16384 pixels")
         assertRejected("synthetic:color=16385x10", "color=16385x10: each side must be 1...16384")
         assertRejected("synthetic:color=-4x10", "each side must be 1...16384")
-        assertRejected("synthetic:format=depth8",
-                       "format=depth8 is not one of depth16, depth32, disparity16, disparity32, mm16")
+        assertRejected(
+            "synthetic:format=depth8",
+            "format=depth8 is not one of depth16, depth32, disparity16, disparity32, mm16")
         assertRejected("synthetic:format=", "is not one of")
     }
 
@@ -120,7 +126,7 @@ final class SourceSpecTests: XCTestCase {
             ("kinect", .kinect(index: 0), .io("kinect:0: no Kinect is attached")),
             ("kinect:2", .kinect(index: 2), .io("kinect:2: no Kinect is attached")),
             ("openni2", .openNI2(nil), .io("openni2: no OpenNI2 device is attached (DeviceOpen using default: no devices found)")),
-            ("openni2:rec.oni", .openNI2("rec.oni"), .badInput(.file("rec.oni"), "no such file (expected an OpenNI2 .oni recording)")),
+            ("openni2:rec.oni", .openNI2("rec.oni"), .badInput(.file("rec.oni"), "no such file (expected an OpenNI2 .oni recording)"))
         ]
         for (text, spec, expected) in parsed {
             XCTAssertEqual(try SourceSpec(parsing: text), spec, text)
@@ -128,8 +134,11 @@ final class SourceSpecTests: XCTestCase {
                 XCTAssertEqual(error as? CloudError, expected, text)
             }
         }
-        XCTAssertEqual(Set(parsed.map { $0.1.kind }).union(["synthetic", "bundle", "rgbd", "tum", "redwood", "pclgrabber", "polycam", "photo", "stray", "record3d"]),
-                       Set(SourceSpec.kinds))
+        XCTAssertEqual(
+            Set(parsed.map { $0.1.kind }).union([
+                "synthetic", "bundle", "rgbd", "tum", "redwood", "pclgrabber", "polycam", "photo", "stray", "record3d"
+            ]),
+            Set(SourceSpec.kinds))
         XCTAssertEqual(try SourceSpec(parsing: "rgbd:c.png,d.png"), .rgbd(color: "c.png", depth: "d.png"))
         XCTAssertEqual(try SourceSpec(parsing: "tum:/data/tum"), .tum(directory: "/data/tum"))
         XCTAssertEqual(try SourceSpec(parsing: "redwood:rw"), .redwood(directory: "rw"))
@@ -161,7 +170,8 @@ final class SourceSpecTests: XCTestCase {
         let s = try settings("synthetic:distortion=1,reference=4032x3024")
         XCTAssertTrue(s.distortion)
         XCTAssertEqual(s.reference, ImageSize(width: 4032, height: 3024))
-        XCTAssertEqual(s.spec, "synthetic:room=4x3x2.5,seed=0,noise=1,depth=256x192,color=1920x1440,format=depth16,distortion=1,reference=4032x3024")
+        XCTAssertEqual(
+            s.spec, "synthetic:room=4x3x2.5,seed=0,noise=1,depth=256x192,color=1920x1440,format=depth16,distortion=1,reference=4032x3024")
         let plain = try settings("synthetic:distortion=0,color=64x48")
         XCTAssertFalse(plain.distortion)
         XCTAssertNil(plain.referenceSize)

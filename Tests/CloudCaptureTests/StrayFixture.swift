@@ -50,7 +50,8 @@ struct StrayFixture {
         }
         try odometry.write(toFile: folder + "/odometry.csv", atomically: true, encoding: .utf8)
         let k = frames[0].intrinsics.scaled(toWidth: colors[0].width, height: colors[0].height)
-        try "\(k.fx), 0.0, \(k.cx)\n0.0, \(k.fy), \(k.cy)\n0.0, 0.0, 1.0".write(toFile: folder + "/camera_matrix.csv", atomically: true, encoding: .utf8)
+        try "\(k.fx), 0.0, \(k.cx)\n0.0, \(k.fy), \(k.cy)\n0.0, 0.0, 1.0".write(
+            toFile: folder + "/camera_matrix.csv", atomically: true, encoding: .utf8)
         try Self.encodeVideo(colors, to: folder + "/rgb.mp4", fastStart: fastStart)
     }
 
@@ -104,23 +105,31 @@ struct StrayFixture {
     static func encodeVideo(_ frames: [ColorImage], to path: String, fastStart: Bool = false, h264FullRange: Bool = false) throws {
         let ffmpeg = "/usr/bin/ffmpeg"
         guard FileManager.default.isExecutableFile(atPath: ffmpeg) else {
-            throw CloudError.io("\(ffmpeg) is missing: the Stray fixture encodes its video with Debian's ffmpeg (Tools/bootstrap installs it)")
+            throw CloudError.io(
+                "\(ffmpeg) is missing: the Stray fixture encodes its video with Debian's ffmpeg (Tools/bootstrap installs it)")
         }
         let raw = path + ".rgb"
         try Data(frames.flatMap(\.rgb)).write(to: URL(fileURLWithPath: raw))
         defer { try? FileManager.default.removeItem(atPath: raw) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y",
-                             "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(frames[0].width)x\(frames[0].height)", "-r", "60", "-i", raw]
-                            + (h264FullRange
-                                ? ["-vf", "scale=out_color_matrix=bt601:out_range=pc", "-pix_fmt", "yuvj420p", "-c:v", "libx264", "-crf", "12"]
-                                : ["-vf", "scale=out_color_matrix=bt709:out_range=tv", "-pix_fmt", "yuv420p",
-                                   "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
-                                   "-c:v", "libx265", "-crf", "12", "-x265-params", "log-level=error", "-tag:v", "hvc1"])
-                            + (fastStart ? ["-movflags", "+faststart"] : []) + [path]
+        process.arguments =
+            [
+                "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
+                "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(frames[0].width)x\(frames[0].height)", "-r", "60", "-i", raw
+            ]
+            + (h264FullRange
+                ? ["-vf", "scale=out_color_matrix=bt601:out_range=pc", "-pix_fmt", "yuvj420p", "-c:v", "libx264", "-crf", "12"]
+                : [
+                    "-vf", "scale=out_color_matrix=bt709:out_range=tv", "-pix_fmt", "yuv420p",
+                    "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
+                    "-c:v", "libx265", "-crf", "12", "-x265-params", "log-level=error", "-tag:v", "hvc1"
+                ])
+            + (fastStart ? ["-movflags", "+faststart"] : []) + [path]
         try process.run()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CloudError.io("\(ffmpeg) failed (status \(process.terminationStatus)) writing \(path)") }
+        guard process.terminationStatus == 0 else {
+            throw CloudError.io("\(ffmpeg) failed (status \(process.terminationStatus)) writing \(path)")
+        }
     }
 }

@@ -11,24 +11,29 @@ import XCTest
 /// the video's colors; .npy depth reads as PNG depth does; confidence drops exactly the pixels it
 /// marks; and every malformed part is refused by name.
 final class StraySourceTests: XCTestCase {
-    private func assertFramesAreTheSimulatedFrames(_ fixture: StrayFixture, options: SourceOptions = SourceOptions(),
-                                                   dropped: (Int) -> Int = { _ in 0 }, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertFramesAreTheSimulatedFrames(
+        _ fixture: StrayFixture, options: SourceOptions = SourceOptions(),
+        dropped: (Int) -> Int = { _ in 0 }, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let source = try SourceSpec(parsing: "stray:\(fixture.folder)").open(options: options)
         XCTAssertTrue(source.knowsPose, file: file, line: line)
         XCTAssertEqual(source.knownFrameCount, fixture.frames.count, file: file, line: line)
         XCTAssertEqual(source.worldUp, SIMD3(0, 1, 0), "ARKit's gravity-aligned world", file: file, line: line)
         for (index, truth) in fixture.frames.enumerated() {
             let frame = try XCTUnwrap(try source.nextFrame(), file: file, line: line)
-            XCTAssertEqual(frame.timestamp, 1000.25 + Double(index) / 60, accuracy: 1e-9, "odometry.csv's timestamp", file: file, line: line)
+            XCTAssertEqual(
+                frame.timestamp, 1000.25 + Double(index) / 60, accuracy: 1e-9, "odometry.csv's timestamp", file: file, line: line)
             XCTAssertEqual(frame.color?.width, 320, "the video's frame size", file: file, line: line)
             let (ours, oursColors) = try worldPoints(frame)
             let (expected, expectedColors) = try worldPoints(truth, world: PolycamFixture.arkitWorld)
             XCTAssertEqual(ours.count, expected.count - 3 * dropped(index), "frame \(index): points", file: file, line: line)
             guard dropped(index) == 0, ours.count == expected.count else { continue }
             let worst = zip(ours, expected).map { abs($0 - $1) }.max() ?? .infinity
-            XCTAssertLessThan(worst, 1e-5, "frame \(index): largest difference from the simulator's world points (m)", file: file, line: line)
+            XCTAssertLessThan(
+                worst, 1e-5, "frame \(index): largest difference from the simulator's world points (m)", file: file, line: line)
             // HEVC at CRF 12 with 4:2:0 chroma: colors close, not equal.
-            let mean = Double(zip(oursColors, expectedColors).map { abs(Int($0) - Int($1)) }.reduce(0, +)) / Double(max(1, oursColors.count))
+            let mean =
+                Double(zip(oursColors, expectedColors).map { abs(Int($0) - Int($1)) }.reduce(0, +)) / Double(max(1, oursColors.count))
             XCTAssertLessThan(mean, 4, "frame \(index): mean color difference", file: file, line: line)
             XCTAssertGreaterThan(Set(oursColors).count, 50, "frame \(index): the room's colors, not one flat color", file: file, line: line)
         }
@@ -46,18 +51,24 @@ final class StraySourceTests: XCTestCase {
         // Each video frame one flat color (red, green, blue), so that a frame shows whose it is.
         let flat: [[UInt8]] = [[200, 30, 30], [30, 200, 30], [30, 30, 200]]
         let first = try XCTUnwrap(try RGBDFrame(decoding: fixture.frames[0], origin: "truth").color)
-        try StrayFixture.encodeVideo(flat.map { ColorImage(width: first.width, height: first.height, rgb: Array(repeating: $0, count: first.width * first.height).flatMap { $0 }) },
-                                     to: fixture.folder + "/rgb.mp4")
+        try StrayFixture.encodeVideo(
+            flat.map {
+                ColorImage(
+                    width: first.width, height: first.height, rgb: Array(repeating: $0, count: first.width * first.height).flatMap { $0 })
+            },
+            to: fixture.folder + "/rgb.mp4")
         try FileManager.default.removeItem(atPath: fixture.folder + "/depth/000001.png")
         let source = try SourceSpec(parsing: "stray:\(fixture.folder)").open(options: SourceOptions(minConfidence: 0))
-        XCTAssertTrue(source.warnings.contains { $0.contains("frame 1 of 3 has no depth") && $0.contains("left out") }, "\(source.warnings)")
+        XCTAssertTrue(
+            source.warnings.contains { $0.contains("frame 1 of 3 has no depth") && $0.contains("left out") }, "\(source.warnings)")
         XCTAssertEqual(source.knownFrameCount, 2)
         for expected in [0, 2] {
             let frame = try XCTUnwrap(try source.nextFrame())
             XCTAssertEqual(frame.timestamp, 1000.25 + Double(expected) / 60, accuracy: 1e-9, "frame \(expected)'s pose and time")
             let color = try XCTUnwrap(try RGBDFrame(decoding: frame, origin: "stray").color)
             let means = (0..<3).map { channel in
-                Double(stride(from: channel, to: color.rgb.count, by: 3).reduce(0) { $0 + Int(color.rgb[$1]) }) / Double(color.rgb.count / 3)
+                Double(stride(from: channel, to: color.rgb.count, by: 3).reduce(0) { $0 + Int(color.rgb[$1]) })
+                    / Double(color.rgb.count / 3)
             }
             // Its own video frame, not the one left out before it.
             XCTAssertEqual(means.firstIndex(of: means.max()!), expected == 0 ? 0 : 2, "frame \(expected) shows \(means)")
@@ -66,7 +77,8 @@ final class StraySourceTests: XCTestCase {
     }
 
     func testNumPyDepthOfOlderExportsReadsAsPNGDepthDoes() throws {
-        try assertFramesAreTheSimulatedFrames(try StrayFixture(in: DatasetFixture.scratch(self), npy: true), options: SourceOptions(minConfidence: 0))
+        try assertFramesAreTheSimulatedFrames(
+            try StrayFixture(in: DatasetFixture.scratch(self), npy: true), options: SourceOptions(minConfidence: 0))
     }
 
     /// A video re-encoded elsewhere: H.264, full range, BT.601 and untagged; the frames say their
@@ -110,7 +122,8 @@ final class StraySourceTests: XCTestCase {
     /// the pose is the simulator's own, not one turned a second time to look backwards.
     func testTheOdometryRotationIsTakenAsTheAppWritesIt() throws {
         let fixture = try StrayFixture(in: DatasetFixture.scratch(self))
-        let frame = try XCTUnwrap(try SourceSpec(parsing: "stray:\(fixture.folder)").open(options: SourceOptions(minConfidence: 0)).nextFrame())
+        let frame = try XCTUnwrap(
+            try SourceSpec(parsing: "stray:\(fixture.folder)").open(options: SourceOptions(minConfidence: 0)).nextFrame())
         let truth = PolycamFixture.arkitWorld(try XCTUnwrap(fixture.frames[0].pose))
         let (r, t) = (try XCTUnwrap(frame.pose).rotation, truth.rotation)
         for (a, b) in [(r.0, t.0), (r.1, t.1), (r.2, t.2)] {
@@ -127,8 +140,9 @@ final class StraySourceTests: XCTestCase {
         let byDefault = try SourceSpec(parsing: "stray:\(fixture.folder)").open()
         XCTAssertTrue(byDefault.warnings.contains { $0.contains("depth of low ARKit confidence dropped") }, "\(byDefault.warnings)")
         try assertFramesAreTheSimulatedFrames(fixture, dropped: { validDepthPixels(fixture.frames[$0], columns: 0..<(w / 4)) })
-        try assertFramesAreTheSimulatedFrames(fixture, options: SourceOptions(minConfidence: 2),
-                                              dropped: { validDepthPixels(fixture.frames[$0], columns: 0..<(w / 2)) })
+        try assertFramesAreTheSimulatedFrames(
+            fixture, options: SourceOptions(minConfidence: 2),
+            dropped: { validDepthPixels(fixture.frames[$0], columns: 0..<(w / 2)) })
         XCTAssertGreaterThan(validDepthPixels(fixture.frames[0], columns: 0..<(w / 4)), 1000, "the low quarter holds depth")
         try FileManager.default.removeItem(atPath: fixture.folder + "/confidence")
         let without = try SourceSpec(parsing: "stray:\(fixture.folder)").open()

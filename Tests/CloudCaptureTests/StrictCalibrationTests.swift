@@ -1,9 +1,10 @@
-@testable import CloudCapture
 import CloudCore
 import Foundation
-@testable import SafeIO
 import SharedTestData
 import XCTest
+
+@testable import CloudCapture
+@testable import SafeIO
 
 final class StrictCalibrationTests: XCTestCase {
     /// A log is refused from its size when it is far larger than the sequence it belongs to.
@@ -41,21 +42,28 @@ final class StrictCalibrationTests: XCTestCase {
             (#"{"fx": 525, "fz": 1, "# + rest + "}", "unknown key 'fz'"),
             (#"{"fx": 5e300, "# + rest + "}", "more than 1000 times"),
             (#"{"fx": 525, "fy": 525, "cx": -1e9, "cy": 239.5, "width": 640, "height": 480}"#, "principal point"),
-            (#"{"width": 640, "height": 480, "intrinsic_matrix": [525, 0, 0, 0, 525, 0, 319.5, 239.5, null]}"#, "'intrinsic_matrix[8]' must be a number"),
+            (
+                #"{"width": 640, "height": 480, "intrinsic_matrix": [525, 0, 0, 0, 525, 0, 319.5, 239.5, null]}"#,
+                "'intrinsic_matrix[8]' must be a number"
+            ),
             (#"{"width": 640, "height": 480, "intrinsic_matrix": [525, 0, 0, 2, 525, 0, 319.5, 239.5, 1]}"#, "no skew"),
-            (#"{"width": 640, "height": 480, "intrinsic_matrix": "K"}"#, "an array of 9 numbers"),
+            (#"{"width": 640, "height": 480, "intrinsic_matrix": "K"}"#, "an array of 9 numbers")
         ]
         for (text, detail) in cases {
             assertBadInput(naming: "k.json", containing: detail) { try read(text) }
         }
         assertBadInput(naming: "k.xml", containing: "<focal_length_x> appears more than once") {
-            try read("<depth><focal_length_x>525</focal_length_x><focal_length_x>5</focal_length_x><focal_length_y>525</focal_length_y><principal_point_x>320</principal_point_x><principal_point_y>240</principal_point_y></depth>", "k.xml")
+            try read(
+                "<depth><focal_length_x>525</focal_length_x><focal_length_x>5</focal_length_x><focal_length_y>525</focal_length_y><principal_point_x>320</principal_point_x><principal_point_y>240</principal_point_y></depth>",
+                "k.xml")
         }
     }
 
     func testDuplicateKeysOnlyWithinOneObject() throws {
         // The same key in two sibling objects and in an array of objects is fine.
-        XCTAssertNoThrow(try JSONDuplicateKeys.check(Array(#"{"a": {"x": 1}, "b": {"x": 2}, "c": [{"x": 1}, {"x": 2}], "s": "x\"x"}"#.utf8), origin: "m.json"))
+        XCTAssertNoThrow(
+            try JSONDuplicateKeys.check(
+                Array(#"{"a": {"x": 1}, "b": {"x": 2}, "c": [{"x": 1}, {"x": 2}], "s": "x\"x"}"#.utf8), origin: "m.json"))
         assertBadInput(naming: "m.json", containing: "key 'x' appears twice") {
             try JSONDuplicateKeys.check(Array(#"{"frames": [{"x": 1, "y": {"x": 3}, "x": 2}]}"#.utf8), origin: "m.json")
         }

@@ -71,8 +71,9 @@ final class SyntheticCameraTests: XCTestCase {
         func depthBytes(_ spec: String) throws -> [UInt8] { try syntheticCamera(spec).renderFrame().depth.data }
         let noisy = try depthBytes("synthetic:seed=1,color=16x12")
         XCTAssertNotEqual(noisy, try depthBytes("synthetic:seed=2,color=16x12"))
-        XCTAssertEqual(try depthBytes("synthetic:seed=1,noise=0,color=16x12"),
-                       try depthBytes("synthetic:seed=2,noise=0,color=16x12"))
+        XCTAssertEqual(
+            try depthBytes("synthetic:seed=1,noise=0,color=16x12"),
+            try depthBytes("synthetic:seed=2,noise=0,color=16x12"))
         XCTAssertNotEqual(noisy, try depthBytes("synthetic:seed=1,noise=0,color=16x12"))
     }
 
@@ -126,9 +127,11 @@ final class SyntheticCameraTests: XCTestCase {
 
     func testSettingsBuiltInCodeAreCheckedToo() throws {
         XCTAssertNoThrow(try SyntheticCamera())
-        let bad = [SyntheticSettings(room: SIMD3(0, 3, 2.5)), SyntheticSettings(room: SIMD3(4, .nan, 2.5)),
-                   SyntheticSettings(room: SIMD3(4, 3, 250)), SyntheticSettings(depthSize: ImageSize(width: 0, height: 192)),
-                   SyntheticSettings(colorSize: ImageSize(width: 640, height: -480))]
+        let bad = [
+            SyntheticSettings(room: SIMD3(0, 3, 2.5)), SyntheticSettings(room: SIMD3(4, .nan, 2.5)),
+            SyntheticSettings(room: SIMD3(4, 3, 250)), SyntheticSettings(depthSize: ImageSize(width: 0, height: 192)),
+            SyntheticSettings(colorSize: ImageSize(width: 640, height: -480))
+        ]
         for settings in bad {
             XCTAssertThrowsError(try SyntheticCamera(settings: settings), settings.spec) {
                 XCTAssertEqual(($0 as? CloudError)?.kind, .badInput)

@@ -32,7 +32,8 @@ final class SyntheticGroundTruthTests: XCTestCase {
                     continue
                 }
                 counts[surface, default: 0] += 1
-                let onTop = abs(p.z - table.max.z) < tolerance
+                let onTop =
+                    abs(p.z - table.max.z) < tolerance
                     && p.x > table.min.x && p.x < table.max.x && p.y > table.min.y && p.y < table.max.y
                 let underTopBox = p.x > topBox.min.x && p.x < topBox.max.x && p.y > topBox.min.y && p.y < topBox.max.y
                 if onTop && !underTopBox { onTableTop += 1 }
@@ -98,7 +99,8 @@ final class SyntheticGroundTruthTests: XCTestCase {
         let scene = camera.scene
         let k = camera.intrinsics.scaled(toWidth: image.width, height: image.height)
         func hit(_ u: Int, _ v: Int) throws -> SyntheticScene.Hit {
-            try XCTUnwrap(scene.intersect(origin: scene.eye, direction: camera.pose.rotate(k.backProject(u: Double(u), v: Double(v), z: 1))))
+            try XCTUnwrap(
+                scene.intersect(origin: scene.eye, direction: camera.pose.rotate(k.backProject(u: Double(u), v: Double(v), z: 1))))
         }
         var checked: [String: Int] = [:]
         for v in stride(from: 4, to: image.height, by: 16) {
@@ -107,7 +109,11 @@ final class SyntheticGroundTruthTests: XCTestCase {
                 // no tile seam), so that averaging its chroma mixes nothing.
                 let block = try [(0, 0), (1, 0), (0, 1), (1, 1)].map { try hit(u + $0.0, v + $0.1) }
                 let albedo = scene.albedo(of: block[0].surface, at: block[0].point)
-                guard block.allSatisfy({ $0.surface == block[0].surface && $0.normal == block[0].normal && scene.albedo(of: $0.surface, at: $0.point) == albedo })
+                guard
+                    block.allSatisfy({
+                        $0.surface == block[0].surface && $0.normal == block[0].normal
+                            && scene.albedo(of: $0.surface, at: $0.point) == albedo
+                    })
                 else { continue }
                 let i = 3 * (v * image.width + u)
                 let decoded = SIMD3<Int>(Int(image.rgb[i]), Int(image.rgb[i + 1]), Int(image.rgb[i + 2]))
@@ -125,11 +131,13 @@ final class SyntheticGroundTruthTests: XCTestCase {
             }
         }
         let palette = SyntheticScene.Palette.self
-        for (surface, albedo) in [("floor", palette.floorLight), ("floor", palette.floorDark),
-                                  ("wall(CloudCapture.SyntheticScene.Wall.east)", palette.wall(.east)),
-                                  ("wall(CloudCapture.SyntheticScene.Wall.north)", palette.wall(.north)),
-                                  ("tableTop", palette.tableTop),
-                                  ("box(0)", palette.boxes[0]), ("box(1)", palette.boxes[1])] {
+        for (surface, albedo) in [
+            ("floor", palette.floorLight), ("floor", palette.floorDark),
+            ("wall(CloudCapture.SyntheticScene.Wall.east)", palette.wall(.east)),
+            ("wall(CloudCapture.SyntheticScene.Wall.north)", palette.wall(.north)),
+            ("tableTop", palette.tableTop),
+            ("box(0)", palette.boxes[0]), ("box(1)", palette.boxes[1])
+        ] {
             XCTAssertGreaterThan(checked["\(surface) \(albedo)", default: 0], 0, "no clean pixel on \(surface): \(checked.keys)")
         }
     }
@@ -141,10 +149,10 @@ final class SyntheticGroundTruthTests: XCTestCase {
     }
 }
 
-private extension SIMD3 where Scalar == Int {
-    func abs() -> SIMD3<Int> { SIMD3(Swift.abs(x), Swift.abs(y), Swift.abs(z)) }
+extension SIMD3 where Scalar == Int {
+    fileprivate func abs() -> SIMD3<Int> { SIMD3(Swift.abs(x), Swift.abs(y), Swift.abs(z)) }
 }
 
-private extension SIMD3 where Scalar == Double {
-    func abs() -> SIMD3<Double> { SIMD3(Swift.abs(x), Swift.abs(y), Swift.abs(z)) }
+extension SIMD3 where Scalar == Double {
+    fileprivate func abs() -> SIMD3<Double> { SIMD3(Swift.abs(x), Swift.abs(y), Swift.abs(z)) }
 }

@@ -46,16 +46,18 @@ final class SyntheticLensTests: XCTestCase {
         }
 
         let depth = rgbd.depth
-        let depthRays = try RayTable(intrinsics: frame.intrinsics, distortion: frame.distortion,
-                                     width: depth.width, height: depth.height, origin: spec)
+        let depthRays = try RayTable(
+            intrinsics: frame.intrinsics, distortion: frame.distortion,
+            width: depth.width, height: depth.height, origin: spec)
         var depthMisses = 0
         for i in depth.metres.indices where try abs(Double(depth.metres[i]) - hit(depthRays, i).distance) > 0.001 {
             depthMisses += 1
         }
 
         let color = try XCTUnwrap(rgbd.color)
-        let colorRays = try RayTable(intrinsics: frame.intrinsics, distortion: frame.distortion,
-                                     width: color.width, height: color.height, origin: spec)
+        let colorRays = try RayTable(
+            intrinsics: frame.intrinsics, distortion: frame.distortion,
+            width: color.width, height: color.height, origin: spec)
         var (checked, colorMisses) = (0, 0)
         for v in stride(from: 1, to: color.height, by: 3) {
             for u in stride(from: 1, to: color.width, by: 3) {
@@ -67,8 +69,9 @@ final class SyntheticLensTests: XCTestCase {
                 checked += 1
             }
         }
-        print("distorted \(depth.width)x\(depth.height) depth: \(depthMisses) pixels off the scene by > 1 mm; "
-              + "\(color.width)x\(color.height) color: \(colorMisses) of \(checked) pixels off the scene's color")
+        print(
+            "distorted \(depth.width)x\(depth.height) depth: \(depthMisses) pixels off the scene by > 1 mm; "
+                + "\(color.width)x\(color.height) color: \(colorMisses) of \(checked) pixels off the scene's color")
         // Tables interpolate the lens to ~0.001 depth pixels: only a ray grazing an edge may flip surface.
         XCTAssertLessThan(depthMisses, depth.metres.count / 1000)
         // Where two surfaces meet, 4:2:0 chroma mixes their colors: 1.7 % of pixels miss so in an

@@ -58,8 +58,10 @@ final class SyntheticRoomGeometryTests: XCTestCase {
         XCTAssertEqual(atan2(south.end.y - south.start.y, south.end.x - south.start.x) * 180 / .pi, 30, accuracy: 1e-9)
         // The first camera keeps its world pose, so it sees the room from another angle.
         XCTAssertEqual(turned.pose.translation, plain.pose.translation)
-        for (a, b) in [(turned.pose.rotation.0, plain.pose.rotation.0), (turned.pose.rotation.1, plain.pose.rotation.1),
-                       (turned.pose.rotation.2, plain.pose.rotation.2)] {
+        for (a, b) in [
+            (turned.pose.rotation.0, plain.pose.rotation.0), (turned.pose.rotation.1, plain.pose.rotation.1),
+            (turned.pose.rotation.2, plain.pose.rotation.2)
+        ] {
             XCTAssertLessThan((a - b).max(), 1e-12)
             XCTAssertGreaterThan((a - b).min(), -1e-12)
         }
@@ -70,8 +72,10 @@ final class SyntheticRoomGeometryTests: XCTestCase {
     /// lie on the plan's floor, ceiling or the very wall (within 1 mm); what lies on no wall of
     /// the plan is furniture or the corridor.
     func testExactDepthLiesOnThePlan() throws {
-        let variants = ["shape=L", "door=1", "furniture=0", "furniture=2", "yaw=30", "roll=20", "yaw=-75,roll=-10",
-                        "shape=L,door=1,furniture=2,yaw=140,roll=5", "room=7x2.5x3.2,shape=L,door=1,furniture=2"]
+        let variants = [
+            "shape=L", "door=1", "furniture=0", "furniture=2", "yaw=30", "roll=20", "yaw=-75,roll=-10",
+            "shape=L,door=1,furniture=2,yaw=140,roll=5", "room=7x2.5x3.2,shape=L,door=1,furniture=2"
+        ]
         for variant in variants {
             let camera = try syntheticCamera("synthetic:\(variant),noise=0,format=depth32,depth=128x96,color=8x6")
             let (scene, truth) = (camera.scene, camera.scene.truth)
@@ -176,7 +180,8 @@ final class SyntheticRoomGeometryTests: XCTestCase {
         let (c, s) = (cos(25 * Double.pi / 180), sin(25 * Double.pi / 180))
         let r = upright.pose
         func axis(_ p: Pose, _ i: Int) -> SIMD3<Double> { p.rotate(SIMD3(i == 0 ? 1 : 0, i == 1 ? 1 : 0, i == 2 ? 1 : 0)) }
-        let right = axis(rolled.pose, 0), expected = axis(r, 0) * c + axis(r, 1) * s
+        let right = axis(rolled.pose, 0)
+        let expected = axis(r, 0) * c + axis(r, 1) * s
         func distance(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double { ((a - b) * (a - b)).sum().squareRoot() }
         XCTAssertLessThan(distance(right, expected), 1e-12, "x turns toward y: clockwise seen from behind")
         XCTAssertLessThan(distance(axis(rolled.pose, 2), axis(r, 2)), 1e-12, "the optical axis stays")
@@ -198,8 +203,10 @@ final class SyntheticRoomGeometryTests: XCTestCase {
     /// An orbit of every shape stays in the free part and sees every wall of the plan; a walk
     /// stays in the free part too.
     func testPathsStayInsideAndTheOrbitSeesEveryWall() throws {
-        for variant in ["room=4x3x2.5", "shape=L", "shape=L,door=1,furniture=2", "room=3x3x2.2,shape=L,furniture=2",
-                        "room=8x2.5x3,shape=L,yaw=50", "room=2.2x6x2.4,shape=L,roll=10"] {
+        for variant in [
+            "room=4x3x2.5", "shape=L", "shape=L,door=1,furniture=2", "room=3x3x2.2,shape=L,furniture=2",
+            "room=8x2.5x3,shape=L,yaw=50", "room=2.2x6x2.4,shape=L,roll=10"
+        ] {
             let orbit = try syntheticCamera("synthetic:\(variant),path=orbit,noise=0,format=depth32,depth=48x36,color=8x6")
             let truth = orbit.scene.truth
             var hits: [String: Int] = [:]
@@ -224,7 +231,8 @@ final class SyntheticRoomGeometryTests: XCTestCase {
     /// and every exact depth still lands on a surface.
     func testExtremeRoomsKeepEverythingInTheFreePart() throws {
         for room in ["0.5x0.4x0.3", "100x0.5x2.5", "12x9x30"] {
-            let camera = try syntheticCamera("synthetic:room=\(room),shape=L,door=1,furniture=2,noise=0,format=depth32,depth=64x48,color=8x6")
+            let camera = try syntheticCamera(
+                "synthetic:room=\(room),shape=L,door=1,furniture=2,noise=0,format=depth32,depth=64x48,color=8x6")
             let (scene, truth) = (camera.scene, camera.scene.truth)
             let notch = try XCTUnwrap(scene.notch)
             func inNotch(_ lo: SIMD3<Double>, _ hi: SIMD3<Double>) -> Bool { all(hi .> notch.min .& lo .< notch.max) }
@@ -234,7 +242,8 @@ final class SyntheticRoomGeometryTests: XCTestCase {
                 XCTAssertTrue(all(o.min .>= 0 .& o.max .<= scene.size), "\(room): \(o.surface) sticks out")
                 XCTAssertFalse(inNotch(o.min, o.max), "\(room): \(o.surface) in the notch")
                 XCTAssertFalse(all(scene.eye .>= o.min .& scene.eye .<= o.max), "\(room): camera inside \(o.surface)")
-                for other in scene.objects where other.surface != o.surface && [o.surface, other.surface].contains(where: { [.bookshelf, .sofa].contains($0) }) {
+                for other in scene.objects
+                where other.surface != o.surface && [o.surface, other.surface].contains(where: { [.bookshelf, .sofa].contains($0) }) {
                     XCTAssertFalse(all(o.max .> other.min .& o.min .< other.max), "\(room): \(o.surface) overlaps \(other.surface)")
                 }
             }
@@ -273,6 +282,6 @@ final class SyntheticRoomGeometryTests: XCTestCase {
     }
 }
 
-private extension Pose {
-    func inverse(_ p: SIMD3<Double>) -> SIMD3<Double> { inverseRotate(p - translation) }
+extension Pose {
+    fileprivate func inverse(_ p: SIMD3<Double>) -> SIMD3<Double> { inverseRotate(p - translation) }
 }

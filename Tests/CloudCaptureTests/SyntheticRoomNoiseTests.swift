@@ -17,7 +17,8 @@ final class SyntheticRoomNoiseTests: XCTestCase {
         let settings = try SyntheticSettings(parsing: "synthetic:sensor=kinect")
         XCTAssertEqual(settings.depthSize, ImageSize(width: 640, height: 480))
         XCTAssertEqual(settings.format, .mm16)
-        XCTAssertEqual(try SyntheticSettings(parsing: "synthetic:sensor=kinect,depth=320x240").depthSize, ImageSize(width: 320, height: 240))
+        XCTAssertEqual(
+            try SyntheticSettings(parsing: "synthetic:sensor=kinect,depth=320x240").depthSize, ImageSize(width: 320, height: 240))
         // The same noise stored as millimetres and as Float32 metres.
         let mm = try renderedDepth("synthetic:sensor=kinect,seed=3,depth=160x120,color=16x12")
         let metres = try renderedDepth("synthetic:sensor=kinect,seed=3,depth=160x120,color=16x12,format=depth32")

@@ -19,8 +19,10 @@ final class SyntheticRoomSpecTests: XCTestCase {
         XCTAssertEqual(s.shape, .L)
         XCTAssertTrue(s.door)
         XCTAssertEqual(s.furniture, 2)
-        XCTAssertEqual(s.spec, "synthetic:room=4x3x2.5,seed=0,noise=1,depth=256x192,color=1920x1440,format=depth16"
-                           + ",sensor=lidar,yaw=30,roll=-12.5,shape=L,door=1,furniture=2")
+        XCTAssertEqual(
+            s.spec,
+            "synthetic:room=4x3x2.5,seed=0,noise=1,depth=256x192,color=1920x1440,format=depth16"
+                + ",sensor=lidar,yaw=30,roll=-12.5,shape=L,door=1,furniture=2")
         for text in [s.spec, "synthetic:sensor=kinect,furniture=0", "synthetic:yaw=-360,roll=360,path=walk"] {
             let t = try SyntheticSettings(parsing: text)
             XCTAssertEqual(try SyntheticSettings(parsing: t.spec), t, t.spec)
@@ -46,7 +48,7 @@ final class SyntheticRoomSpecTests: XCTestCase {
             ("synthetic:furniture=3", "furniture=3 must be 0, 1 or 2"),
             ("synthetic:furniture=-1", "furniture=-1 must be 0, 1 or 2"),
             ("synthetic:furniture=1.5", "furniture=1.5 must be 0, 1 or 2"),
-            ("synthetic:shape=L,shape=box", "key 'shape' is given more than once"),
+            ("synthetic:shape=L,shape=box", "key 'shape' is given more than once")
         ]
         for (spec, fragment) in cases {
             XCTAssertThrowsError(try SourceSpec(parsing: spec), spec) {
@@ -57,14 +59,19 @@ final class SyntheticRoomSpecTests: XCTestCase {
     }
 
     func testSettingsBuiltInCodeAreCheckedToo() {
-        let bad = [SyntheticSettings(yaw: .nan), SyntheticSettings(roll: 361), SyntheticSettings(furniture: 3),
-                   SyntheticSettings(noise: false, sensor: .kinect)]
+        let bad = [
+            SyntheticSettings(yaw: .nan), SyntheticSettings(roll: 361), SyntheticSettings(furniture: 3),
+            SyntheticSettings(noise: false, sensor: .kinect)
+        ]
         for settings in bad {
             XCTAssertThrowsError(try SyntheticCamera(settings: settings), settings.spec) {
                 XCTAssertEqual(($0 as? CloudError)?.kind, .badInput)
             }
         }
-        XCTAssertNoThrow(try SyntheticCamera(settings: SyntheticSettings(depthSize: ImageSize(width: 8, height: 6), colorSize: ImageSize(width: 8, height: 6),
-                                                                         sensor: .lidar, yaw: -360, roll: 360, shape: .L, door: true, furniture: 0)))
+        XCTAssertNoThrow(
+            try SyntheticCamera(
+                settings: SyntheticSettings(
+                    depthSize: ImageSize(width: 8, height: 6), colorSize: ImageSize(width: 8, height: 6),
+                    sensor: .lidar, yaw: -360, roll: 360, shape: .L, door: true, furniture: 0)))
     }
 }

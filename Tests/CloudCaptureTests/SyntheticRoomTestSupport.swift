@@ -13,8 +13,9 @@ struct WorldPoints {
     init(_ camera: SyntheticCamera, frame: Int = 0) throws {
         let f = camera.renderFrame(frame)
         let depth = try f.depth.data.withUnsafeBytes {
-            try DepthMap(raw: $0, width: f.depth.width, height: f.depth.height, encoding: f.depth.encoding,
-                         bytesPerRow: f.depth.bytesPerRow, origin: camera.name)
+            try DepthMap(
+                raw: $0, width: f.depth.width, height: f.depth.height, encoding: f.depth.encoding,
+                bytesPerRow: f.depth.bytesPerRow, origin: camera.name)
         }
         let k = f.intrinsics.scaled(toWidth: depth.width, height: depth.height)
         let pose = try XCTUnwrap(f.pose)

@@ -22,9 +22,11 @@ final class SyntheticSequenceTests: XCTestCase {
         XCTAssertTrue(s.spec.hasSuffix(",path=orbit,frames=7"), s.spec)
         let one = try settings("synthetic:path=orbit,frames=1")
         XCTAssertEqual(try settings(one.spec), one, "\(one.spec) must not read back as the default 24 frames")
-        for (bad, fragment) in [("synthetic:path=circle", "path=circle is not one of orbit, walk"),
-                                ("synthetic:frames=0", "frames=0 must be"), ("synthetic:frames=x", "frames=x must be"),
-                                ("synthetic:frames=1000000", "frames=1000000 must be")] {
+        for (bad, fragment) in [
+            ("synthetic:path=circle", "path=circle is not one of orbit, walk"),
+            ("synthetic:frames=0", "frames=0 must be"), ("synthetic:frames=x", "frames=x must be"),
+            ("synthetic:frames=1000000", "frames=1000000 must be")
+        ] {
             XCTAssertThrowsError(try SourceSpec(parsing: bad)) { XCTAssertTrue("\($0)".contains(fragment), "\(bad): \($0)") }
         }
     }
@@ -37,7 +39,10 @@ final class SyntheticSequenceTests: XCTestCase {
         XCTAssertEqual(frames.map(\.timestamp), [0, 1, 2, 3].map { Double($0) / 30 })
         // Orbit poses: all at one height and one distance from the room's centre, all different.
         let centre = SIMD3<Double>(2, 1.5, frames[0].pose!.translation.z)
-        let radii = frames.map { f -> Double in let d = f.pose!.translation - centre; return (d * d).sum().squareRoot() }
+        let radii = frames.map { f -> Double in
+            let d = f.pose!.translation - centre
+            return (d * d).sum().squareRoot()
+        }
         for r in radii { XCTAssertEqual(r, 0.9, accuracy: 1e-9) }
         XCTAssertEqual(Set(frames.map { "\($0.pose!.translation)" }).count, 4)
         // A still camera's frames differ only by their noise.

@@ -31,7 +31,9 @@ func worldPoints(_ frame: CapturedFrame, world: (Pose) -> Pose = { $0 }) throws 
 /// How many pixels of a 16-bit depth frame within `columns` hold depth (a nonzero sample).
 func validDepthPixels(_ frame: CapturedFrame, columns: Range<Int>) -> Int {
     let w = frame.depth.width
-    return (0..<(w * frame.depth.height)).filter { columns.contains($0 % w) && (frame.depth.data[2 * $0] | frame.depth.data[2 * $0 + 1]) != 0 }.count
+    return (0..<(w * frame.depth.height)).filter {
+        columns.contains($0 % w) && (frame.depth.data[2 * $0] | frame.depth.data[2 * $0 + 1]) != 0
+    }.count
 }
 
 extension Pose {

@@ -16,13 +16,15 @@ final class TUMGroundTruthTests: XCTestCase {
     func testQuaternionsAreCameraToWorldRotationsAndTheNearestSampleWithin20msIsTaken() throws {
         // 90 degrees about z (qz = qw = sin 45), then the identity; lines out of order, with TUM's header.
         let s = 0.5.squareRoot()
-        let truth = try TUMGroundTruth(path: try file("""
-            # ground truth trajectory
-            # timestamp tx ty tz qx qy qz qw
-            100.03125 4 5 6 0 0 0 2
-            100.000 1 2 3 0 0 \(s) \(s)
+        let truth = try TUMGroundTruth(
+            path: try file(
+                """
+                # ground truth trajectory
+                # timestamp tx ty tz qx qy qz qw
+                100.03125 4 5 6 0 0 0 2
+                100.000 1 2 3 0 0 \(s) \(s)
 
-            """))
+                """))
         XCTAssertEqual(truth.samples.map(\.timestamp), [100.000, 100.03125])
         let turned = try XCTUnwrap(truth.pose(at: 99.985))
         let p = turned.apply(SIMD3(1, 0, 0))
@@ -39,12 +41,14 @@ final class TUMGroundTruthTests: XCTestCase {
     }
 
     func testWhatIsNotAPoseIsRefusedNamingTheFileAndLine() throws {
-        for (text, detail) in [("100 1 2 3 0 0 0\n", "line 1: expected 'timestamp tx ty tz qx qy qz qw'"),
-                               ("# header\n100 1 2 3 0 0 0 1 9\n", "line 2: expected"),
-                               ("100 1 2 nan 0 0 0 1\n", "8 finite numbers"),
-                               ("100 1 2 3 0 0 0 x\n", "line 1"),
-                               ("100 1 2 3 0 0 0 0\n", "line 1: the quaternion qx qy qz qw is zero"),
-                               ("# only a header\n\n", "holds no pose")] {
+        for (text, detail) in [
+            ("100 1 2 3 0 0 0\n", "line 1: expected 'timestamp tx ty tz qx qy qz qw'"),
+            ("# header\n100 1 2 3 0 0 0 1 9\n", "line 2: expected"),
+            ("100 1 2 nan 0 0 0 1\n", "8 finite numbers"),
+            ("100 1 2 3 0 0 0 x\n", "line 1"),
+            ("100 1 2 3 0 0 0 0\n", "line 1: the quaternion qx qy qz qw is zero"),
+            ("# only a header\n\n", "holds no pose")
+        ] {
             let path = try file(text)
             assertCloudError(.badInput, naming: path, containing: detail) { try TUMGroundTruth(path: path) }
         }

@@ -7,9 +7,9 @@ final class BackProjectionTests: XCTestCase {
         // Reference 8x6: fx = 4, cx = 3.5 -> at 4x3: fx = 2, cx = (3.5 + 0.5) / 2 - 0.5 = 1.5; cy 2.5 -> 1.
         let k = CameraIntrinsics(fx: 4, fy: 4, cx: 3.5, cy: 2.5, referenceWidth: 8, referenceHeight: 6)
         var z = [Float](repeating: 0, count: 12)
-        z[0] = 1        // (0, 0)
-        z[2 * 4 + 3] = 2 // (3, 2)
-        z[1 * 4 + 1] = 5 // (1, 1): beyond a 4 m range limit
+        z[0] = 1  // (0, 0)
+        z[2 * 4 + 3] = 2  // (3, 2)
+        z[1 * 4 + 1] = 5  // (1, 1): beyond a 4 m range limit
         return RGBDFrame(depth: DepthMap(width: 4, height: 3, metres: z), color: color, intrinsics: k, pose: nil)
     }
 

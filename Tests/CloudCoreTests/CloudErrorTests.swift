@@ -28,10 +28,12 @@ final class CloudErrorTests: XCTestCase {
     }
 
     func testASubjectMovesFromARootByItsPathAlone() {
-        XCTAssertEqual(CloudError.Subject.file("/up/x/unpacked/seq/depth/1.png").moved(from: "/up/x/unpacked/seq", to: "bundle"),
-                       .file("bundle/depth/1.png"))
+        XCTAssertEqual(
+            CloudError.Subject.file("/up/x/unpacked/seq/depth/1.png").moved(from: "/up/x/unpacked/seq", to: "bundle"),
+            .file("bundle/depth/1.png"))
         XCTAssertEqual(CloudError.Subject.file("/up/x/unpacked/seq").moved(from: "/up/x/unpacked/seq", to: "bundle"), .file("bundle"))
-        XCTAssertEqual(CloudError.Subject.source("tum:/up/x/unpacked/seq").moved(from: "/up/x/unpacked/seq", to: "bundle"), .source("tum:bundle"))
+        XCTAssertEqual(
+            CloudError.Subject.source("tum:/up/x/unpacked/seq").moved(from: "/up/x/unpacked/seq", to: "bundle"), .source("tum:bundle"))
         // A sibling whose name merely starts like the root is not inside it.
         XCTAssertNil(CloudError.Subject.file("/up/x/unpacked/sequel/a.png").moved(from: "/up/x/unpacked/seq", to: "bundle"))
         XCTAssertNil(CloudError.Subject.option("voxel", "0").moved(from: "/", to: "bundle"))

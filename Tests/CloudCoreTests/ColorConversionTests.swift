@@ -58,8 +58,9 @@ final class ColorConversionTests: XCTestCase {
         let cbcr: [UInt8] = [128, 128, 128, 255, 255, 128, 255, 128]
         let img = try y.withUnsafeBytes { yb in
             try cbcr.withUnsafeBytes { cb in
-                try ColorImage(yPlane: yb, cbcrPlane: cb, width: 3, height: 3,
-                               format: YUVFormat(range: .full, matrix: .bt601), origin: "t")
+                try ColorImage(
+                    yPlane: yb, cbcrPlane: cb, width: 3, height: 3,
+                    format: YUVFormat(range: .full, matrix: .bt601), origin: "t")
             }
         }
         func px(_ x: Int, _ y: Int) -> [UInt8] { Array(img.rgb[(3 * (y * 3 + x))..<(3 * (y * 3 + x) + 3)]) }
@@ -97,7 +98,7 @@ final class ColorSamplingTests: XCTestCase {
         let layouts: [CapturedFrame.Color] = [
             .init(width: w, height: h, layout: .rgb8, planes: [rgb]),
             .init(width: w, height: h, layout: .bgra8, planes: [bgra]),
-            .init(width: w, height: h, layout: .yuv420BiPlanar(YUVFormat(range: .video, matrix: .bt709)), planes: [y, cbcr]),
+            .init(width: w, height: h, layout: .yuv420BiPlanar(YUVFormat(range: .video, matrix: .bt709)), planes: [y, cbcr])
         ]
         for color in layouts {
             let full = try ColorImage(decoding: color, origin: "t")
@@ -115,8 +116,9 @@ final class ColorSamplingTests: XCTestCase {
     }
 
     func testShortPlanesAreRefused() {
-        let c = CapturedFrame.Color(width: 64, height: 48, layout: .yuv420BiPlanar(YUVFormat(range: .full, matrix: .bt601)),
-                                    planes: [[UInt8](repeating: 0, count: 64 * 48), [UInt8](repeating: 0, count: 10)])
+        let c = CapturedFrame.Color(
+            width: 64, height: 48, layout: .yuv420BiPlanar(YUVFormat(range: .full, matrix: .bt601)),
+            planes: [[UInt8](repeating: 0, count: 64 * 48), [UInt8](repeating: 0, count: 10)])
         XCTAssertThrowsError(try ColorImage(decoding: c, sampledAt: 16, height: 12, origin: "cam")) {
             XCTAssertTrue("\($0)".hasPrefix("cam: CbCr plane"), "\($0)")
         }

@@ -57,7 +57,7 @@ final class IntrinsicsTests: XCTestCase {
             CameraIntrinsics(fx: 0, fy: 525, cx: 320, cy: 240, referenceWidth: 640, referenceHeight: 480),
             CameraIntrinsics(fx: 525, fy: -1, cx: 320, cy: 240, referenceWidth: 640, referenceHeight: 480),
             CameraIntrinsics(fx: 525, fy: 525, cx: .infinity, cy: 240, referenceWidth: 640, referenceHeight: 480),
-            CameraIntrinsics(fx: 525, fy: 525, cx: 320, cy: 240, referenceWidth: 0, referenceHeight: 480),
+            CameraIntrinsics(fx: 525, fy: 525, cx: 320, cy: 240, referenceWidth: 0, referenceHeight: 480)
         ]
         for k in bad {
             XCTAssertThrowsError(try k.validate(origin: "cam.json")) { error in

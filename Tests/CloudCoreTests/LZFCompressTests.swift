@@ -1,5 +1,6 @@
-@testable import CloudCore
 import XCTest
+
+@testable import CloudCore
 
 /// LZF compression: what the decoder unpacks is the input, for data with and without repeats,
 /// every item kind (literal runs past 32, short and long references, overlapping runs), inputs
@@ -22,8 +23,10 @@ final class LZFCompressTests: XCTestCase {
         // Float planes like a PCD's: smooth values whose upper bytes repeat.
         let floats = (0..<40_000).flatMap { i in withUnsafeBytes(of: Float(1.5 + 0.0001 * Float(i % 977))) { Array($0) } }
         let mixed = noise[..<5000] + run[..<3000] + pattern[..<20_000] + noise[5000..<6000] + floats[..<50_000]
-        for (name, data) in [("noise", noise), ("run", run), ("pattern", pattern), ("floats", floats), ("mixed", Array(mixed)),
-                             ("empty", []), ("one", [42]), ("two", [1, 2]), ("three", [9, 9, 9])] {
+        for (name, data) in [
+            ("noise", noise), ("run", run), ("pattern", pattern), ("floats", floats), ("mixed", Array(mixed)),
+            ("empty", []), ("one", [42]), ("two", [1, 2]), ("three", [9, 9, 9])
+        ] {
             for piece in [1 << 20, 4096, 1000, 7] {
                 try roundTrip(data, piece: piece, "\(name) in pieces of \(piece)")
             }

@@ -1,6 +1,7 @@
-@testable import CloudCore
 import SharedTestData
 import XCTest
+
+@testable import CloudCore
 
 /// LZF streams made by hand, one item kind at a time, and broken ones that must throw.
 final class LZFTests: XCTestCase {
@@ -29,13 +30,13 @@ final class LZFTests: XCTestCase {
 
     func testCorruptStreamsThrowWithoutTouchingMemoryOutside() {
         let cases: [(stream: [UInt8], count: Int, detail: String)] = [
-            ([5, 1, 2], 6, "passes the end"),                  // literal run past the input
-            ([3, 1, 2, 3, 4], 3, "more than 3 bytes"),         // literal run past the output
-            ([0, 1, 0x20, 1], 4, "points 2 bytes back"),       // reference before the start
-            ([0, 1, 0xC0, 0], 4, "more than 4 bytes"),         // reference past the output
-            ([0, 1, 0x20], 4, "cut off"),                      // reference cut after its control byte
-            ([0, 1, 0xE0], 20, "cut off"),                     // long reference cut after its control byte
-            ([1, 1, 2], 5, "decompresses to 2 bytes"),         // stream ends early
+            ([5, 1, 2], 6, "passes the end"),  // literal run past the input
+            ([3, 1, 2, 3, 4], 3, "more than 3 bytes"),  // literal run past the output
+            ([0, 1, 0x20, 1], 4, "points 2 bytes back"),  // reference before the start
+            ([0, 1, 0xC0, 0], 4, "more than 4 bytes"),  // reference past the output
+            ([0, 1, 0x20], 4, "cut off"),  // reference cut after its control byte
+            ([0, 1, 0xE0], 20, "cut off"),  // long reference cut after its control byte
+            ([1, 1, 2], 5, "decompresses to 2 bytes")  // stream ends early
         ]
         for (stream, count, detail) in cases {
             assertBadInput(naming: "test.lzf", containing: detail) { try decompress(stream, count: count) }

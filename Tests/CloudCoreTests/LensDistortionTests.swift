@@ -4,8 +4,9 @@ import XCTest
 final class LensDistortionTests: XCTestCase {
     /// 400x300 reference, centre on the image centre: the farthest corner (-0.5, -0.5) is 200 and
     /// 150 pixels away, so r_max = 250 and three entries sit at radii 0, 125 and 250.
-    let lens = LensDistortion(center: SIMD2(199.5, 149.5), referenceWidth: 400, referenceHeight: 300,
-                              lookupTable: [0, 0.1, 0.3], inverseLookupTable: [0, -0.1, -0.2])
+    let lens = LensDistortion(
+        center: SIMD2(199.5, 149.5), referenceWidth: 400, referenceHeight: 300,
+        lookupTable: [0, 0.1, 0.3], inverseLookupTable: [0, -0.1, -0.2])
 
     func testMaxRadiusReachesTheFarthestOuterCorner() {
         XCTAssertEqual(lens.maxRadius, 250, accuracy: 1e-12)
@@ -59,8 +60,9 @@ final class LensDistortionTests: XCTestCase {
     /// is below 0.01 px of the 256x192 depth map that gets back-projected.
     func testForwardAfterInverseIsTheIdentityWithinAHundredthOfADepthPixel() {
         let (w, h) = (4032, 3024)
-        var lens = LensDistortion(center: SIMD2(2024.1, 1508.9), referenceWidth: w, referenceHeight: h,
-                                  lookupTable: [], inverseLookupTable: [])
+        var lens = LensDistortion(
+            center: SIMD2(2024.1, 1508.9), referenceWidth: w, referenceHeight: h,
+            lookupTable: [], inverseLookupTable: [])
         let rMax = lens.maxRadius
         let n = 42
         func m(_ r: Double) -> Double {
@@ -122,8 +124,9 @@ final class LensDistortionTests: XCTestCase {
     func testRayTableWithoutDistortionMatchesBackProjectionBitForBit() throws {
         let k = CameraIntrinsics(fx: 1450, fy: 1452, cx: 955.3, cy: 723.8, referenceWidth: 1920, referenceHeight: 1440)
         let (w, h) = (64, 48)
-        let frame = RGBDFrame(depth: DepthMap(width: w, height: h, metres: [Float](repeating: 1, count: w * h)),
-                              color: nil, intrinsics: k, pose: nil)
+        let frame = RGBDFrame(
+            depth: DepthMap(width: w, height: h, metres: [Float](repeating: 1, count: w * h)),
+            color: nil, intrinsics: k, pose: nil)
         let cloud = try BackProjection().run(frame).cloud
         let rays = try RayTable(intrinsics: k, distortion: nil, width: w, height: h, origin: "test")
         XCTAssertEqual(rays.factors.count, 2 * w * h)

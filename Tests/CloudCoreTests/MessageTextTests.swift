@@ -28,7 +28,8 @@ final class MessageTextTests: XCTestCase {
 
     func testTheFileTheMessageIsAboutStaysWholeWhileOthersGiveWay() {
         let folder = "/tmp/cloudgen-test-37AC341C-A8B2-4C1E-9E0B-B13C216C4EDE/tum"
-        let text = "\(folder)/depth/d.png: association gap: the nearest color frame (\(folder)/rgb/c.png) is 35.0 ms away; "
+        let text =
+            "\(folder)/depth/d.png: association gap: the nearest color frame (\(folder)/rgb/c.png) is 35.0 ms away; "
             + "tum: pairs depth and color within 20 ms (listed in \(folder)/depth.txt)"
         let line = MessageText.fitted(text)
         XCTAssertTrue(line.hasPrefix("\(folder)/depth/d.png: association gap: "), line)

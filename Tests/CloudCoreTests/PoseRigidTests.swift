@@ -9,8 +9,9 @@ final class PoseRigidTests: XCTestCase {
         let look = Pose.lookAt(eye: SIMD3(1, -2, 1.5), target: SIMD3(2, 1.5, 1))
         XCTAssertTrue(look.isRigid())
         // Float32 storage and 6-decimal printing stay within the default tolerance.
-        let rounded = Pose(rows: (look.rotation.0.rounded6, look.rotation.1.rounded6, look.rotation.2.rounded6),
-                           translation: look.translation)
+        let rounded = Pose(
+            rows: (look.rotation.0.rounded6, look.rotation.1.rounded6, look.rotation.2.rounded6),
+            translation: look.translation)
         XCTAssertTrue(rounded.isRigid())
         XCTAssertFalse(rounded.isRigid(tolerance: 1e-12))
     }
@@ -26,8 +27,8 @@ final class PoseRigidTests: XCTestCase {
     }
 }
 
-private extension SIMD3 where Scalar == Double {
-    var rounded6: SIMD3<Double> { (self * 1e6).rounded(.toNearestOrEven) / 1e6 }
+extension SIMD3 where Scalar == Double {
+    fileprivate var rounded6: SIMD3<Double> { (self * 1e6).rounded(.toNearestOrEven) / 1e6 }
 }
 
 /// `Pose.placementProblem`: the one bound every pose reader applies.
@@ -48,8 +49,9 @@ final class PoseBoundsTests: XCTestCase {
 
     func testARotationThatIsNoneIsAProblem() {
         let r = Pose.identity.rotation
-        XCTAssertEqual(Pose(rows: (r.0 * 2, r.1, r.2), translation: .zero).placementProblem,
-                       "the rotation is not a rotation (a camera pose is rigid: no scale, shear or mirroring)")
+        XCTAssertEqual(
+            Pose(rows: (r.0 * 2, r.1, r.2), translation: .zero).placementProblem,
+            "the rotation is not a rotation (a camera pose is rigid: no scale, shear or mirroring)")
         XCTAssertNotNil(Pose(rows: (SIMD3(.nan, 0, 0), r.1, r.2), translation: .zero).placementProblem)
     }
 }

@@ -23,8 +23,10 @@ final class BadInputTests: XCTestCase {
         return url.path
     }
 
-    private func pcdHeader(points: String, width: String? = nil, fields: String = "x y z", size: String = "4 4 4",
-                           type: String = "F F F", count: String = "1 1 1", data: String = "binary") -> String {
+    private func pcdHeader(
+        points: String, width: String? = nil, fields: String = "x y z", size: String = "4 4 4",
+        type: String = "F F F", count: String = "1 1 1", data: String = "binary"
+    ) -> String {
         """
         # .PCD v0.7 - Point Cloud Data file format
         VERSION 0.7
@@ -90,34 +92,38 @@ final class BadInputTests: XCTestCase {
     }
 
     func testPLYClaimingATrillionVertices() throws {
-        let path = try file("huge.ply", """
-        ply
-        format binary_little_endian 1.0
-        element vertex 1000000000000
-        property float x
-        property float y
-        property float z
-        end_header
+        let path = try file(
+            "huge.ply",
+            """
+            ply
+            format binary_little_endian 1.0
+            element vertex 1000000000000
+            property float x
+            property float y
+            property float z
+            end_header
 
-        """, body: Array(repeating: 0, count: 24))
+            """, body: Array(repeating: 0, count: 24))
         assertCloudError(.badInput, naming: "huge.ply", containing: "1000000000000") { try CloudReader.read(path) }
     }
 
     /// PCL's PLY reader sizes its buffer from obj_info num_cols x num_rows.
     func testPLYClaimingAHugeGrid() throws {
-        let path = try file("grid.ply", """
-        ply
-        format ascii 1.0
-        obj_info num_cols 1000000
-        obj_info num_rows 1000000
-        element vertex 1
-        property float x
-        property float y
-        property float z
-        end_header
-        1 2 3
+        let path = try file(
+            "grid.ply",
+            """
+            ply
+            format ascii 1.0
+            obj_info num_cols 1000000
+            obj_info num_rows 1000000
+            element vertex 1
+            property float x
+            property float y
+            property float z
+            end_header
+            1 2 3
 
-        """)
+            """)
         assertCloudError(.badInput, naming: "grid.ply", containing: "num_cols") { try CloudReader.read(path) }
     }
 
@@ -162,7 +168,7 @@ final class BadInputTests: XCTestCase {
             ("oddsize.pcd", pcdHeader(points: "10", size: "4 4 3"), "SIZE 3"),
             ("noz.pcd", pcdHeader(points: "10", fields: "x y w"), "no z field"),
             ("encoding.pcd", pcdHeader(points: "10", data: "zip"), "DATA 'zip'"),
-            ("negative.pcd", pcdHeader(points: "-10"), "not a count"),
+            ("negative.pcd", pcdHeader(points: "-10"), "not a count")
         ]
         for (name, text, detail) in cases {
             let path = try file(name, text, body: zeros)
@@ -171,16 +177,18 @@ final class BadInputTests: XCTestCase {
     }
 
     func testPLYWithoutCoordinates() throws {
-        let path = try file("noxyz.ply", """
-        ply
-        format ascii 1.0
-        element vertex 1
-        property float x
-        property float y
-        end_header
-        1 2
+        let path = try file(
+            "noxyz.ply",
+            """
+            ply
+            format ascii 1.0
+            element vertex 1
+            property float x
+            property float y
+            end_header
+            1 2
 
-        """)
+            """)
         assertCloudError(.badInput, naming: "noxyz.ply", containing: "no z") { try CloudReader.read(path) }
     }
 
@@ -196,7 +204,7 @@ final class BadInputTests: XCTestCase {
             ("garbage.pcd", garbage),
             ("empty.ply", []),
             ("text.ply", Array("hello world\n".utf8)),
-            ("almost.ply", Array("ply\nformat ascii 1.0\nelement vertex 1\n".utf8)),
+            ("almost.ply", Array("ply\nformat ascii 1.0\nelement vertex 1\n".utf8))
         ]
         for (name, bytes) in cases {
             let url = folder.appendingPathComponent(name)

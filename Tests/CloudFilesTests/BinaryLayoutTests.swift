@@ -148,19 +148,19 @@ final class BinaryLayoutTests: XCTestCase {
         if cloud.normals != nil { fields += ["normal_x", "normal_y", "normal_z", "curvature"] }
         let grid = cloud.organized ?? PointCloud.Grid(width: cloud.count, height: 1)
         return """
-        # .PCD v0.7 - Point Cloud Data file format
-        VERSION 0.7
-        FIELDS \(fields.joined(separator: " "))
-        SIZE \(fields.map { _ in "4" }.joined(separator: " "))
-        TYPE \(fields.map { _ in "F" }.joined(separator: " "))
-        COUNT \(fields.map { _ in "1" }.joined(separator: " "))
-        WIDTH \(grid.width)
-        HEIGHT \(grid.height)
-        VIEWPOINT 0 0 0 1 0 0 0
-        POINTS \(cloud.count)
-        DATA \(data)
+            # .PCD v0.7 - Point Cloud Data file format
+            VERSION 0.7
+            FIELDS \(fields.joined(separator: " "))
+            SIZE \(fields.map { _ in "4" }.joined(separator: " "))
+            TYPE \(fields.map { _ in "F" }.joined(separator: " "))
+            COUNT \(fields.map { _ in "1" }.joined(separator: " "))
+            WIDTH \(grid.width)
+            HEIGHT \(grid.height)
+            VIEWPOINT 0 0 0 1 0 0 0
+            POINTS \(cloud.count)
+            DATA \(data)
 
-        """
+            """
     }
 
     /// The cloud's fields one after the other, as binary_compressed stores them before LZF:
@@ -181,9 +181,11 @@ final class BinaryLayoutTests: XCTestCase {
 
     /// Binary PCD: PCL's header, then one record per point (fields in header order), nothing after.
     func testPCDBinaryLayout() throws {
-        for cloud in [syntheticCloud(colors: true, normals: true, organized: true, curvature: true),
-                      syntheticCloud(colors: false, normals: false, organized: false),
-                      largeCloud(width: 50_000, height: 1, colors: true, normals: true)] {
+        for cloud in [
+            syntheticCloud(colors: true, normals: true, organized: true, curvature: true),
+            syntheticCloud(colors: false, normals: false, organized: false),
+            largeCloud(width: 50_000, height: 1, colors: true, normals: true)
+        ] {
             let label = "colors=\(cloud.colors != nil) normals=\(cloud.normals != nil) count=\(cloud.count)"
             let (_, bytes) = try written(cloud, .pcd(.binary), "binary.pcd")
             let header = pclHeader(cloud, data: "binary")
@@ -204,9 +206,11 @@ final class BinaryLayoutTests: XCTestCase {
     /// binary_compressed: PCL's header, the compressed and uncompressed sizes, and LZF data that
     /// unpacks to the field planes; PCL's reader gets every bit back.
     func testPCDCompressedLayout() throws {
-        for cloud in [syntheticCloud(colors: true, normals: true, organized: true, curvature: true),
-                      syntheticCloud(colors: false, normals: false, organized: false),
-                      largeCloud(width: 320, height: 240, colors: true, normals: true)] {
+        for cloud in [
+            syntheticCloud(colors: true, normals: true, organized: true, curvature: true),
+            syntheticCloud(colors: false, normals: false, organized: false),
+            largeCloud(width: 320, height: 240, colors: true, normals: true)
+        ] {
             let label = "colors=\(cloud.colors != nil) normals=\(cloud.normals != nil) count=\(cloud.count)"
             let (path, bytes) = try written(cloud, .pcd(.compressed), "compressed.pcd")
             let header = pclHeader(cloud, data: "binary_compressed")
@@ -238,7 +242,8 @@ private func largeCloud(width: Int, height: Int, colors: Bool, normals: Bool) ->
     var normal = [Float](repeating: .nan, count: 3 * count)
     for i in 0..<count {
         if height > 1 && (i % 7 == 3 || i % 1000 < 40) { continue }
-        let u = Float(i % width), v = Float(i / width)
+        let u = Float(i % width)
+        let v = Float(i / width)
         let z = 1.5 + 0.001 * Float(i % 13)
         positions[3 * i] = (u - 320) * z / 525
         positions[3 * i + 1] = (v - 240) * z / 525
@@ -250,8 +255,9 @@ private func largeCloud(width: Int, height: Int, colors: Bool, normals: Bool) ->
         normal[3 * i + 1] = -0.02
         normal[3 * i + 2] = -1
     }
-    return PointCloud(positions: positions, colors: colors ? rgb : nil, normals: normals ? normal : nil,
-                      organized: height > 1 ? PointCloud.Grid(width: width, height: height) : nil)
+    return PointCloud(
+        positions: positions, colors: colors ? rgb : nil, normals: normals ? normal : nil,
+        organized: height > 1 ? PointCloud.Grid(width: width, height: height) : nil)
 }
 
 /// Positions in which two float arrays differ by bits (NaN matches NaN), or the longer count.

@@ -23,23 +23,27 @@ final class FixtureTests: XCTestCase {
 
     static let clouds: [String: Expected] = [
         // PCD v.5, ascii, xyz.
-        "bunny.pcd": Expected(count: 397, grid: nil, fields: ["x", "y", "z"], format: .pcd(.ascii),
-                              hasColors: false, hasNormals: false,
-                              firstValid: (0, SIMD3(0.0054216, 0.11349, 0.040749), nil), colorSums: nil, finiteCount: 397),
+        "bunny.pcd": Expected(
+            count: 397, grid: nil, fields: ["x", "y", "z"], format: .pcd(.ascii),
+            hasColors: false, hasNormals: false,
+            firstValid: (0, SIMD3(0.0054216, 0.11349, 0.040749), nil), colorSums: nil, finiteCount: 397),
         // WIDTH 1 HEIGHT 1000: organized as PCL defines it (more than one row).
-        "colored_cloud.pcd": Expected(count: 1000, grid: .init(width: 1, height: 1000),
-                                      fields: ["x", "y", "z", "rgb", "normal_x", "normal_y", "normal_z", "curvature"],
-                                      format: .pcd(.binary), hasColors: true, hasNormals: true,
-                                      firstValid: (0, SIMD3(-0.8550515174865723, -0.6315085887908936, 1.4670000076293945), SIMD3(108, 109, 105)),
-                                      colorSums: SIMD3(140_634, 139_284, 136_778), finiteCount: 1000),
-        "milk_color.pcd": Expected(count: 13704, grid: nil, fields: ["x", "y", "z", "rgba"], format: .pcd(.compressed),
-                                   hasColors: true, hasNormals: false,
-                                   firstValid: (0, SIMD3(-0.13160760700702667, -0.2095429003238678, 0.7720000147819519), SIMD3(103, 90, 85)),
-                                   colorSums: SIMD3(1_253_588, 1_270_390, 1_299_452), finiteCount: 13704),
+        "colored_cloud.pcd": Expected(
+            count: 1000, grid: .init(width: 1, height: 1000),
+            fields: ["x", "y", "z", "rgb", "normal_x", "normal_y", "normal_z", "curvature"],
+            format: .pcd(.binary), hasColors: true, hasNormals: true,
+            firstValid: (0, SIMD3(-0.8550515174865723, -0.6315085887908936, 1.4670000076293945), SIMD3(108, 109, 105)),
+            colorSums: SIMD3(140_634, 139_284, 136_778), finiteCount: 1000),
+        "milk_color.pcd": Expected(
+            count: 13704, grid: nil, fields: ["x", "y", "z", "rgba"], format: .pcd(.compressed),
+            hasColors: true, hasNormals: false,
+            firstValid: (0, SIMD3(-0.13160760700702667, -0.2095429003238678, 0.7720000147819519), SIMD3(103, 90, 85)),
+            colorSums: SIMD3(1_253_588, 1_270_390, 1_299_452), finiteCount: 13704),
         // Binary little endian xyz with a face element (ignored).
-        "cube.ply": Expected(count: 24, grid: nil, fields: ["x", "y", "z"], format: .ply(.binary),
-                             hasColors: false, hasNormals: false,
-                             firstValid: (0, SIMD3(-1, -1, -1), nil), colorSums: nil, finiteCount: 24),
+        "cube.ply": Expected(
+            count: 24, grid: nil, fields: ["x", "y", "z"], format: .ply(.binary),
+            hasColors: false, hasNormals: false,
+            firstValid: (0, SIMD3(-1, -1, -1), nil), colorSums: nil, finiteCount: 24)
     ]
 
     func testEveryPCLCloudReads() throws {
@@ -65,17 +69,21 @@ final class FixtureTests: XCTestCase {
         // the principal point's pixel (320, 240), which back-projects to x = y = 0.
         let frames: [String: (Expected, centerZ: Float, centerColor: SIMD3<UInt8>)] = [
             "frame_20121214T142255.814212.pcd": (
-                Expected(count: 307_200, grid: .init(width: 640, height: 480), fields: ["x", "y", "z", "rgba"],
-                         format: .pcd(.compressed), hasColors: true, hasNormals: false,
-                         firstValid: (9616, SIMD3(-0.9102628231048584, -0.673714280128479, 1.5720000267028809), SIMD3(80, 82, 88)),
-                         colorSums: SIMD3(21_149_585, 21_451_249, 19_831_951), finiteCount: 271_575),
-                0.8540000319480896, SIMD3(122, 120, 114)),
+                Expected(
+                    count: 307_200, grid: .init(width: 640, height: 480), fields: ["x", "y", "z", "rgba"],
+                    format: .pcd(.compressed), hasColors: true, hasNormals: false,
+                    firstValid: (9616, SIMD3(-0.9102628231048584, -0.673714280128479, 1.5720000267028809), SIMD3(80, 82, 88)),
+                    colorSums: SIMD3(21_149_585, 21_451_249, 19_831_951), finiteCount: 271_575),
+                0.8540000319480896, SIMD3(122, 120, 114)
+            ),
             "frame_20121214T142256.068683.pcd": (
-                Expected(count: 307_200, grid: .init(width: 640, height: 480), fields: ["x", "y", "z", "rgba"],
-                         format: .pcd(.compressed), hasColors: true, hasNormals: false,
-                         firstValid: (9616, SIMD3(-0.9143162369728088, -0.676714301109314, 1.5790001153945923), SIMD3(84, 90, 95)),
-                         colorSums: SIMD3(20_980_304, 21_360_795, 19_857_877), finiteCount: 271_395),
-                0.8600000143051147, SIMD3(121, 119, 113)),
+                Expected(
+                    count: 307_200, grid: .init(width: 640, height: 480), fields: ["x", "y", "z", "rgba"],
+                    format: .pcd(.compressed), hasColors: true, hasNormals: false,
+                    firstValid: (9616, SIMD3(-0.9143162369728088, -0.676714301109314, 1.5790001153945923), SIMD3(84, 90, 95)),
+                    colorSums: SIMD3(20_980_304, 21_360_795, 19_857_877), finiteCount: 271_395),
+                0.8600000143051147, SIMD3(121, 119, 113)
+            )
         ]
         XCTAssertEqual(Set(names), Set(frames.keys))
         for name in names {

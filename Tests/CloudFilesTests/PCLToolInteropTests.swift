@@ -15,7 +15,7 @@ final class PCLToolInteropTests: XCTestCase {
     private let clouds = [
         ("unorganized", syntheticCloud(colors: true, normals: true, organized: false, curvature: true)),
         ("organized", syntheticCloud(colors: true, normals: true, organized: true, curvature: true)),
-        ("xyz", syntheticCloud(colors: false, normals: false, organized: false)),
+        ("xyz", syntheticCloud(colors: false, normals: false, organized: false))
     ]
 
     /// Every PCD encoding we write, converted by PCL to binary PCD: the records PCL decoded are

@@ -59,13 +59,16 @@ final class RoundTripTests: XCTestCase {
         let isPLY: Bool
         if case .ply = format { isPLY = true } else { isPLY = false }
         if cloud.colors != nil { expectedFields += isPLY ? ["red", "green", "blue"] : ["rgb"] }
-        if cloud.normals != nil { expectedFields += isPLY ? ["nx", "ny", "nz", "curvature"] : ["normal_x", "normal_y", "normal_z", "curvature"] }
+        if cloud.normals != nil {
+            expectedFields += isPLY ? ["nx", "ny", "nz", "curvature"] : ["normal_x", "normal_y", "normal_z", "curvature"]
+        }
         XCTAssertEqual(read.fields, expectedFields, label)
         guard got.count == cloud.count else { return }
 
         // Every encoding keeps every bit, empty cells included (NaN equals NaN here).
         for k in 0..<cloud.positions.count {
-            XCTAssertTrue(sameFloat(got.positions[k], cloud.positions[k]), "\(label): position \(k) \(got.positions[k]) != \(cloud.positions[k])")
+            XCTAssertTrue(
+                sameFloat(got.positions[k], cloud.positions[k]), "\(label): position \(k) \(got.positions[k]) != \(cloud.positions[k])")
         }
         XCTAssertEqual(got.colors, cloud.colors, "\(label): colors")
         for (k, normal) in (cloud.normals ?? []).enumerated() {
@@ -88,7 +91,9 @@ final class RoundTripTests: XCTestCase {
             XCTAssertEqual(head.contains("property float nx\nproperty float ny\nproperty float nz\n"), cloud.normals != nil, label)
             // An organized cloud's grid, for PCL; no range_grid lists, which trimesh cannot read.
             if let grid = cloud.organized {
-                XCTAssertTrue(head.contains("obj_info num_cols \(grid.width)\nobj_info num_rows \(grid.height)\nelement vertex \(cloud.count)\n"), label)
+                XCTAssertTrue(
+                    head.contains("obj_info num_cols \(grid.width)\nobj_info num_rows \(grid.height)\nelement vertex \(cloud.count)\n"),
+                    label)
             }
             XCTAssertFalse(head.contains("element range_grid"), label)
             if format == .ply(.binary) { XCTAssertTrue(head.contains("format binary_little_endian 1.0\n"), label) }
@@ -155,8 +160,8 @@ final class RoundTripTests: XCTestCase {
     func testEveryFormatLeavesOutNonFinitePointsOfUnorganizedCloud() throws {
         var cloud = syntheticCloud(colors: true, normals: true, organized: false)
         cloud.positions[6...8] = [.nan, .nan, .nan]  // point 2
-        cloud.positions[13] = .infinity              // point 4: y only
-        cloud.positions[44] = -.nan                  // point 14: z only
+        cloud.positions[13] = .infinity  // point 4: y only
+        cloud.positions[44] = -.nan  // point 14: z only
         let finite = (0..<cloud.count).filter { i in cloud.positions[3 * i..<3 * i + 3].allSatisfy(\.isFinite) }
         XCTAssertEqual(finite.count, cloud.count - 3)
         for format in [CloudFileFormat.ply(.binary), .ply(.ascii), .pcd(.ascii), .pcd(.binary), .pcd(.compressed)] {
@@ -183,8 +188,10 @@ final class RoundTripTests: XCTestCase {
     func testWrittenCountOfOrganizedCloud() throws {
         let cloud = syntheticCloud(colors: false, normals: false, organized: true)
         XCTAssertLessThan(cloud.finiteCount, cloud.count)
-        for (name, format) in [("o.ply", CloudFileFormat.ply(.binary)), ("oa.ply", .ply(.ascii)), ("o.pcd", .pcd(.binary)),
-                               ("oc.pcd", .pcd(.compressed)), ("oa.pcd", .pcd(.ascii))] {
+        for (name, format) in [
+            ("o.ply", CloudFileFormat.ply(.binary)), ("oa.ply", .ply(.ascii)), ("o.pcd", .pcd(.binary)),
+            ("oc.pcd", .pcd(.compressed)), ("oa.pcd", .pcd(.ascii))
+        ] {
             let path = folder.appendingPathComponent(name).path
             XCTAssertEqual(try CloudWriter.write(cloud, to: path, format: format), cloud.count, name)
             XCTAssertEqual(try CloudReader.read(path).cloud.organized, cloud.organized, name)

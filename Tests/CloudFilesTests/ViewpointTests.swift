@@ -19,13 +19,15 @@ final class ViewpointTests: XCTestCase {
         Pose.lookAt(eye: SIMD3(0.5, -1, 2), target: SIMD3(0.4, 3, 1.9)),
         Pose(rows: (SIMD3(1, 0, 0), SIMD3(0, -1, 0), SIMD3(0, 0, -1)), translation: SIMD3(1, 2, 3)),
         Pose(rows: (SIMD3(-1, 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, -1)), translation: .zero),
-        Pose(rows: (SIMD3(-1, 0, 0), SIMD3(0, -1, 0), SIMD3(0, 0, 1)), translation: .zero),
+        Pose(rows: (SIMD3(-1, 0, 0), SIMD3(0, -1, 0), SIMD3(0, 0, 1)), translation: .zero)
     ]
 
     func assertSamePose(_ a: Pose?, _ b: Pose, accuracy: Double, _ message: String, line: UInt = #line) {
         guard let a else { return XCTFail("\(message): no viewpoint", line: line) }
-        let pairs: [(SIMD3<Double>, SIMD3<Double>)] = [(a.rotation.0, b.rotation.0), (a.rotation.1, b.rotation.1),
-                                                       (a.rotation.2, b.rotation.2), (a.translation, b.translation)]
+        let pairs: [(SIMD3<Double>, SIMD3<Double>)] = [
+            (a.rotation.0, b.rotation.0), (a.rotation.1, b.rotation.1),
+            (a.rotation.2, b.rotation.2), (a.translation, b.translation)
+        ]
         for (x, y) in pairs {
             let d = x - y
             XCTAssertLessThanOrEqual(max(abs(d.x), abs(d.y), abs(d.z)), accuracy, "\(message): \(a) != \(b)", line: line)
@@ -49,7 +51,7 @@ final class ViewpointTests: XCTestCase {
         let cloud = syntheticCloud(colors: true, normals: false, organized: false)
         let pose = poses[0]
         let formats: [(CloudFileFormat, String)] = [
-            (.ply(.binary), "ply"), (.pcd(.binary), "pcd"), (.pcd(.compressed), "pcd"), (.pcd(.ascii), "pcd"), (.ply(.ascii), "ply"),
+            (.ply(.binary), "ply"), (.pcd(.binary), "pcd"), (.pcd(.compressed), "pcd"), (.pcd(.ascii), "pcd"), (.ply(.ascii), "ply")
         ]
         for (format, ext) in formats {
             let path = folder.appendingPathComponent("v.\(ext)").path
@@ -65,7 +67,7 @@ final class ViewpointTests: XCTestCase {
     func testEveryWriterRecordsRelativeUnits() throws {
         let cloud = syntheticCloud(colors: true, normals: false, organized: false)
         let formats: [(CloudFileFormat, String)] = [
-            (.ply(.binary), "ply"), (.pcd(.binary), "pcd"), (.pcd(.compressed), "pcd"), (.pcd(.ascii), "pcd"), (.ply(.ascii), "ply"),
+            (.ply(.binary), "ply"), (.pcd(.binary), "pcd"), (.pcd(.compressed), "pcd"), (.pcd(.ascii), "pcd"), (.ply(.ascii), "ply")
         ]
         for (format, ext) in formats {
             let path = folder.appendingPathComponent("u.\(ext)").path
@@ -81,8 +83,14 @@ final class ViewpointTests: XCTestCase {
 
     func testMalformedViewpointsAreBadInput() throws {
         let cases = [
-            ("bad.ply", "ply\nformat ascii 1.0\ncomment cloudgen viewpoint 1 2 3\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nend_header\n0 0 1\n"),
-            ("bad.pcd", "VERSION .7\nFIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nCOUNT 1 1 1\nWIDTH 1\nHEIGHT 1\nVIEWPOINT 0 0 0 0 0 0 0\nPOINTS 1\nDATA ascii\n0 0 1\n"),
+            (
+                "bad.ply",
+                "ply\nformat ascii 1.0\ncomment cloudgen viewpoint 1 2 3\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nend_header\n0 0 1\n"
+            ),
+            (
+                "bad.pcd",
+                "VERSION .7\nFIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nCOUNT 1 1 1\nWIDTH 1\nHEIGHT 1\nVIEWPOINT 0 0 0 0 0 0 0\nPOINTS 1\nDATA ascii\n0 0 1\n"
+            )
         ]
         for (name, text) in cases {
             let path = folder.appendingPathComponent(name).path
@@ -96,14 +104,23 @@ final class ViewpointTests: XCTestCase {
         }
         // A camera beyond ±1e5 m is no camera's: its VIEWPOINT would put the cloud out of
         // Float32's reach; just inside, the file reads with its viewpoint.
-        for (tx, shown, refused) in [("1e308", "1e+308", true), ("1e6", "1000000.0", true), ("-1e6", "-1000000.0", true), ("99999", "", false)] {
-            let ply = "ply\nformat ascii 1.0\ncomment cloudgen viewpoint \(tx) 2 3 1 0 0 0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nend_header\n0 0 1\n"
-            let pcd = "VERSION .7\nFIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nCOUNT 1 1 1\nWIDTH 1\nHEIGHT 1\nVIEWPOINT \(tx) 2 3 1 0 0 0\nPOINTS 1\nDATA ascii\n0 0 1\n"
-            for (name, text, line) in [("far.ply", ply, "comment cloudgen viewpoint (where the camera stood)"), ("far.pcd", pcd, "VIEWPOINT (where the camera stood)")] {
+        for (tx, shown, refused) in [
+            ("1e308", "1e+308", true), ("1e6", "1000000.0", true), ("-1e6", "-1000000.0", true), ("99999", "", false)
+        ] {
+            let ply =
+                "ply\nformat ascii 1.0\ncomment cloudgen viewpoint \(tx) 2 3 1 0 0 0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nend_header\n0 0 1\n"
+            let pcd =
+                "VERSION .7\nFIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nCOUNT 1 1 1\nWIDTH 1\nHEIGHT 1\nVIEWPOINT \(tx) 2 3 1 0 0 0\nPOINTS 1\nDATA ascii\n0 0 1\n"
+            for (name, text, line) in [
+                ("far.ply", ply, "comment cloudgen viewpoint (where the camera stood)"),
+                ("far.pcd", pcd, "VIEWPOINT (where the camera stood)")
+            ] {
                 let path = folder.appendingPathComponent(name).path
                 try Data(text.utf8).write(to: URL(fileURLWithPath: path))
                 if refused {
-                    assertCloudError(.badInput, naming: path, containing: "\(line): the translation (\(shown), 2.0, 3.0) is not within ±100000 m") {
+                    assertCloudError(
+                        .badInput, naming: path, containing: "\(line): the translation (\(shown), 2.0, 3.0) is not within ±100000 m"
+                    ) {
                         try CloudReader.read(path)
                     }
                 } else {
@@ -113,8 +130,11 @@ final class ViewpointTests: XCTestCase {
         }
         // Free-text comments stay free.
         let fine = folder.appendingPathComponent("fine.ply").path
-        try Data("ply\nformat ascii 1.0\ncomment cloudgen made this\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nend_header\n0 0 1\n".utf8)
-            .write(to: URL(fileURLWithPath: fine))
+        try Data(
+            "ply\nformat ascii 1.0\ncomment cloudgen made this\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nend_header\n0 0 1\n"
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: fine))
         XCTAssertEqual(try CloudReader.read(fine).cloud.count, 1)
     }
 }

@@ -15,7 +15,7 @@ final class AnimatedPNGTests: XCTestCase {
         // However many IDAT chunks the encoder splits a frame into, all of them are carried over.
         let encoded = try images.map { try PNGWriter.encode(rgb: $0, origin: "test") }
         let apng = try AnimatedPNG.assemble(frames: encoded, delayMilliseconds: 250, origin: "test.png")
-        let chunks = try AnimatedPNG.chunks(of: apng, origin: "test.png") // checks every CRC
+        let chunks = try AnimatedPNG.chunks(of: apng, origin: "test.png")  // checks every CRC
         XCTAssertEqual(chunks.first?.type, "IHDR")
         XCTAssertEqual(chunks[1].type, "acTL", "acTL must come before the image data")
         XCTAssertEqual(AnimatedPNG.readBE32(chunks[1].data, 0), 4, "frame count")

@@ -1,9 +1,10 @@
 import CloudCore
-@testable import CloudImages
 import Foundation
-@testable import SafeIO
 import SharedTestData
 import XCTest
+
+@testable import CloudImages
+@testable import SafeIO
 
 /// Broken files of every format: each read throws `badInput` with a one-line message that starts
 /// with the file's path, and nothing crashes, hangs or allocates what a header claims.
@@ -37,7 +38,7 @@ final class BadInputImageTests: XCTestCase {
             ("pcl-grabber/frame_20121214T142255.814212_depth.tiff", "TIFF"),
             ("pcl-grabber/frame_20121214T142255.814212_rgb.tiff", "TIFF"),
             ("pcl-grabber/frame_20121214T142255.814212_depth.pclzf", "truncated"),
-            ("pcl-grabber/frame_20121214T142255.814212_rgb.pclzf", "truncated"),
+            ("pcl-grabber/frame_20121214T142255.814212_rgb.pclzf", "truncated")
         ]
         for (relative, detail) in files {
             let bytes = try InputFile.readAll(try ImageFixtures.path(relative))
@@ -71,7 +72,8 @@ final class BadInputImageTests: XCTestCase {
     /// Headers that claim 100000 x 100000 pixels (20 GB of 16-bit samples) are refused from the
     /// header alone; the files themselves are a few dozen bytes.
     func testAbsurdDimensionsAreRefusedBeforeAllocation() throws {
-        let png = PNGBytes.signature + PNGBytes.chunk("IHDR", PNGBytes.be32(100_000) + PNGBytes.be32(100_000) + [16, 0, 0, 0, 0])
+        let png =
+            PNGBytes.signature + PNGBytes.chunk("IHDR", PNGBytes.be32(100_000) + PNGBytes.be32(100_000) + [16, 0, 0, 0, 0])
             + PNGBytes.chunk("IDAT", [0x78, 0x9C, 0x03, 0x00]) + PNGBytes.chunk("IEND", [])
         let pngPath = try write(png, as: "huge.png")
         assertBadInput(naming: pngPath, containing: "100000x100000") { try ImageFile.read(pngPath) }
@@ -83,16 +85,18 @@ final class BadInputImageTests: XCTestCase {
     func testGarbageEmptyMissingAndFolder() throws {
         var random = UInt64(12345)
         let garbage = (0..<4096).map { _ -> UInt8 in
-            random = random &* 6364136223846793005 &+ 1442695040888963407
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return UInt8(truncatingIfNeeded: random >> 56)
         }
         let garbagePath = try write(garbage, as: "garbage.png")
         assertBadInput(naming: garbagePath, containing: "not an image format") { try ImageFile.read(garbagePath) }
 
         // Right signatures, garbage after them: each library must fail cleanly.
-        for (signature, name) in [(PNGBytes.signature, "sig.png"), ([0xFF, 0xD8, 0xFF], "sig.jpg"),
-                                  (Array("II*\0".utf8), "sig.tiff"), (Array("PCLZF".utf8), "sig.pclzf"),
-                                  (Array("P6 ".utf8), "sig.ppm")] {
+        for (signature, name) in [
+            (PNGBytes.signature, "sig.png"), ([0xFF, 0xD8, 0xFF], "sig.jpg"),
+            (Array("II*\0".utf8), "sig.tiff"), (Array("PCLZF".utf8), "sig.pclzf"),
+            (Array("P6 ".utf8), "sig.ppm")
+        ] {
             let path = try write(signature + garbage, as: name)
             assertBadInput(naming: path) { try ImageFile.read(path) }
         }

@@ -1,9 +1,10 @@
 import CloudCore
-@testable import CloudImages
 import Foundation
-@testable import SafeIO
 import SharedTestData
 import XCTest
+
+@testable import CloudImages
+@testable import SafeIO
 
 /// Damage the libraries would paper over (libjpeg fills gray after a premature marker, libpng
 /// drops an ancillary chunk with a bad CRC, libtiff discards bytes to avoid an overrun) is an
@@ -47,13 +48,18 @@ final class CorruptDataTests: XCTestCase {
         // The same chunk with its right CRC is skipped unread.
         let body = Array("tEXta\0b".utf8)
         let crc = cic_crc(body)
-        let good = Array(png.prefix(33)) + [0, 0, 0, 3] + body + [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)] + png.dropFirst(33)
+        let good =
+            Array(png.prefix(33)) + [0, 0, 0, 3] + body + [
+                UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)
+            ] + png.dropFirst(33)
         XCTAssertEqual(try ImageFile.decode(good, origin: "ok.png"), try ImageFile.decode(png, origin: "orig.png"))
         // IHDR patched to 16384x16384 (its CRC redone): 512 MB of rows cannot come from 93 KB.
         var ihdr = Array(png[12..<29])
         ihdr.replaceSubrange(4..<12, with: [0, 0, 0x40, 0, 0, 0, 0x40, 0])
         let c = cic_crc(ihdr)
-        let huge = Array(png.prefix(12)) + ihdr + [UInt8(c >> 24), UInt8(c >> 16 & 0xFF), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF)] + png.dropFirst(33)
+        let huge =
+            Array(png.prefix(12)) + ihdr + [UInt8(c >> 24), UInt8(c >> 16 & 0xFF), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF)]
+            + png.dropFirst(33)
         assertBadInput(naming: "huge.png", containing: "needs at least 520239 bytes of compressed data") {
             try ImageFile.header(huge, origin: "huge.png")
         }
@@ -137,8 +143,10 @@ final class MemoryBudgetTests: XCTestCase {
             let refusal = error as? CloudError
             XCTAssertEqual(refusal?.kind, .budget, "\(error)")
             XCTAssertEqual(refusal?.subject, .file("d.png"))
-            XCTAssertEqual(refusal?.message,
-                           "d.png: needs about 9.1 GiB of memory for a 16384x16384 depth frame; this process may use at most 3.5 GiB more (ulimit -v 4.0 GiB)")
+            XCTAssertEqual(
+                refusal?.message,
+                "d.png: needs about 9.1 GiB of memory for a 16384x16384 depth frame; this process may use at most 3.5 GiB more (ulimit -v 4.0 GiB)"
+            )
         }
         XCTAssertNoThrow(try MemoryBudget(available: nil, addressSpaceLimit: nil).require(Int.max, for: "anything", about: .file("x")))
         XCTAssertEqual(MemoryBudget.format(350 << 20), "350 MiB")

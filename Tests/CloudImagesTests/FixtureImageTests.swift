@@ -1,9 +1,10 @@
 import CloudCore
-@testable import CloudImages
 import Foundation
-@testable import SafeIO
 import SharedTestData
 import XCTest
+
+@testable import CloudImages
+@testable import SafeIO
 
 /// Test data and checks shared by the image tests. Members of one namespace, because other test
 /// files of this target (intrinsics, datasets) bring their own helpers.
@@ -60,8 +61,10 @@ enum ImageFixtures {
         }
     }
 
-    static func assertMatches(_ image: DecodedImage, _ reference: Reference, _ name: String,
-                              file: StaticString = #filePath, line: UInt = #line) {
+    static func assertMatches(
+        _ image: DecodedImage, _ reference: Reference, _ name: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertEqual(image.width, reference.width, "\(name) width", file: file, line: line)
         XCTAssertEqual(image.height, reference.height, "\(name) height", file: file, line: line)
         XCTAssertEqual(image.channels, reference.channels, "\(name) channels", file: file, line: line)
@@ -85,7 +88,7 @@ final class FixtureImageTests: XCTestCase {
             ("open3d-rgbd/other_formats/NYU_depth.pgm", .pnm),
             ("open3d-rgbd/other_formats/NYU_color.ppm", .pnm),
             ("pcl-grabber/frame_20121214T142255.814212_depth.tiff", .tiff),
-            ("pcl-grabber/frame_20121214T142255.814212_rgb.pclzf", .pclzf),
+            ("pcl-grabber/frame_20121214T142255.814212_rgb.pclzf", .pclzf)
         ]
         for (relative, format) in expected {
             let bytes = try InputFile.readAll(try ImageFixtures.path(relative))

@@ -7,16 +7,26 @@ import XCTest
 final class JPEGImageTests: XCTestCase {
     func testOpen3DColorFrameEqualsOpen3DDecode() throws {
         let image = try ImageFile.read(try ImageFixtures.path("open3d-rgbd/color/00000.jpg"))
-        ImageFixtures.assertMatches(image, .init(channels: 3, bitDepth: 8, sum: 179_914_237, weightedSum: 22_666_418_718,
-                                                 probeSamples: [[174, 232, 254], [255, 255, 255], [254, 254, 254],
-                                                                [132, 89, 55], [210, 177, 168]]), "00000.jpg")
+        ImageFixtures.assertMatches(
+            image,
+            .init(
+                channels: 3, bitDepth: 8, sum: 179_914_237, weightedSum: 22_666_418_718,
+                probeSamples: [
+                    [174, 232, 254], [255, 255, 255], [254, 254, 254],
+                    [132, 89, 55], [210, 177, 168]
+                ]), "00000.jpg")
     }
 
     func testSUNColorEqualsOpen3DDecode() throws {
         let image = try ImageFile.read(try ImageFixtures.path("open3d-rgbd/other_formats/SUN_color.jpg"))
-        ImageFixtures.assertMatches(image, .init(channels: 3, bitDepth: 8, sum: 70_797_444, weightedSum: 8_917_050_378,
-                                                 probeSamples: [[99, 114, 137], [76, 73, 68], [100, 99, 104],
-                                                                [44, 42, 43], [102, 82, 55]]), "SUN_color.jpg")
+        ImageFixtures.assertMatches(
+            image,
+            .init(
+                channels: 3, bitDepth: 8, sum: 70_797_444, weightedSum: 8_917_050_378,
+                probeSamples: [
+                    [99, 114, 137], [76, 73, 68], [100, 99, 104],
+                    [44, 42, 43], [102, 82, 55]
+                ]), "SUN_color.jpg")
     }
 
     func testColorImageReusesRGBSamples() throws {

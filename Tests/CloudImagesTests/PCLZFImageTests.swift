@@ -1,8 +1,9 @@
 import CloudCore
-@testable import CloudImages
-@testable import SafeIO
 import SharedTestData
 import XCTest
+
+@testable import CloudImages
+@testable import SafeIO
 
 /// PCL image-grabber frames, each stored twice by PCL: as PCLZF and as TIFF (PackBits). Reference
 /// figures are numpy's over the TIFF rasters (decoded in Python independently of libtiff) and
@@ -15,16 +16,22 @@ final class PCLZFImageTests: XCTestCase {
     }
 
     static let frames = [
-        Frame(name: "frame_20121214T142255.814212",
-              depth: .init(channels: 1, bitDepth: 16, sum: 269_271_260, weightedSum: 33_925_872_119,
-                           probeSamples: [[0], [854], [1292], [0], [860]]),
-              rgb: .init(channels: 3, bitDepth: 8, sum: 62_432_785, weightedSum: 7_866_717_103,
-                         probeSamples: [[56, 59, 69], [122, 120, 114], [108, 113, 125], [2, 2, 4], [46, 44, 38]])),
-        Frame(name: "frame_20121214T142256.068683",
-              depth: .init(channels: 1, bitDepth: 16, sum: 269_156_057, weightedSum: 33_908_879_717,
-                           probeSamples: [[0], [860], [1302], [0], [858]]),
-              rgb: .init(channels: 3, bitDepth: 8, sum: 62_198_976, weightedSum: 7_838_046_709,
-                         probeSamples: [[50, 53, 63], [121, 119, 113], [99, 101, 109], [2, 2, 2], [49, 43, 29]])),
+        Frame(
+            name: "frame_20121214T142255.814212",
+            depth: .init(
+                channels: 1, bitDepth: 16, sum: 269_271_260, weightedSum: 33_925_872_119,
+                probeSamples: [[0], [854], [1292], [0], [860]]),
+            rgb: .init(
+                channels: 3, bitDepth: 8, sum: 62_432_785, weightedSum: 7_866_717_103,
+                probeSamples: [[56, 59, 69], [122, 120, 114], [108, 113, 125], [2, 2, 4], [46, 44, 38]])),
+        Frame(
+            name: "frame_20121214T142256.068683",
+            depth: .init(
+                channels: 1, bitDepth: 16, sum: 269_156_057, weightedSum: 33_908_879_717,
+                probeSamples: [[0], [860], [1302], [0], [858]]),
+            rgb: .init(
+                channels: 3, bitDepth: 8, sum: 62_198_976, weightedSum: 7_838_046_709,
+                probeSamples: [[50, 53, 63], [121, 119, 113], [99, 101, 109], [2, 2, 2], [49, 43, 29]]))
     ]
 
     /// depth16 is little-endian millimetres; rgb24 is planar (all R, all G, all B), which the
@@ -49,11 +56,11 @@ final class PCLZFImageTests: XCTestCase {
             0x34, 0x32, 0x32, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x21, 0x00, 0x00,
             0x00, 0x20, 0x00, 0x00, 0x00, 0x1F, 0x80, 0x00, 0xFF, 0x5A, 0x80, 0xC8, 0x10, 0xF0, 0x00, 0xFF,
             0x80, 0x80, 0x0A, 0xF5, 0x3C, 0xC8, 0x80, 0x81, 0x1E, 0x28, 0x10, 0xEB, 0xFF, 0x00, 0x80, 0xFF,
-            0x00, 0xF0, 0x3C, 0x80, 0x10, 0xF0,
+            0x00, 0xF0, 0x3C, 0x80, 0x10, 0xF0
         ]
         let pcl: [UInt8] = [
             0, 0, 0, 255, 255, 255, 255, 105, 0, 255, 105, 0, 0, 34, 255, 99, 255, 255, 188, 10, 0, 255, 150, 123,
-            50, 168, 128, 51, 169, 129, 30, 2, 176, 40, 12, 186, 0, 125, 0, 107, 255, 7, 255, 146, 255, 128, 0, 228,
+            50, 168, 128, 51, 169, 129, 30, 2, 176, 40, 12, 186, 0, 125, 0, 107, 255, 7, 255, 146, 255, 128, 0, 228
         ]
         let image = try ImageFile.decode(file, origin: "yuv.pclzf")
         XCTAssertEqual(image, DecodedImage(width: 8, height: 2, channels: 3, samples: .uint8(pcl)))

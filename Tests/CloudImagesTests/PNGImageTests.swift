@@ -7,25 +7,39 @@ import XCTest
 final class PNGImageTests: XCTestCase {
     func testOpen3DDepthFrameIsExact() throws {
         let image = try ImageFile.read(try ImageFixtures.path("open3d-rgbd/depth/00000.png"))
-        ImageFixtures.assertMatches(image, .init(channels: 1, bitDepth: 16, sum: 479_199_333, weightedSum: 60_389_089_928,
-                                                 probeSamples: [[0], [2195], [1682], [0], [2422]]), "00000.png")
+        ImageFixtures.assertMatches(
+            image,
+            .init(
+                channels: 1, bitDepth: 16, sum: 479_199_333, weightedSum: 60_389_089_928,
+                probeSamples: [[0], [2195], [1682], [0], [2422]]), "00000.png")
     }
 
     func testTUMDepthAndColor() throws {
         let depth = try ImageFile.read(try ImageFixtures.path("open3d-rgbd/other_formats/TUM_depth.png"))
-        ImageFixtures.assertMatches(depth, .init(channels: 1, bitDepth: 16, sum: 3_074_716_315, weightedSum: 387_303_759_035,
-                                                 probeSamples: [[0], [10920], [0], [0], [7615]]), "TUM_depth.png")
+        ImageFixtures.assertMatches(
+            depth,
+            .init(
+                channels: 1, bitDepth: 16, sum: 3_074_716_315, weightedSum: 387_303_759_035,
+                probeSamples: [[0], [10920], [0], [0], [7615]]), "TUM_depth.png")
         let color = try ImageFile.read(try ImageFixtures.path("open3d-rgbd/other_formats/TUM_color.png"))
-        ImageFixtures.assertMatches(color, .init(channels: 3, bitDepth: 8, sum: 101_558_687, weightedSum: 12_793_298_070,
-                                                 probeSamples: [[158, 161, 157], [252, 252, 250], [101, 106, 118],
-                                                                [117, 121, 130], [73, 40, 61]]), "TUM_color.png")
+        ImageFixtures.assertMatches(
+            color,
+            .init(
+                channels: 3, bitDepth: 8, sum: 101_558_687, weightedSum: 12_793_298_070,
+                probeSamples: [
+                    [158, 161, 157], [252, 252, 250], [101, 106, 118],
+                    [117, 121, 130], [73, 40, 61]
+                ]), "TUM_color.png")
     }
 
     /// SUN RGB-D stores depth with its bits rotated; the decoder returns the stored values as they are.
     func testSUNDepthKeepsStoredValues() throws {
         let depth = try ImageFile.read(try ImageFixtures.path("open3d-rgbd/other_formats/SUN_depth.png"))
-        ImageFixtures.assertMatches(depth, .init(channels: 1, bitDepth: 16, sum: 5_891_375_813, weightedSum: 742_054_005_715,
-                                                 probeSamples: [[0], [0], [42992], [0], [14208]]), "SUN_depth.png")
+        ImageFixtures.assertMatches(
+            depth,
+            .init(
+                channels: 1, bitDepth: 16, sum: 5_891_375_813, weightedSum: 742_054_005_715,
+                probeSamples: [[0], [0], [42992], [0], [14208]]), "SUN_depth.png")
     }
 
     /// The depth PNG as metres, the way an RGBD source will use it (1000 units per metre).
@@ -42,44 +56,54 @@ final class PNGImageTests: XCTestCase {
     func testPaletteLowBitDepthAlphaAndInterlace() throws {
         // 2-bit palette, 5x2: indices 0 1 2 3 0 / 3 2 1 0 3, packed 4 to a byte, rows padded.
         let palette: [UInt8] = [0, 0, 0, 255, 0, 0, 0, 255, 0, 10, 20, 30]
-        let indexed = PNGBytes.image(width: 5, height: 2, bitDepth: 2, colorType: 3,
-                                     rows: [[0b0001_1011, 0b0000_0000], [0b1110_0100, 0b1100_0000]], palette: palette)
+        let indexed = PNGBytes.image(
+            width: 5, height: 2, bitDepth: 2, colorType: 3,
+            rows: [[0b0001_1011, 0b0000_0000], [0b1110_0100, 0b1100_0000]], palette: palette)
         let expanded = [0, 1, 2, 3, 0, 3, 2, 1, 0, 3].flatMap { palette[(3 * $0)..<(3 * $0 + 3)] }
-        XCTAssertEqual(try ImageFile.decode(indexed, origin: "palette.png"),
-                       DecodedImage(width: 5, height: 2, channels: 3, samples: .uint8(expanded)))
+        XCTAssertEqual(
+            try ImageFile.decode(indexed, origin: "palette.png"),
+            DecodedImage(width: 5, height: 2, channels: 3, samples: .uint8(expanded)))
 
         // 1-bit gray scales to 0 and 255.
         let bits = PNGBytes.image(width: 10, height: 1, bitDepth: 1, colorType: 0, rows: [[0b1010_0000, 0b0100_0000]])
-        XCTAssertEqual(try ImageFile.decode(bits, origin: "bits.png"),
-                       DecodedImage(width: 10, height: 1, channels: 1, samples: .uint8([255, 0, 255, 0, 0, 0, 0, 0, 0, 255])))
+        XCTAssertEqual(
+            try ImageFile.decode(bits, origin: "bits.png"),
+            DecodedImage(width: 10, height: 1, channels: 1, samples: .uint8([255, 0, 255, 0, 0, 0, 0, 0, 0, 255])))
 
         let grayAlpha = PNGBytes.image(width: 2, height: 1, bitDepth: 8, colorType: 4, rows: [[7, 200, 9, 0]])
-        XCTAssertEqual(try ImageFile.decode(grayAlpha, origin: "ga.png"),
-                       DecodedImage(width: 2, height: 1, channels: 2, samples: .uint8([7, 200, 9, 0])))
+        XCTAssertEqual(
+            try ImageFile.decode(grayAlpha, origin: "ga.png"),
+            DecodedImage(width: 2, height: 1, channels: 2, samples: .uint8([7, 200, 9, 0])))
 
         // 16-bit RGBA: big-endian in the file, host order out.
         let rgba = PNGBytes.image(width: 1, height: 1, bitDepth: 16, colorType: 6, rows: [[0x12, 0x34, 0xAB, 0xCD, 0x00, 0x01, 0xFF, 0x00]])
-        XCTAssertEqual(try ImageFile.decode(rgba, origin: "rgba.png"),
-                       DecodedImage(width: 1, height: 1, channels: 4, samples: .uint16([0x1234, 0xABCD, 0x0001, 0xFF00])))
+        XCTAssertEqual(
+            try ImageFile.decode(rgba, origin: "rgba.png"),
+            DecodedImage(width: 1, height: 1, channels: 4, samples: .uint16([0x1234, 0xABCD, 0x0001, 0xFF00])))
 
         // A palette with transparency (tRNS): the alpha is dropped like a tRNS chunk's everywhere
         // else, and the pixels are the palette's colors. Was refused ("row size differs"): found
         // by the fuzz seeds (Tools/fuzz).
-        let transparent = PNGBytes.image(width: 5, height: 2, bitDepth: 2, colorType: 3,
-                                         rows: [[0b0001_1011, 0b0000_0000], [0b1110_0100, 0b1100_0000]], palette: palette,
-                                         beforeData: PNGBytes.chunk("tRNS", [0, 128]))
-        XCTAssertEqual(try ImageFile.decode(transparent, origin: "palette-trns.png"),
-                       DecodedImage(width: 5, height: 2, channels: 3, samples: .uint8(expanded)))
+        let transparent = PNGBytes.image(
+            width: 5, height: 2, bitDepth: 2, colorType: 3,
+            rows: [[0b0001_1011, 0b0000_0000], [0b1110_0100, 0b1100_0000]], palette: palette,
+            beforeData: PNGBytes.chunk("tRNS", [0, 128]))
+        XCTAssertEqual(
+            try ImageFile.decode(transparent, origin: "palette-trns.png"),
+            DecodedImage(width: 5, height: 2, channels: 3, samples: .uint8(expanded)))
         // Gray with a transparent level keeps one channel too.
-        let grayKey = PNGBytes.image(width: 10, height: 1, bitDepth: 1, colorType: 0, rows: [[0b1010_0000, 0b0100_0000]],
-                                     beforeData: PNGBytes.chunk("tRNS", [0, 1]))
-        XCTAssertEqual(try ImageFile.decode(grayKey, origin: "gray-trns.png"),
-                       DecodedImage(width: 10, height: 1, channels: 1, samples: .uint8([255, 0, 255, 0, 0, 0, 0, 0, 0, 255])))
+        let grayKey = PNGBytes.image(
+            width: 10, height: 1, bitDepth: 1, colorType: 0, rows: [[0b1010_0000, 0b0100_0000]],
+            beforeData: PNGBytes.chunk("tRNS", [0, 1]))
+        XCTAssertEqual(
+            try ImageFile.decode(grayKey, origin: "gray-trns.png"),
+            DecodedImage(width: 10, height: 1, channels: 1, samples: .uint8([255, 0, 255, 0, 0, 0, 0, 0, 0, 255])))
 
         let pixels = (0..<(9 * 7)).map { UInt8($0 * 3) }
         let interlaced = PNGBytes.adam7Gray8(width: 9, height: 7, pixels: pixels)
-        XCTAssertEqual(try ImageFile.decode(interlaced, origin: "adam7.png"),
-                       DecodedImage(width: 9, height: 7, channels: 1, samples: .uint8(pixels)))
+        XCTAssertEqual(
+            try ImageFile.decode(interlaced, origin: "adam7.png"),
+            DecodedImage(width: 9, height: 7, channels: 1, samples: .uint8(pixels)))
     }
 }
 
@@ -126,14 +150,19 @@ enum PNGBytes {
 
     /// A whole PNG from packed rows (filter type 0 is prepended to each).
     /// `beforeData`: chunks placed after PLTE and before IDAT (tRNS).
-    static func image(width: Int, height: Int, bitDepth: UInt8, colorType: UInt8, rows: [[UInt8]],
-                      palette: [UInt8]? = nil, interlaced: Bool = false, beforeData: [UInt8] = []) -> [UInt8] {
-        imageFromScanlines(width: width, height: height, bitDepth: bitDepth, colorType: colorType,
-                           scanlines: rows.flatMap { [0] + $0 }, palette: palette, interlaced: interlaced, beforeData: beforeData)
+    static func image(
+        width: Int, height: Int, bitDepth: UInt8, colorType: UInt8, rows: [[UInt8]],
+        palette: [UInt8]? = nil, interlaced: Bool = false, beforeData: [UInt8] = []
+    ) -> [UInt8] {
+        imageFromScanlines(
+            width: width, height: height, bitDepth: bitDepth, colorType: colorType,
+            scanlines: rows.flatMap { [0] + $0 }, palette: palette, interlaced: interlaced, beforeData: beforeData)
     }
 
-    static func imageFromScanlines(width: Int, height: Int, bitDepth: UInt8, colorType: UInt8, scanlines: [UInt8],
-                                   palette: [UInt8]? = nil, interlaced: Bool = false, beforeData: [UInt8] = []) -> [UInt8] {
+    static func imageFromScanlines(
+        width: Int, height: Int, bitDepth: UInt8, colorType: UInt8, scanlines: [UInt8],
+        palette: [UInt8]? = nil, interlaced: Bool = false, beforeData: [UInt8] = []
+    ) -> [UInt8] {
         let header = be32(UInt32(width)) + be32(UInt32(height)) + [bitDepth, colorType, 0, 0, interlaced ? 1 : 0]
         return signature + chunk("IHDR", header) + (palette.map { chunk("PLTE", $0) } ?? []) + beforeData
             + chunk("IDAT", zlibStored(scanlines)) + chunk("IEND", [])

@@ -33,8 +33,9 @@ final class PNGWriterImageTests: XCTestCase {
         let image = ColorImage(width: w, height: h, rgb: rgb)
         for level in [0, 1, 6, 9] {
             try PNGWriter.write(rgb: image, to: path("rgb\(level).png"), compressionLevel: level)
-            XCTAssertEqual(try ImageFile.read(path("rgb\(level).png")),
-                           DecodedImage(width: w, height: h, channels: 3, samples: .uint8(rgb)), "level \(level)")
+            XCTAssertEqual(
+                try ImageFile.read(path("rgb\(level).png")),
+                DecodedImage(width: w, height: h, channels: 3, samples: .uint8(rgb)), "level \(level)")
         }
         let stored = try FileManager.default.attributesOfItem(atPath: path("rgb0.png"))[.size] as? Int ?? 0
         XCTAssertGreaterThan(stored, w * h * 3, "level 0 stores the samples uncompressed")
@@ -50,8 +51,9 @@ final class PNGWriterImageTests: XCTestCase {
             values.append(UInt16(state >> 16))
         }
         try PNGWriter.write(gray16: values, width: 31, height: 17, to: path("depth.png"))
-        XCTAssertEqual(try ImageFile.read(path("depth.png")),
-                       DecodedImage(width: 31, height: 17, channels: 1, samples: .uint16(values)))
+        XCTAssertEqual(
+            try ImageFile.read(path("depth.png")),
+            DecodedImage(width: 31, height: 17, channels: 1, samples: .uint16(values)))
     }
 
     /// A real depth frame and a real color frame written back out read identically.

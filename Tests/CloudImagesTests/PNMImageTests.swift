@@ -1,7 +1,8 @@
 import CloudCore
-@testable import CloudImages
 import SharedTestData
 import XCTest
+
+@testable import CloudImages
 
 /// Binary PGM/PPM, against numpy reading the raster as the Netpbm specification says
 /// (`np.frombuffer(body, '>u2')` for maxval 65535, `'u1'` for 255).
@@ -12,16 +13,24 @@ final class PNMImageTests: XCTestCase {
     /// reader's business, not the decoder's.)
     func testNYUDepthIsBigEndianAsTheFormatSays() throws {
         let image = try ImageFile.read(try ImageFixtures.path("open3d-rgbd/other_formats/NYU_depth.pgm"))
-        ImageFixtures.assertMatches(image, .init(channels: 1, bitDepth: 16, sum: 14_489_851_222, weightedSum: 1_825_739_508_666,
-                                                 probeSamples: [[65287], [53507], [53507], [65287], [65287]]), "NYU_depth.pgm")
+        ImageFixtures.assertMatches(
+            image,
+            .init(
+                channels: 1, bitDepth: 16, sum: 14_489_851_222, weightedSum: 1_825_739_508_666,
+                probeSamples: [[65287], [53507], [53507], [65287], [65287]]), "NYU_depth.pgm")
         XCTAssertEqual(ImageFixtures.pixel(image, y: 0, x: 0), [0xFF07])
     }
 
     func testNYUColor() throws {
         let image = try ImageFile.read(try ImageFixtures.path("open3d-rgbd/other_formats/NYU_color.ppm"))
-        ImageFixtures.assertMatches(image, .init(channels: 3, bitDepth: 8, sum: 83_747_469, weightedSum: 10_551_651_506,
-                                                 probeSamples: [[220, 248, 235], [98, 102, 112], [45, 1, 1],
-                                                                [169, 147, 115], [64, 92, 147]]), "NYU_color.ppm")
+        ImageFixtures.assertMatches(
+            image,
+            .init(
+                channels: 3, bitDepth: 8, sum: 83_747_469, weightedSum: 10_551_651_506,
+                probeSamples: [
+                    [220, 248, 235], [98, 102, 112], [45, 1, 1],
+                    [169, 147, 115], [64, 92, 147]
+                ]), "NYU_color.ppm")
     }
 
     func testHeaderCommentsAndWhitespace() throws {
@@ -31,8 +40,9 @@ final class PNMImageTests: XCTestCase {
         XCTAssertEqual(image, DecodedImage(width: 3, height: 2, channels: 1, samples: .uint16([1, 1000, 256, 0, 512, 999])))
 
         let ppm = try ImageFile.decode(Array("P6 2 1 255 ".utf8) + [1, 2, 3, 4, 5, 6, 99], origin: "hand.ppm")
-        XCTAssertEqual(ppm, DecodedImage(width: 2, height: 1, channels: 3, samples: .uint8([1, 2, 3, 4, 5, 6])),
-                       "one whitespace byte after maxval, trailing bytes (a next image) ignored")
+        XCTAssertEqual(
+            ppm, DecodedImage(width: 2, height: 1, channels: 3, samples: .uint8([1, 2, 3, 4, 5, 6])),
+            "one whitespace byte after maxval, trailing bytes (a next image) ignored")
     }
 
     /// The specification bounds every sample by maxval: one above it is corrupt data or a lying

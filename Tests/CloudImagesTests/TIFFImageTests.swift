@@ -15,7 +15,7 @@ final class TIFFImageTests: XCTestCase {
                 ("one strip", TIFFFixture.Layout(rowsPerStrip: 480)),
                 ("tiles 64x48 (partial edge tiles)", TIFFFixture.Layout(tile: (64, 48))),
                 ("separate planes in strips", TIFFFixture.Layout(planar: true, rowsPerStrip: 5)),
-                ("separate planes in tiles, big-endian", TIFFFixture.Layout(bigEndian: true, planar: true, tile: (32, 32))),
+                ("separate planes in tiles, big-endian", TIFFFixture.Layout(bigEndian: true, planar: true, tile: (32, 32)))
             ]
             for (name, layout) in layouts {
                 let file = TIFFFixture.make(expected, layout)
@@ -121,7 +121,7 @@ enum TIFFFixture {
         if out.data.count % 2 == 1 { out.data.append(0) }
         var entries: [(tag: Int, type: Int, values: [Int])] = [
             (256, 4, [w]), (257, 4, [h]), (258, 3, Array(repeating: image.bitDepth, count: c)), (259, 3, [1]),
-            (262, 3, [c >= 3 ? 2 : 1]), (277, 3, [c]), (284, 3, [layout.planar ? 2 : 1]),
+            (262, 3, [c >= 3 ? 2 : 1]), (277, 3, [c]), (284, 3, [layout.planar ? 2 : 1])
         ]
         if let tile = layout.tile {
             entries += [(322, 4, [tile.width]), (323, 4, [tile.height]), (324, 4, offsets), (325, 4, counts)]

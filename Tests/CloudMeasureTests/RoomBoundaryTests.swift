@@ -19,18 +19,22 @@ final class RoomBoundaryTests: XCTestCase {
 
     /// Points on `rectangles` that one of `eyes` sees: those in front of `doorWall` (y < its y)
     /// always, those behind it only along a sight line that crosses it inside `doorway`.
-    static func cloud(_ rectangles: [Rectangle], eyes: [SIMD3<Double>], doorWall: Double = .infinity,
-                      doorway: (x: ClosedRange<Double>, z: ClosedRange<Double>) = (0...0, 0...0)) -> PointCloud {
+    static func cloud(
+        _ rectangles: [Rectangle], eyes: [SIMD3<Double>], doorWall: Double = .infinity,
+        doorway: (x: ClosedRange<Double>, z: ClosedRange<Double>) = (0...0, 0...0)
+    ) -> PointCloud {
         var positions: [Float] = []
         for r in rectangles {
             let (nu, nv) = (Int((r.u * r.u).sum().squareRoot() / spacing), Int((r.v * r.v).sum().squareRoot() / spacing))
             for i in 0...nu {
                 for j in 0...nv {
                     let p = r.corner + Double(i) / Double(nu) * r.u + Double(j) / Double(nv) * r.v
-                    let seen = p.y <= doorWall + 1e-9 || eyes.contains { e in
-                        let c = e + (doorWall - e.y) / (p.y - e.y) * (p - e)
-                        return doorway.x.contains(c.x) && doorway.z.contains(c.z)
-                    }
+                    let seen =
+                        p.y <= doorWall + 1e-9
+                        || eyes.contains { e in
+                            let c = e + (doorWall - e.y) / (p.y - e.y) * (p - e)
+                            return doorway.x.contains(c.x) && doorway.z.contains(c.z)
+                        }
                     if seen { positions += [Float(p.x), Float(p.y), Float(p.z)] }
                 }
             }
@@ -53,8 +57,9 @@ final class RoomBoundaryTests: XCTestCase {
     }
 
     static func level(x: ClosedRange<Double>, y: ClosedRange<Double>, z: Double) -> Rectangle {
-        Rectangle(corner: SIMD3(x.lowerBound, y.lowerBound, z), u: SIMD3(x.upperBound - x.lowerBound, 0, 0),
-                  v: SIMD3(0, y.upperBound - y.lowerBound, 0))
+        Rectangle(
+            corner: SIMD3(x.lowerBound, y.lowerBound, z), u: SIMD3(x.upperBound - x.lowerBound, 0, 0),
+            v: SIMD3(0, y.upperBound - y.lowerBound, 0))
     }
 
     /// A 4 x 3 x 2.6 m room with a 0.9 x 2.05 m doorway in its wall at y = 3 onto a corridor
@@ -76,7 +81,7 @@ final class RoomBoundaryTests: XCTestCase {
             level(x: 0.5...3.5, y: 3...5, z: h),
             wall(from: SIMD2(0.5, 3), to: SIMD2(0.5, 5), height: h),
             wall(from: SIMD2(3.5, 5), to: SIMD2(3.5, 3), height: h),
-            wall(from: SIMD2(0.5, 5), to: SIMD2(3.5, 5), height: h),
+            wall(from: SIMD2(0.5, 5), to: SIMD2(3.5, 5), height: h)
         ]
         if roomCeiling { surfaces.append(level(x: 0...4, y: 0...3, z: h)) }
         let cloud = Self.cloud(surfaces, eyes: eyes, doorWall: 3, doorway: (1.5...2.4, 0...2.05))
@@ -123,10 +128,11 @@ final class RoomBoundaryTests: XCTestCase {
             Self.wall(from: SIMD2(4, 3), to: SIMD2(0, 3), height: h),
             // The cabinet's front and side (the walls above it were out of view).
             Self.wall(from: SIMD2(3.4, 0.6), to: SIMD2(4, 0.6), height: 2.0),
-            Self.wall(from: SIMD2(3.4, 0), to: SIMD2(3.4, 0.6), height: 2.0),
+            Self.wall(from: SIMD2(3.4, 0), to: SIMD2(3.4, 0.6), height: 2.0)
         ]
-        let scan = RoomScan(name: "cabinet", cloud: Self.cloud(surfaces, eyes: eyes), cameras: Self.cameras(at: eyes),
-                            sourceUp: SIMD3(0, 0, 1))
+        let scan = RoomScan(
+            name: "cabinet", cloud: Self.cloud(surfaces, eyes: eyes), cameras: Self.cameras(at: eyes),
+            sourceUp: SIMD3(0, 0, 1))
         let report = try RoomMeasurer.measure(scan).report
         XCTAssertEqual(report.outline, "open")
         let truths = [3.0, 4.0]

@@ -1,5 +1,6 @@
-@testable import CloudMeasure
 import XCTest
+
+@testable import CloudMeasure
 
 /// Which walls meet at a corner, on the plan of a 4 x 3 m room whose wall lines are exact.
 final class RoomOutlineTests: XCTestCase {
@@ -7,10 +8,12 @@ final class RoomOutlineTests: XCTestCase {
     /// after its start corner to 10 cm before its end corner; `bottomEnd` is where the first
     /// wall's points end along it (its corner is at 4).
     func traces(bottomEnd: Double) -> [RoomOutline.Trace] {
-        [RoomOutline.Trace(line: PlanLine(normal: SIMD2(0, 1), offset: 0), start: 0.1, end: bottomEnd),
-         RoomOutline.Trace(line: PlanLine(normal: SIMD2(-1, 0), offset: 4), start: 0.1, end: 2.9),
-         RoomOutline.Trace(line: PlanLine(normal: SIMD2(0, -1), offset: 3), start: -3.9, end: -0.1),
-         RoomOutline.Trace(line: PlanLine(normal: SIMD2(1, 0), offset: 0), start: -2.9, end: -0.1)]
+        [
+            RoomOutline.Trace(line: PlanLine(normal: SIMD2(0, 1), offset: 0), start: 0.1, end: bottomEnd),
+            RoomOutline.Trace(line: PlanLine(normal: SIMD2(-1, 0), offset: 4), start: 0.1, end: 2.9),
+            RoomOutline.Trace(line: PlanLine(normal: SIMD2(0, -1), offset: 3), start: -3.9, end: -0.1),
+            RoomOutline.Trace(line: PlanLine(normal: SIMD2(1, 0), offset: 0), start: -2.9, end: -0.1)
+        ]
     }
 
     func testWallsMeetWhereTheyEndOrStopShort() {

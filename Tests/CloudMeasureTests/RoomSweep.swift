@@ -29,8 +29,9 @@ struct RoomSweep {
         let door = random.unit() < 0.3 ? 1 : 0
         let furniture = Int(random.next() % 3)
         let sensor = ["", ",sensor=kinect,depth=320x240", ",sensor=lidar"][Int(random.next() % 3)]
-        return String(format: "synthetic:room=%.2fx%.2fx%.2f,seed=%d,yaw=%.1f,shape=%@,door=%d,furniture=%d%@,color=32x24",
-                      w, d, h, index, yaw, shape, door, furniture, sensor) + (frames > 1 ? ",path=\(path),frames=\(frames)" : "")
+        return String(
+            format: "synthetic:room=%.2fx%.2fx%.2f,seed=%d,yaw=%.1f,shape=%@,door=%d,furniture=%d%@,color=32x24",
+            w, d, h, index, yaw, shape, door, furniture, sensor) + (frames > 1 ? ",path=\(path),frames=\(frames)" : "")
     }
 
     /// Captures `spec` fused in the world frame, in memory, and measures it.
@@ -43,9 +44,10 @@ struct RoomSweep {
     /// in the camera's frame.
     static func measureCapture(_ spec: String, fused: Bool) throws -> (RoomReport, RoomTruth) {
         let collector = CloudCollector()
-        var pipeline = CapturePipeline(sourceSpec: spec, sourceOptions: SourceOptions(), frame: fused ? .world : .camera,
-                                       frameLimit: fused ? nil : 1, fuse: fused,
-                                       outputs: [], filters: FilterPipeline(steps: [], organized: false), observer: SilentObserver())
+        var pipeline = CapturePipeline(
+            sourceSpec: spec, sourceOptions: SourceOptions(), frame: fused ? .world : .camera,
+            frameLimit: fused ? nil : 1, fuse: fused,
+            outputs: [], filters: FilterPipeline(steps: [], organized: false), observer: SilentObserver())
         pipeline.collector = collector
         let report = try pipeline.run().report
         let scan = RoomScan(name: report.source, cloud: collector.cloud!, cameras: collector.cameras, sourceUp: collector.up)
@@ -70,7 +72,8 @@ struct RoomSweep {
             problems.append("outline \(report.outline)")
         }
         let origin = SIMD3(report.frame.origin[0], report.frame.origin[1], report.frame.origin[2])
-        let x = SIMD3(report.frame.x[0], report.frame.x[1], report.frame.x[2]), y = SIMD3(report.frame.y[0], report.frame.y[1], report.frame.y[2])
+        let x = SIMD3(report.frame.x[0], report.frame.x[1], report.frame.x[2])
+        let y = SIMD3(report.frame.y[0], report.frame.y[1], report.frame.y[2])
         func world(_ q: [Double]) -> SIMD2<Double> {
             let p = origin + q[0] * x + q[1] * y
             return SIMD2(p.x, p.y)
@@ -82,7 +85,8 @@ struct RoomSweep {
         for wall in truth.walls where closed || !found.isEmpty {
             let middle = (wall.start + wall.end) / 2
             let nearest = found.min { a, b in
-                let ma = (world(a.start) + world(a.end)) / 2, mb = (world(b.start) + world(b.end)) / 2
+                let ma = (world(a.start) + world(a.end)) / 2
+                let mb = (world(b.start) + world(b.end)) / 2
                 return ((ma - middle) * (ma - middle)).sum() < ((mb - middle) * (mb - middle)).sum()
             }
             guard let nearest, let length = nearest.length else {
@@ -99,10 +103,11 @@ struct RoomSweep {
         }
         for wall in found {
             let m = (world(wall.start) + world(wall.end)) / 2
-            let nearest = truth.walls.map { t -> Double in
-                let middle = (t.start + t.end) / 2
-                return ((m - middle) * (m - middle)).sum().squareRoot()
-            }.min() ?? .infinity
+            let nearest =
+                truth.walls.map { t -> Double in
+                    let middle = (t.start + t.end) / 2
+                    return ((m - middle) * (m - middle)).sum().squareRoot()
+                }.min() ?? .infinity
             if nearest > 0.3 { problems.append("no measured wall near the true walls: measured wall \(wall.index) stands where none is") }
         }
         return Room(spec: spec, truth: truth, report: report, errors: errors, problems: problems)

@@ -29,13 +29,22 @@ final class RoomSweepTests: XCTestCase {
             }
             measured.append(room)
             if let out = ProcessInfo.processInfo.environment["SWEEP_DUMP"] {
-                let line = try JSONSerialization.data(withJSONObject: [
-                    "spec": spec, "errors": room.errors.map { [$0.kind, $0.error, $0.sigma, $0.truth] },
-                    "floorRms": room.report.floor?.rms ?? -1, "ceilingRms": room.report.ceiling?.rms ?? -1,
-                    "floorPoints": room.report.floor?.points ?? -1, "ceilingPoints": room.report.ceiling?.points ?? -1,
-                    "walls": room.report.walls.map { [$0.surface.rms, Double($0.surface.points), $0.length?.value ?? -1] }] as [String: Any])
-                let handle = FileHandle(forWritingAtPath: out) ?? { FileManager.default.createFile(atPath: out, contents: nil); return FileHandle(forWritingAtPath: out)! }()
-                handle.seekToEndOfFile(); handle.write(line + Data("\n".utf8)); handle.closeFile()
+                let line = try JSONSerialization.data(
+                    withJSONObject: [
+                        "spec": spec, "errors": room.errors.map { [$0.kind, $0.error, $0.sigma, $0.truth] },
+                        "floorRms": room.report.floor?.rms ?? -1, "ceilingRms": room.report.ceiling?.rms ?? -1,
+                        "floorPoints": room.report.floor?.points ?? -1, "ceilingPoints": room.report.ceiling?.points ?? -1,
+                        "walls": room.report.walls.map { [$0.surface.rms, Double($0.surface.points), $0.length?.value ?? -1] }
+                    ] as [String: Any])
+                let handle =
+                    FileHandle(forWritingAtPath: out)
+                    ?? {
+                        FileManager.default.createFile(atPath: out, contents: nil)
+                        return FileHandle(forWritingAtPath: out)!
+                    }()
+                handle.seekToEndOfFile()
+                handle.write(line + Data("\n".utf8))
+                handle.closeFile()
             }
         }
         print("sweep of \(measured.count) rooms (RoomSweepTests):")
@@ -45,9 +54,11 @@ final class RoomSweepTests: XCTestCase {
             let absolute = errors.map { abs($0.error) }.sorted()
             let covered = Double(errors.filter { abs($0.error) <= 2 * $0.sigma }.count) / Double(errors.count)
             let unit = kind == "area" ? "m²" : "m"
-            print(String(format: "  %@: n=%d  |error| median %.4f, 90%% %.4f, max %.4f %@; median sigma %.4f; within 2 sigma %.0f%%",
-                         kind, errors.count, absolute[absolute.count / 2], absolute[absolute.count * 9 / 10], absolute.last!, unit,
-                         errors.map(\.sigma).sorted()[errors.count / 2], 100 * covered))
+            print(
+                String(
+                    format: "  %@: n=%d  |error| median %.4f, 90%% %.4f, max %.4f %@; median sigma %.4f; within 2 sigma %.0f%%",
+                    kind, errors.count, absolute[absolute.count / 2], absolute[absolute.count * 9 / 10], absolute.last!, unit,
+                    errors.map(\.sigma).sorted()[errors.count / 2], 100 * covered))
             XCTAssertGreaterThanOrEqual(covered, 0.9, "\(kind): 2 sigma covers the error in \(Int(100 * covered)) % only")
             if kind == "perimeter" {
                 XCTAssertLessThanOrEqual(absolute.last!, 0.04, "perimeter: off by up to \(absolute.last!) m (4 walls within 1 cm each)")
@@ -84,7 +95,8 @@ final class RoomSweepTests: XCTestCase {
     /// A single frame in the camera's own frame: up from the source's pose, the camera's height
     /// above the floor within 1 cm, its 2 sigma covering the error in at least 90 % of the rooms.
     func testSingleFramesGiveTheCamerasHeight() throws {
-        var covered = 0, rooms = 0
+        var covered = 0
+        var rooms = 0
         for index in 0..<20 {
             let spec = RoomSweep.spec(200 + index, seed: Self.seed, frames: 1)
             let (report, _) = try RoomSweep.measureCapture(spec, fused: false)

@@ -1,7 +1,8 @@
-@testable import CloudMeasure
 import CloudCore
 import CloudPCL
 import XCTest
+
+@testable import CloudMeasure
 
 /// The share of a plane's scatter that neighbouring points share, on a 2 x 2 m level plane
 /// sampled every centimetre whose points are off it by a known error.
@@ -15,8 +16,9 @@ final class SharedResidualTests: XCTestCase {
                 positions += [Float(x), Float(y), Float(offset(x, y))]
             }
         }
-        let scan = RoomScan(name: "plane", cloud: PointCloud(positions: positions),
-                            cameras: [Pose.lookAt(eye: SIMD3(1, 1, 1.5), target: SIMD3(1, 1, 0))], sourceUp: SIMD3(0, 0, 1))
+        let scan = RoomScan(
+            name: "plane", cloud: PointCloud(positions: positions),
+            cameras: [Pose.lookAt(eye: SIMD3(1, 1, 1.5), target: SIMD3(1, 1, 0))], sourceUp: SIMD3(0, 0, 1))
         let settings = MeasureSettings()
         let set = try WorkingSet(scan, settings: settings)
         let plane = Plane(normal: SIMD3(0, 0, 1), offset: 0)

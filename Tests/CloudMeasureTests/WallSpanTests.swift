@@ -14,10 +14,14 @@ final class WallSpanTests: XCTestCase {
     /// own, too far from the ceiling to be its points). They join the wall's columns over the arm.
     static func tRoomWithStrayPoints() -> RoomScan {
         let h = 2.6
-        let corners: [SIMD2<Double>] = [SIMD2(2, 0), SIMD2(4, 0), SIMD2(4, 3), SIMD2(6, 3), SIMD2(6, 5.5), SIMD2(0, 5.5), SIMD2(0, 3), SIMD2(2, 3)]
+        let corners: [SIMD2<Double>] = [
+            SIMD2(2, 0), SIMD2(4, 0), SIMD2(4, 3), SIMD2(6, 3), SIMD2(6, 5.5), SIMD2(0, 5.5), SIMD2(0, 3), SIMD2(2, 3)
+        ]
         var surfaces = (0..<corners.count).map { Room.wall(from: corners[$0], to: corners[($0 + 1) % corners.count], height: h) }
-        surfaces += [Room.level(x: 2...4, y: 0...3, z: 0), Room.level(x: 0...6, y: 3...5.5, z: 0),
-                     Room.level(x: 2...4, y: 0...3, z: h), Room.level(x: 0...6, y: 3...5.5, z: h)]
+        surfaces += [
+            Room.level(x: 2...4, y: 0...3, z: 0), Room.level(x: 0...6, y: 3...5.5, z: 0),
+            Room.level(x: 2...4, y: 0...3, z: h), Room.level(x: 0...6, y: 3...5.5, z: h)
+        ]
         let eyes = [SIMD3(3.0, 1.2, 1.4), SIMD3(1.5, 4.3, 1.4), SIMD3(4.8, 4.3, 1.4)]
         var positions = Room.cloud(surfaces, eyes: eyes).positions
         for y in stride(from: 3.1, through: 5.4, by: 0.25) { positions += [4, Float(y), Float(h - 0.1)] }
@@ -42,7 +46,8 @@ final class WallSpanTests: XCTestCase {
         func planX(_ p: [Double]) -> Double { frame.origin[0] + p[0] * frame.x[0] + p[1] * frame.y[0] }
         let stem = try XCTUnwrap(report.walls.first { abs(planX($0.start) - 4) < 0.05 && abs(planX($0.end) - 4) < 0.05 })
         XCTAssertLessThan(stem.visibleLength, 3.3)
-        XCTAssertTrue(report.walls.contains { abs(planX($0.start) - 6) < 0.05 && abs(planX($0.end) - 6) < 0.05 },
-                      "\(report.clutter.map(\.reason))")
+        XCTAssertTrue(
+            report.walls.contains { abs(planX($0.start) - 6) < 0.05 && abs(planX($0.end) - 6) < 0.05 },
+            "\(report.clutter.map(\.reason))")
     }
 }

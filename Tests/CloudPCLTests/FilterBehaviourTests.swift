@@ -77,7 +77,7 @@ final class FilterBehaviourTests: XCTestCase {
             ("--crop", "0,0,0,1,nan,1", "e.g. -1,-1,0,1,1,3"),
             ("--crop", "0,0,0,1,1", "e.g. -1,-1,0,1,1,3"),
             ("--range", "3,0.5", "e.g. 0.5,3"),
-            ("--range", "nan,1", "e.g. 0.5,3"),
+            ("--range", "nan,1", "e.g. 0.5,3")
         ]
         for (flag, value, advice) in cases {
             assertCloudError(.badInput, naming: "\(flag) \(value): ", containing: advice) {
@@ -89,21 +89,31 @@ final class FilterBehaviourTests: XCTestCase {
     // MARK: - Command-line order
 
     func testOrderFollowsTheCommandLineAcrossDifferentFlags() throws {
-        let arguments = ["convert", "in.pcd", "--voxel", "0.01", "--pcd", "out.pcd", "--sor=20,2", "--foreground",
-                         "--crop", "-1,-1,0,1,1,2", "--voxel=0.02", "--organized", "--radius", "0.05,5"]
-        let steps = try FilterArguments.steps(arguments: arguments,
-                                              values: ["--voxel": ["0.01", "0.02"], "--sor": ["20,2"], "--crop": ["-1,-1,0,1,1,2"],
-                                                       "--radius": ["0.05,5"], "--range": []],
-                                              bare: ["--foreground"])
-        XCTAssertEqual(steps.map(\.label), ["--voxel 0.01", "--sor 20,2", "--foreground", "--crop -1,-1,0,1,1,2",
-                                            "--voxel 0.02", "--radius 0.05,5"])
+        let arguments = [
+            "convert", "in.pcd", "--voxel", "0.01", "--pcd", "out.pcd", "--sor=20,2", "--foreground",
+            "--crop", "-1,-1,0,1,1,2", "--voxel=0.02", "--organized", "--radius", "0.05,5"
+        ]
+        let steps = try FilterArguments.steps(
+            arguments: arguments,
+            values: [
+                "--voxel": ["0.01", "0.02"], "--sor": ["20,2"], "--crop": ["-1,-1,0,1,1,2"],
+                "--radius": ["0.05,5"], "--range": []
+            ],
+            bare: ["--foreground"])
+        XCTAssertEqual(
+            steps.map(\.label),
+            [
+                "--voxel 0.01", "--sor 20,2", "--foreground", "--crop -1,-1,0,1,1,2",
+                "--voxel 0.02", "--radius 0.05,5"
+            ])
         XCTAssertEqual(steps[3].filter, .cropBox(min: SIMD3(-1, -1, 0), max: SIMD3(1, 1, 2)))
     }
 
     func testOrderScanSkipsValuesAndStopsAtDoubleDash() {
         // "--crop"'s value looks like a flag name; after "--" everything is a positional argument.
-        let order = FilterArguments.order(of: ["--crop", "--voxel", "--sor", "5,1", "--", "--voxel", "0.1"],
-                                          valued: ["--crop", "--voxel", "--sor"], bare: ["--foreground"])
+        let order = FilterArguments.order(
+            of: ["--crop", "--voxel", "--sor", "5,1", "--", "--voxel", "0.1"],
+            valued: ["--crop", "--voxel", "--sor"], bare: ["--foreground"])
         XCTAssertEqual(order, ["--crop", "--sor"])
     }
 
@@ -134,10 +144,11 @@ final class FilterBehaviourTests: XCTestCase {
     func testVoxelGridAveragesColorsAndNormalsAndDropsTheGrid() throws {
         // Two points share the voxel [0, 0.1)^3, one is alone; a NaN pixel makes it a 2 x 2 grid.
         let s = Float(0.5).squareRoot()
-        let cloud = PointCloud(positions: [0.01, 0.02, 0.03, 0.05, 0.06, 0.07, .nan, .nan, .nan, 0.5, 0.5, 0.5],
-                               colors: [10, 20, 30, 21, 40, 61, 0, 0, 0, 200, 100, 50],
-                               normals: [1, 0, 0, 0, 1, 0, .nan, .nan, .nan, 0, 0, 1],
-                               organized: .init(width: 2, height: 2))
+        let cloud = PointCloud(
+            positions: [0.01, 0.02, 0.03, 0.05, 0.06, 0.07, .nan, .nan, .nan, 0.5, 0.5, 0.5],
+            colors: [10, 20, 30, 21, 40, 61, 0, 0, 0, 200, 100, 50],
+            normals: [1, 0, 0, 0, 1, 0, .nan, .nan, .nan, 0, 0, 1],
+            organized: .init(width: 2, height: 2))
         let (voxels, kept) = try run("--voxel", "0.1", on: cloud, keepGrid: true)
         XCTAssertEqual(kept, 2)
         XCTAssertNil(voxels.organized)
@@ -218,8 +229,11 @@ final class FilterBehaviourTests: XCTestCase {
     func testPipelineKeepsTheGridOnlyAsLongAsItIsWanted() throws {
         let frame = try grabberFrame()
         var warnings: [String] = []
-        let foregroundThenSor = FilterPipeline(steps: [try FilterArguments.step(flag: "--foreground", value: nil),
-                                                       try FilterArguments.step(flag: "--sor", value: "10,2")], organized: false)
+        let foregroundThenSor = FilterPipeline(
+            steps: [
+                try FilterArguments.step(flag: "--foreground", value: nil),
+                try FilterArguments.step(flag: "--sor", value: "10,2")
+            ], organized: false)
         XCTAssertTrue(foregroundThenSor.wantsGrid)
         let (flat, reports) = try foregroundThenSor.run(frame, warnings: &warnings)
         XCTAssertNil(flat.organized)
@@ -240,8 +254,11 @@ final class FilterBehaviourTests: XCTestCase {
     func testVoxelBeforeForegroundIsRefusedAndVoxelWarnsWhenTheGridWasAskedFor() throws {
         let frame = try grabberFrame()
         var warnings: [String] = []
-        let voxelFirst = FilterPipeline(steps: [try FilterArguments.step(flag: "--voxel", value: "0.01"),
-                                                try FilterArguments.step(flag: "--foreground", value: nil)], organized: true)
+        let voxelFirst = FilterPipeline(
+            steps: [
+                try FilterArguments.step(flag: "--voxel", value: "0.01"),
+                try FilterArguments.step(flag: "--foreground", value: nil)
+            ], organized: true)
         assertCloudError(.badInput, naming: "--foreground", containing: "put --foreground first") {
             try voxelFirst.run(frame, warnings: &warnings)
         }

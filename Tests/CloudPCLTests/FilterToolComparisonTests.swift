@@ -37,8 +37,10 @@ final class FilterToolComparisonTests: XCTestCase {
     func inputs() throws -> [Input] {
         let data = try sharedDataDirectory()
         var inputs: [Input] = []
-        for relative in ["pcl-grabber/frame_20121214T142255.814212.pcd", "pcl-grabber/frame_20121214T142256.068683.pcd",
-                         "pcl-clouds/bunny.pcd", "pcl-clouds/milk_color.pcd", "pcl-clouds/colored_cloud.pcd"] {
+        for relative in [
+            "pcl-grabber/frame_20121214T142255.814212.pcd", "pcl-grabber/frame_20121214T142256.068683.pcd",
+            "pcl-clouds/bunny.pcd", "pcl-clouds/milk_color.pcd", "pcl-clouds/colored_cloud.pcd"
+        ] {
             var path = data.appendingPathComponent(relative).path
             var cloud = try CloudReader.read(path).cloud
             if relative.hasSuffix("colored_cloud.pcd") {
@@ -76,8 +78,12 @@ final class FilterToolComparisonTests: XCTestCase {
             for parameters in ["20,2", "10,1", "50,0.5"] {
                 let ours = try apply("--sor", parameters, to: input.cloud)
                 let p = parameters.split(separator: ",").map(String.init)
-                let tool = try runTool("pcl_outlier_removal", [input.path, "OUT", "-method", "statistical",
-                                                              "-mean_k", p[0], "-std_dev_mul", p[1]])
+                let tool = try runTool(
+                    "pcl_outlier_removal",
+                    [
+                        input.path, "OUT", "-method", "statistical",
+                        "-mean_k", p[0], "-std_dev_mul", p[1]
+                    ])
                 XCTAssertEqual(ours.kept, tool.count, "\(input.name) --sor \(parameters)")
                 // The same points, in input order.
                 XCTAssertEqual(ours.cloud.positions, tool.positions, "\(input.name) --sor \(parameters)")
@@ -95,8 +101,12 @@ final class FilterToolComparisonTests: XCTestCase {
             for (spacings, minimum) in [(Float(1.5), 2), (3, 10), (6, 40)] {
                 let radius = text(spacing * spacings)
                 let ours = try apply("--radius", "\(radius),\(minimum)", to: input.cloud)
-                let tool = try runTool("pcl_outlier_removal", [input.path, "OUT", "-method", "radius",
-                                                              "-radius", radius, "-min_pts", "\(minimum)"])
+                let tool = try runTool(
+                    "pcl_outlier_removal",
+                    [
+                        input.path, "OUT", "-method", "radius",
+                        "-radius", radius, "-min_pts", "\(minimum)"
+                    ])
                 XCTAssertEqual(ours.kept, tool.count, "\(input.name) --radius \(radius),\(minimum)")
                 XCTAssertEqual(ours.cloud.positions, tool.positions, "\(input.name) --radius \(radius),\(minimum)")
             }
@@ -117,14 +127,19 @@ final class FilterToolComparisonTests: XCTestCase {
     func testCropMatchesThreePclPassThroughs() throws {
         for input in try inputs() {
             let b = try XCTUnwrap(input.cloud.bounds)
-            let lo = b.min + 0.2 * (b.max - b.min), hi = b.min + 0.7 * (b.max - b.min)
+            let lo = b.min + 0.2 * (b.max - b.min)
+            let hi = b.min + 0.7 * (b.max - b.min)
             let corners = [lo.x, lo.y, lo.z, hi.x, hi.y, hi.z].map(text)
             let ours = try apply("--crop", corners.joined(separator: ","), to: input.cloud)
             var path = input.path
             for (axis, name) in ["x", "y", "z"].enumerated() {
                 let next = scratch.appendingPathComponent("crop_\(name).pcd").path
-                _ = try runTool("pcl_passthrough_filter", [path, next, "-field", name, "-min", corners[axis],
-                                                           "-max", corners[axis + 3], "-keep", "0"], output: next)
+                _ = try runTool(
+                    "pcl_passthrough_filter",
+                    [
+                        path, next, "-field", name, "-min", corners[axis],
+                        "-max", corners[axis + 3], "-keep", "0"
+                    ], output: next)
                 path = next
             }
             let tool = try CloudReader.read(path).cloud
@@ -147,8 +162,10 @@ final class FilterToolComparisonTests: XCTestCase {
     /// Runs a pcl-tools program; "OUT" in `arguments` stands for a fresh output file. Returns the
     /// finite points of what it wrote, in file order.
     @discardableResult
-    func runTool(_ name: String, _ arguments: [String], output: String? = nil,
-                 file: StaticString = #filePath, line: UInt = #line) throws -> PointCloud {
+    func runTool(
+        _ name: String, _ arguments: [String], output: String? = nil,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> PointCloud {
         let out = output ?? scratch.appendingPathComponent("\(name)-\(UUID().uuidString).pcd").path
         try runPCLTool(name, arguments.map { $0 == "OUT" ? out : $0 }, in: scratch, file: file, line: line)
         let written = try CloudReader.read(out).cloud.positions

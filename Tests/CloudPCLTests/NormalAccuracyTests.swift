@@ -25,7 +25,7 @@ struct BoxRoom {
     let objects = [
         Box(lo: SIMD3(2.2, 1.8, 0), hi: SIMD3(2.8, 2.4, 0.6)),
         Box(lo: SIMD3(3.2, 1.0, 0), hi: SIMD3(3.6, 1.4, 1.1)),
-        Box(lo: SIMD3(3.6, 1.9, 1.0), hi: SIMD3(4.0, 2.7, 1.04)),
+        Box(lo: SIMD3(3.6, 1.9, 1.0), hi: SIMD3(4.0, 2.7, 1.04))
     ]
     let pose = Pose.lookAt(eye: SIMD3(1.0, 0.5, 1.5), target: SIMD3(3.0, 2.2, 0.5))
     let intrinsics = CameraIntrinsics(fx: 200, fy: 200, cx: 127.5, cy: 95.5, referenceWidth: 256, referenceHeight: 192)
@@ -46,7 +46,8 @@ struct BoxRoom {
         for (index, box) in objects.enumerated() {
             var (near, far, axisIn) = (-Double.infinity, Double.infinity, 0)
             for axis in 0..<3 {
-                let t1 = (box.lo[axis] - o[axis]) / d[axis], t2 = (box.hi[axis] - o[axis]) / d[axis]
+                let t1 = (box.lo[axis] - o[axis]) / d[axis]
+                let t2 = (box.hi[axis] - o[axis]) / d[axis]
                 if min(t1, t2) > near { (near, axisIn) = (min(t1, t2), axis) }
                 far = min(far, max(t1, t2))
             }

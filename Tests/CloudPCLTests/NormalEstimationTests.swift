@@ -63,8 +63,10 @@ final class NormalEstimationTests: XCTestCase {
     /// candidates) and on a dense one (small cells searched ring by ring).
     func testUnorganizedNeighboursAreTheNearestWithinTheRadius() throws {
         // Thin enough that the neighbourhoods are flat (a plane fit over a round blob is ill-posed).
-        for (count, thickness, radius, cap) in [(4_000, Float(0.004), Float(0.03), 30), (120_000, 0.001, 0.05, 30),
-                                                (120_000, 0.0005, 0.006, 12)] {
+        for (count, thickness, radius, cap) in [
+            (4_000, Float(0.004), Float(0.03), 30), (120_000, 0.001, 0.05, 30),
+            (120_000, 0.0005, 0.006, 12)
+        ] {
             var cloud = scatteredSlab(count: count, thickness: thickness, seed: UInt64(count))
             try Normals.estimate(&cloud, radius: radius, maxNeighbours: cap, viewpoint: SIMD3(0, 0, 2))
             var checked = 0
@@ -141,9 +143,12 @@ final class NormalEstimationTests: XCTestCase {
         var j = 0
         for i in 0..<holey.count {
             if missing[i] {
-                XCTAssertTrue(estimatedNormal(holey, i).x.isNaN && estimatedNormal(holey, i).y.isNaN && estimatedNormal(holey, i).z.isNaN, "point \(i)")
+                XCTAssertTrue(
+                    estimatedNormal(holey, i).x.isNaN && estimatedNormal(holey, i).y.isNaN && estimatedNormal(holey, i).z.isNaN,
+                    "point \(i)")
             } else {
-                XCTAssertEqual(estimatedNormal(holey, i), estimatedNormal(reference, j), "point \(i): the missing points changed its normal")
+                XCTAssertEqual(
+                    estimatedNormal(holey, i), estimatedNormal(reference, j), "point \(i): the missing points changed its normal")
                 j += 1
             }
         }
@@ -209,8 +214,10 @@ final class NormalEstimationTests: XCTestCase {
         try Normals.estimate(&cloud, radius: 0.05)
         let folder = try makeScratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        for (name, property) in [("room.ply", "property float nx\nproperty float ny\nproperty float nz\n"),
-                                 ("room.pcd", "FIELDS x y z normal_x normal_y normal_z curvature")] {
+        for (name, property) in [
+            ("room.ply", "property float nx\nproperty float ny\nproperty float nz\n"),
+            ("room.pcd", "FIELDS x y z normal_x normal_y normal_z curvature")
+        ] {
             let path = folder.appendingPathComponent(name).path
             try CloudWriter.write(cloud, to: path)
             let head = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)).prefix(400), as: UTF8.self)

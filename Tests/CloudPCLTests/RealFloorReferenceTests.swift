@@ -36,7 +36,9 @@ final class RealFloorReferenceTests: XCTestCase {
             XCTAssertLessThan(metres, 0.01, "\(reference.name): PCL's plane \(pcl) is \(metres) m from Open3D's floor at its centroid")
             // The band holds the floor and what stands on it (chair legs, a laptop, a box): the plane
             // PCL found holds most of it, as the floor does.
-            XCTAssertGreaterThan(pcl.support, band.count / 3 / 2, "\(reference.name): PCL's plane holds \(pcl.support) of the band's \(band.count / 3) voxels")
+            XCTAssertGreaterThan(
+                pcl.support, band.count / 3 / 2,
+                "\(reference.name): PCL's plane holds \(pcl.support) of the band's \(band.count / 3) voxels")
         }
     }
 
@@ -50,7 +52,8 @@ final class RealFloorReferenceTests: XCTestCase {
         XCTAssertEqual(flipped.metres, 0, accuracy: 1e-9)
         // The same plane raised 5 mm and tilted 0.5 degrees about the centroid.
         // Rodrigues about the x axis, which is nearly perpendicular to this floor's normal.
-        let m = floor.normal, t = 0.5 * Double.pi / 180
+        let m = floor.normal
+        let t = 0.5 * Double.pi / 180
         let axis = SIMD3<Double>(1, 0, 0) - m.x * m
         let unit = axis / (axis * axis).sum().squareRoot()
         let across = SIMD3(unit.y * m.z - unit.z * m.y, unit.z * m.x - unit.x * m.z, unit.x * m.y - unit.y * m.x)
@@ -66,8 +69,9 @@ final class RealFloorReferenceTests: XCTestCase {
     /// camera's frame, or with `--fuse` every frame placed by its pose.
     func capture(_ reference: RealFloorReference, data: URL) throws -> PointCloud {
         let spec = try XCTUnwrap(reference.value(of: "--source", data: data))
-        let options = SourceOptions(intrinsicsPath: reference.value(of: "--intrinsics", data: data),
-                                    depthUnitsPerMetre: reference.value(of: "--depth-scale", data: data).flatMap(Double.init))
+        let options = SourceOptions(
+            intrinsicsPath: reference.value(of: "--intrinsics", data: data),
+            depthUnitsPerMetre: reference.value(of: "--depth-scale", data: data).flatMap(Double.init))
         let fuse = reference.arguments.contains("--fuse")
         let source = try SourceSpec(parsing: spec).open(options: options)
         var positions: [Float] = []
@@ -85,7 +89,9 @@ final class RealFloorReferenceTests: XCTestCase {
 
     /// Runs `pcl_sac_segmentation_plane -thresh THRESHOLD -max_it 2000` on `cloud`: the
     /// coefficients it prints (`Model coefficients: [a b c d]`) and the number of inliers it writes.
-    func sacSegmentationPlane(_ cloud: PointCloud, threshold: Double, name: String) throws -> (normal: SIMD3<Double>, offset: Double, support: Int) {
+    func sacSegmentationPlane(_ cloud: PointCloud, threshold: Double, name: String) throws -> (
+        normal: SIMD3<Double>, offset: Double, support: Int
+    ) {
         let input = scratch.appendingPathComponent("\(name)-band.pcd").path
         let output = scratch.appendingPathComponent("\(name)-plane.pcd").path
         try CloudWriter.write(cloud, to: input)
@@ -105,7 +111,8 @@ final class RealFloorReferenceTests: XCTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0, "pcl_sac_segmentation_plane on \(name)'s floor band failed")
         guard let start = printed.range(of: "Model coefficients: ["),
-              let end = printed[start.upperBound...].firstIndex(of: "]") else {
+            let end = printed[start.upperBound...].firstIndex(of: "]")
+        else {
             XCTFail("pcl_sac_segmentation_plane printed no coefficients for \(name): \(printed.suffix(300))")
             throw CocoaError(.fileReadCorruptFile)
         }

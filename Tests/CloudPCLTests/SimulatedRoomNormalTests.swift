@@ -59,7 +59,8 @@ final class SimulatedRoomNormalTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(within, 0.99, "\(name): \(within * 100)% of \(points.count) points within 2 degrees")
             // The estimate is no lucky draw: most points are far closer than the bound. (The 30 nearest
             // points span a few millimetres and feel the Float16 depth steps more than the grid window.)
-            XCTAssertGreaterThanOrEqual(fractionWithin(name == "organized" ? 0.5 : 1, normals, truth: room.normals, points: points), 0.9, name)
+            XCTAssertGreaterThanOrEqual(
+                fractionWithin(name == "organized" ? 0.5 : 1, normals, truth: room.normals, points: points), 0.9, name)
 
             // Curvature: flat where the surface is a plane, and high where the radius spans a crease.
             let curvature = try XCTUnwrap(cloud.curvature)
@@ -91,8 +92,9 @@ final class SimulatedRoomNormalTests: XCTestCase {
     /// then come from the grid; after `--voxel` they are fitted to the voxel centroids.
     func testThePipelineKeepsTheGridForNormals() throws {
         let flags = { (args: [String]) in
-            try FilterPipeline(steps: args.map { try FilterArguments.step(flag: $0, value: $0 == "--voxel" ? "0.02" : $0 == "--sor" ? "20,2" : nil) },
-                               organized: false)
+            try FilterPipeline(
+                steps: args.map { try FilterArguments.step(flag: $0, value: $0 == "--voxel" ? "0.02" : $0 == "--sor" ? "20,2" : nil) },
+                organized: false)
         }
         XCTAssertTrue(try flags(["--normals"]).wantsGrid)
         XCTAssertTrue(try flags(["--sor", "--normals"]).wantsGrid)

@@ -1,6 +1,7 @@
 import CloudCore
-@testable import CloudRender
 import XCTest
+
+@testable import CloudRender
 
 /// The depth image: jet from red (nearest) to blue (farthest), black where there is no depth,
 /// the blend weight, and the scale bar's round ticks.

@@ -1,9 +1,10 @@
 import CloudCore
 import CloudImages
-@testable import CloudRender
 import Foundation
 import SafeIO
 import XCTest
+
+@testable import CloudRender
 
 /// An L-shaped room with six labelled walls, furniture and four cameras: every label finds a place
 /// of its own, clear of the walls and of each other, outside the room, including the two walls of
@@ -50,31 +51,35 @@ final class FloorPlanExampleTests: XCTestCase {
         let cameras = [SIMD2(0.8, 0.6), SIMD2(4.2, 0.7), SIMD2(4.3, 2.0), SIMD2(1.2, 3.4)].map {
             FloorPlan.Camera(position: $0, heading: SIMD2(2, 1.5) - $0)
         }
-        return FloorPlan(floorPoints: floor, otherPoints: other, walls: walls, outlineClosed: true, cameras: cameras,
-                         caption: "L-shaped room, 16.25 m², perimeter 18.00 m, h 2.50 m")
+        return FloorPlan(
+            floorPoints: floor, otherPoints: other, walls: walls, outlineClosed: true, cameras: cameras,
+            caption: "L-shaped room, 16.25 m², perimeter 18.00 m, h 2.50 m")
     }
 
     func testLShapedRoomLabelsFindPlacesOfTheirOwn() throws {
         let renderer = try FloorPlanRenderer()
         let plan = Self.plan
         let layout = renderer.layout(plan)
-        let floor = FloorPlanOccupancy(plan.floorPoints, frame: layout.frame, width: renderer.width, height: renderer.height,
-                                       cell: layout.cell)
+        let floor = FloorPlanOccupancy(
+            plan.floorPoints, frame: layout.frame, width: renderer.width, height: renderer.height,
+            cell: layout.cell)
         let labels = renderer.labels(plan, layout: layout, floor: floor)
         XCTAssertEqual(labels.map(\.text), plan.walls.map { $0.label! })
         for (i, label) in labels.enumerated() {
             XCTAssertTrue(layout.labelBounds.contains(label.box), "\(label.text): inside the picture, below the caption")
             for wall in layout.walls {
-                XCTAssertFalse(label.box.touches(segment: wall.a, wall.b, radius: layout.lineThickness / 2),
-                               "\(label.text) must not cover a wall line")
+                XCTAssertFalse(
+                    label.box.touches(segment: wall.a, wall.b, radius: layout.lineThickness / 2),
+                    "\(label.text) must not cover a wall line")
             }
             for other in labels[..<i] {
                 XCTAssertFalse(label.box.overlaps(other.box), "\(label.text) overlaps \(other.text)")
             }
             // Outside the room: the box's centre, back in metres, is not on the floor.
             let centre = SIMD2(Double(label.box.x0 + label.box.x1) / 2, Double(label.box.y0 + label.box.y1) / 2)
-            let metres = SIMD2(layout.frame.centre.x + (centre.x - layout.frame.pixelCentre.x) / layout.frame.pixelsPerMetre,
-                               layout.frame.centre.y - (centre.y - layout.frame.pixelCentre.y) / layout.frame.pixelsPerMetre)
+            let metres = SIMD2(
+                layout.frame.centre.x + (centre.x - layout.frame.pixelCentre.x) / layout.frame.pixelsPerMetre,
+                layout.frame.centre.y - (centre.y - layout.frame.pixelCentre.y) / layout.frame.pixelsPerMetre)
             XCTAssertFalse(Self.insideL(metres), "\(label.text) of wall \(i) sits inside the room at \(metres)")
         }
 

@@ -1,6 +1,7 @@
 import CloudCore
-@testable import CloudRender
 import XCTest
+
+@testable import CloudRender
 
 /// A known 4 x 3 m room drawn from above: the walls land where the scale bar says, with the same
 /// pixels per metre across and down, labels beside the walls on the room's outside, cameras where
@@ -71,7 +72,7 @@ final class FloorPlanGeometryTests: XCTestCase {
         let thickness = Int(FloorPlanRenderer.lineThickness(FloorPlanRenderer.textScale(width: 1024, height: 1024)))
         // Midpoint of each wall and the outward direction in pixels (the page's y points down).
         let walls: [(SIMD2<Double>, SIMD2<Int>)] = [
-            (SIMD2(2, 0), SIMD2(0, 1)), (SIMD2(4, 1.5), SIMD2(1, 0)), (SIMD2(2, 3), SIMD2(0, -1)), (SIMD2(0, 1.5), SIMD2(-1, 0)),
+            (SIMD2(2, 0), SIMD2(0, 1)), (SIMD2(4, 1.5), SIMD2(1, 0)), (SIMD2(2, 3), SIMD2(0, -1)), (SIMD2(0, 1.5), SIMD2(-1, 0))
         ]
         for (point, out) in walls {
             let m = frame.pixel(point)
@@ -87,13 +88,16 @@ final class FloorPlanGeometryTests: XCTestCase {
                 let (a, b) = (mx + side * out.x * near, mx + side * out.x * 100)
                 return (min(a, b), my - 60, max(a, b) + 1, my + 60)
             }
-            let outside = region(1), inside = region(-1)
+            let outside = region(1)
+            let inside = region(-1)
             let text = labelled.darkCount(x0: outside.0, y0: outside.1, x1: outside.2, y1: outside.3)
             XCTAssertGreaterThan(text, 40, "closed \(closed), \(point): the label's text beside the wall, outside")
-            XCTAssertEqual(bare.darkCount(x0: outside.0, y0: outside.1, x1: outside.2, y1: outside.3), 0,
-                           "closed \(closed), \(point): without labels nothing is drawn there")
-            XCTAssertEqual(labelled.darkCount(x0: inside.0, y0: inside.1, x1: inside.2, y1: inside.3), 0,
-                           "closed \(closed), \(point): the inside of the room stays clear")
+            XCTAssertEqual(
+                bare.darkCount(x0: outside.0, y0: outside.1, x1: outside.2, y1: outside.3), 0,
+                "closed \(closed), \(point): without labels nothing is drawn there")
+            XCTAssertEqual(
+                labelled.darkCount(x0: inside.0, y0: inside.1, x1: inside.2, y1: inside.3), 0,
+                "closed \(closed), \(point): the inside of the room stays clear")
         }
     }
 
@@ -114,16 +118,19 @@ final class FloorPlanGeometryTests: XCTestCase {
         }
         // The bottom wall's label is still beside its wall: within a quarter of its length of the middle.
         let bottom = try XCTUnwrap(labels.first)
-        XCTAssertEqual(Double(bottom.box.x0 + bottom.box.x1) / 2, layout.frame.pixel(SIMD2(2, 0)).x, accuracy: layout.frame.pixelsPerMetre * 4 * 0.26)
+        XCTAssertEqual(
+            Double(bottom.box.x0 + bottom.box.x1) / 2, layout.frame.pixel(SIMD2(2, 0)).x, accuracy: layout.frame.pixelsPerMetre * 4 * 0.26)
     }
 
     /// A camera is a dot at its position, with a dark tick towards its heading and none behind it.
     func testCamerasAreDotsWithAHeadingTick() throws {
         let renderer = try FloorPlanRenderer()
         var plan = FloorPlanFixture.rectangle()
-        plan.cameras = [FloorPlan.Camera(position: SIMD2(1, 1), heading: SIMD2(2, 0)),
-                        FloorPlan.Camera(position: SIMD2(3, 2), heading: SIMD2(0, 1)),
-                        FloorPlan.Camera(position: SIMD2(2.5, 0.8), heading: nil)]
+        plan.cameras = [
+            FloorPlan.Camera(position: SIMD2(1, 1), heading: SIMD2(2, 0)),
+            FloorPlan.Camera(position: SIMD2(3, 2), heading: SIMD2(0, 1)),
+            FloorPlan.Camera(position: SIMD2(2.5, 0.8), heading: nil)
+        ]
         let image = renderer.render(plan)
         let frame = renderer.layout(plan).frame
         for camera in plan.cameras {
@@ -153,8 +160,9 @@ final class FloorPlanGeometryTests: XCTestCase {
         let frame = renderer.layout(plan).frame
         let clutter = closed.pixel(frame.pixel(SIMD2(2.0, 1.5)))
         let floor = closed.pixel(frame.pixel(SIMD2(1.0, 1.5)))
-        XCTAssertLessThan(Int(clutter.x) + Int(clutter.y) + Int(clutter.z), Int(floor.x) + Int(floor.y) + Int(floor.z) - 30,
-                          "other points \(clutter) darken the floor \(floor)")
+        XCTAssertLessThan(
+            Int(clutter.x) + Int(clutter.y) + Int(clutter.z), Int(floor.x) + Int(floor.y) + Int(floor.z) - 30,
+            "other points \(clutter) darken the floor \(floor)")
         XCTAssertGreaterThanOrEqual(clutter.max(), 100, "but stay lighter than the walls' ink")
 
         plan.outlineClosed = false

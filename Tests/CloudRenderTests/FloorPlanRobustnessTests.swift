@@ -1,6 +1,7 @@
 import CloudCore
-@testable import CloudRender
 import XCTest
+
+@testable import CloudRender
 
 /// Plans that measure nothing, measure one point, or carry NaN and extreme coordinates still make
 /// a picture (never a trap), drawing whatever is finite where it belongs.
@@ -48,8 +49,10 @@ final class FloorPlanRobustnessTests: XCTestCase {
         dirty.otherPoints = [SIMD2(.nan, .nan)]
         dirty.walls.append(FloorPlan.Wall(a: SIMD2(.nan, 0), b: SIMD2(1, 1), label: "9.99 m"))
         dirty.walls.append(FloorPlan.Wall(a: SIMD2(0, 0), b: SIMD2(.infinity, 1), label: nil))
-        dirty.cameras = [FloorPlan.Camera(position: SIMD2(.nan, 2), heading: SIMD2(1, 0)),
-                         FloorPlan.Camera(position: SIMD2(1, 1), heading: SIMD2(.nan, .infinity))]
+        dirty.cameras = [
+            FloorPlan.Camera(position: SIMD2(.nan, 2), heading: SIMD2(1, 0)),
+            FloorPlan.Camera(position: SIMD2(1, 1), heading: SIMD2(.nan, .infinity))
+        ]
         XCTAssertEqual(renderer.layout(dirty).frame, renderer.layout(clean).frame, "non-finite values do not move the fit")
         let image = renderer.render(dirty)
         let frame = renderer.layout(dirty).frame
@@ -65,15 +68,20 @@ final class FloorPlanRobustnessTests: XCTestCase {
     /// One wall alone, one of no length, an unknown character in a label: drawn, labelled, no trap.
     func testSingleAndZeroLengthWallsAreLabelled() throws {
         let renderer = try FloorPlanRenderer(width: 640, height: 480)
-        for plan in [FloorPlan(walls: [FloorPlan.Wall(a: SIMD2(0, 0), b: SIMD2(3, 0), label: "3.00 m")]),
-                     FloorPlan(walls: [FloorPlan.Wall(a: SIMD2(1, 1), b: SIMD2(1, 1), label: "0.00 m")], caption: "Größe ☃ 0 m²")] {
+        for plan in [
+            FloorPlan(walls: [FloorPlan.Wall(a: SIMD2(0, 0), b: SIMD2(3, 0), label: "3.00 m")]),
+            FloorPlan(walls: [FloorPlan.Wall(a: SIMD2(1, 1), b: SIMD2(1, 1), label: "0.00 m")], caption: "Größe ☃ 0 m²")
+        ] {
             let image = renderer.render(plan)
             let layout = renderer.layout(plan)
             let wall = layout.walls[0]
             let middle = (wall.a + wall.b) / 2
             XCTAssertTrue(image.isDark(Int(middle.x), Int(middle.y)), "\(plan.walls[0]): the wall is drawn")
-            let placed = renderer.labels(plan, layout: layout, floor: FloorPlanOccupancy([], frame: layout.frame, width: 640,
-                                                                                          height: 480, cell: layout.cell))
+            let placed = renderer.labels(
+                plan, layout: layout,
+                floor: FloorPlanOccupancy(
+                    [], frame: layout.frame, width: 640,
+                    height: 480, cell: layout.cell))
             XCTAssertEqual(placed.count, 1)
             if let box = placed.first?.box {
                 XCTAssertTrue(layout.labelBounds.contains(box), "\(box) inside \(layout.labelBounds)")
@@ -94,8 +102,9 @@ final class FloorPlanRobustnessTests: XCTestCase {
         let image = renderer.render(floorOnly)
         let corner = layout.frame.pixel(SIMD2(-Double(big), -Double(big)))
         XCTAssertEqual(corner.y, Double(layout.area.y1), accuracy: 1e-6, "the lowest point is at the area's bottom edge")
-        XCTAssertNotEqual(image.pixel(layout.area.width / 2 + layout.area.x0, layout.area.height / 2 + layout.area.y0), paper,
-                          "the origin is in the middle")
+        XCTAssertNotEqual(
+            image.pixel(layout.area.width / 2 + layout.area.x0, layout.area.height / 2 + layout.area.y0), paper,
+            "the origin is in the middle")
 
         let wall = FloorPlan(walls: [FloorPlan.Wall(a: SIMD2(-1e300, 0), b: SIMD2(1e300, 0), label: "2e300 m")])
         let frame = renderer.layout(wall).frame
@@ -108,8 +117,10 @@ final class FloorPlanRobustnessTests: XCTestCase {
 
         // Double's own extremes: a camera at both ends of the range, looking along a huge heading.
         let most = Double.greatestFiniteMagnitude
-        let cameras = FloorPlan(cameras: [FloorPlan.Camera(position: SIMD2(most, -most), heading: SIMD2(most, 1)),
-                                          FloorPlan.Camera(position: SIMD2(-most, most), heading: SIMD2(-most, -most))])
+        let cameras = FloorPlan(cameras: [
+            FloorPlan.Camera(position: SIMD2(most, -most), heading: SIMD2(most, 1)),
+            FloorPlan.Camera(position: SIMD2(-most, most), heading: SIMD2(-most, -most))
+        ])
         let extreme = renderer.layout(cameras).frame
         XCTAssertTrue(extreme.pixelsPerMetre > 0 && extreme.pixelsPerMetre.isFinite, "\(extreme.pixelsPerMetre)")
         let dots = renderer.render(cameras)
@@ -119,7 +130,9 @@ final class FloorPlanRobustnessTests: XCTestCase {
     }
 
     func testPicturesTooSmallOrTooLargeAreRefused() {
-        for (width, height, margin) in [(0, 100, nil), (100, 20000, nil), (200, 200, 90), (-5, -5, nil), (300, 300, -1)] as [(Int, Int, Int?)] {
+        for (width, height, margin) in [(0, 100, nil), (100, 20000, nil), (200, 200, 90), (-5, -5, nil), (300, 300, -1)]
+            as [(Int, Int, Int?)]
+        {
             XCTAssertThrowsError(try FloorPlanRenderer(width: width, height: height, margin: margin)) { error in
                 guard let error = error as? CloudError else { return XCTFail("\(error)") }
                 XCTAssertEqual(error.kind, .badInput)

@@ -1,4 +1,5 @@
 import CloudCore
+
 @testable import CloudRender
 
 /// Plans with known geometry and ways to read a rendered plan's pixels.
@@ -47,7 +48,12 @@ extension ColorImage {
         var lengths: [Int] = []
         var run = 0
         for x in 0..<width {
-            if isDark(x, y) { run += 1 } else if run > 0 { lengths.append(run); run = 0 }
+            if isDark(x, y) {
+                run += 1
+            } else if run > 0 {
+                lengths.append(run)
+                run = 0
+            }
         }
         if run > 0 { lengths.append(run) }
         return lengths

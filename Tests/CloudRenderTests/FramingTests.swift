@@ -1,6 +1,7 @@
 import CloudCore
-@testable import CloudRender
 import XCTest
+
+@testable import CloudRender
 
 /// The reset view's framing works with the camera's basis computed once and its points split
 /// across the cores; here it is checked against the plain way of writing it (every point through
@@ -67,8 +68,9 @@ final class FramingTests: XCTestCase {
             let view = RenderView(width: 1280, height: 720, azimuth: azimuth, elevation: elevation, up: up)
             let camera = try renderer.camera(for: view)
             // PointRenderer.camera's rounds: fit, then centre and fit again four times.
-            var reference = OrbitCamera(target: (Self.lower + Self.upper) / 2, distance: 1, azimuth: azimuth, elevation: elevation,
-                                        fieldOfView: view.fieldOfView, up: up, width: 1280, height: 720)
+            var reference = OrbitCamera(
+                target: (Self.lower + Self.upper) / 2, distance: 1, azimuth: azimuth, elevation: elevation,
+                fieldOfView: view.fieldOfView, up: up, width: 1280, height: 720)
             reference.distance = Self.referenceDistance(reference, points)
             for _ in 0..<4 {
                 reference = Self.referenceCentred(reference, points)

@@ -1,6 +1,7 @@
 import CloudCore
-@testable import CloudRender
 import XCTest
+
+@testable import CloudRender
 
 /// Requests that cannot make a picture are refused with the flag named; color modes need the
 /// data they draw.
@@ -12,7 +13,7 @@ final class RenderRequestTests: XCTestCase {
             (RenderView(azimuth: .infinity), "--azimuth"), (RenderView(elevation: 91), "--elevation"),
             (RenderView(elevation: .nan), "--elevation"), (RenderView(distance: 0), "--distance"),
             (RenderView(distance: -.infinity), "--distance"), (RenderView(fieldOfView: 180), "--fov"),
-            (RenderView(fieldOfView: .nan), "--fov"),
+            (RenderView(fieldOfView: .nan), "--fov")
         ]
         for (view, flag) in bad {
             XCTAssertThrowsError(try view.validate(), "\(view)") { error in
@@ -71,8 +72,9 @@ final class RenderRequestTests: XCTestCase {
     func testDepthModeRunsRedNearToBlueFar() throws {
         let cloud = PointCloud(positions: [-0.3, 0, 1.5, 0.3, 0, 4])
         let renderer = PointRenderer(cloud: cloud)
-        let camera = OrbitCamera(target: SIMD3(0, 0, 2), distance: 2, azimuth: 0, elevation: 0, fieldOfView: 60,
-                                 up: .cameraFrame, width: 200, height: 100)
+        let camera = OrbitCamera(
+            target: SIMD3(0, 0, 2), distance: 2, azimuth: 0, elevation: 0, fieldOfView: 60,
+            up: .cameraFrame, width: 200, height: 100)
         let image = try renderer.render(camera, style: RenderStyle(color: .depth, pointSize: 1, background: black)).image
         let near = try XCTUnwrap(camera.project(SIMD3(-0.3, 0, 1.5)))
         let far = try XCTUnwrap(camera.project(SIMD3(0.3, 0, 4)))

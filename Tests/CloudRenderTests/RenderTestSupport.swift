@@ -1,6 +1,7 @@
 import CloudCore
-@testable import CloudRender
 import Foundation
+
+@testable import CloudRender
 
 /// A cloud of isolated points, each in a color of its own, on black: where a color shows up is
 /// where its point landed.
@@ -8,8 +9,9 @@ struct MarkerCloud {
     var points: [SIMD3<Float>]
 
     var cloud: PointCloud {
-        PointCloud(positions: points.flatMap { [$0.x, $0.y, $0.z] },
-                   colors: points.indices.flatMap { Self.color($0) })
+        PointCloud(
+            positions: points.flatMap { [$0.x, $0.y, $0.z] },
+            colors: points.indices.flatMap { Self.color($0) })
     }
 
     /// Distinct, never black.
@@ -44,8 +46,10 @@ struct LookAtPinhole {
     var width: Int
     var height: Int
 
-    init(target: SIMD3<Float>, distance: Float, azimuthDegrees: Double, elevationDegrees: Double,
-         forward: SIMD3<Float>, right: SIMD3<Float>, up: SIMD3<Float>, fovDegrees: Double, width: Int, height: Int) {
+    init(
+        target: SIMD3<Float>, distance: Float, azimuthDegrees: Double, elevationDegrees: Double,
+        forward: SIMD3<Float>, right: SIMD3<Float>, up: SIMD3<Float>, fovDegrees: Double, width: Int, height: Int
+    ) {
         let (az, el) = (azimuthDegrees * .pi / 180, elevationDegrees * .pi / 180)
         // The eye sits behind the target along the viewing direction and above it for positive elevation.
         let back = -Float(cos(el) * cos(az)) * forward - Float(cos(el) * sin(az)) * right + Float(sin(el)) * up

@@ -1,11 +1,13 @@
 import CloudCore
-@testable import CloudRender
 import XCTest
+
+@testable import CloudRender
 
 /// The color modes other than rgb, and eye-dome lighting, on scenes whose right answer is known.
 final class ShadingTests: XCTestCase {
-    private let front = OrbitCamera(target: SIMD3(0, 0, 2), distance: 2, azimuth: 0, elevation: 0, fieldOfView: 60,
-                                    up: .cameraFrame, width: 160, height: 120)
+    private let front = OrbitCamera(
+        target: SIMD3(0, 0, 2), distance: 2, azimuth: 0, elevation: 0, fieldOfView: 60,
+        up: .cameraFrame, width: 160, height: 120)
 
     /// A square grid of points at depth `z`, `spacing` apart, `n` on a side, centred on the axis.
     private func square(z: Float, n: Int, spacing: Float) -> [SIMD3<Float>] {
@@ -39,7 +41,8 @@ final class ShadingTests: XCTestCase {
         var images: [ColorImage] = []
         for nz: Float in [-1, 1] {
             let cloud = PointCloud(positions: positions, normals: points.flatMap { _ in [0, 0, nz] })
-            images.append(try PointRenderer(cloud: cloud).render(front, style: RenderStyle(color: .normal, pointSize: 2, background: black)).image)
+            images.append(
+                try PointRenderer(cloud: cloud).render(front, style: RenderStyle(color: .normal, pointSize: 2, background: black)).image)
         }
         XCTAssertEqual(images[0], images[1], "unoriented normals are shown facing the eye")
         let centre = try XCTUnwrap(front.project(SIMD3(0, 0, 2)))
@@ -58,7 +61,9 @@ final class ShadingTests: XCTestCase {
         let plane = PointCloud(positions: far.flatMap { [$0.x, $0.y, $0.z] }, colors: gray(far.count))
         let both = PointCloud(positions: (far + near).flatMap { [$0.x, $0.y, $0.z] }, colors: gray(far.count + near.count))
         func draw(_ cloud: PointCloud, edl: Bool) throws -> ColorImage {
-            try PointRenderer(cloud: cloud).render(front, style: RenderStyle(color: .rgb, pointSize: 3, background: black, eyeDomeLighting: edl)).image
+            try PointRenderer(cloud: cloud).render(
+                front, style: RenderStyle(color: .rgb, pointSize: 3, background: black, eyeDomeLighting: edl)
+            ).image
         }
         // The flat plane: the picture's middle (away from the plane's own border) is unchanged.
         let (flat, flatEDL) = (try draw(plane, edl: false), try draw(plane, edl: true))

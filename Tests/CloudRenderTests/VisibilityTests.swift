@@ -1,12 +1,14 @@
 import CloudCore
-@testable import CloudRender
 import XCTest
+
+@testable import CloudRender
 
 /// The depth test, the mirror symmetry of the orbit, and that splitting the work across threads
 /// changes nothing.
 final class VisibilityTests: XCTestCase {
-    private let front = OrbitCamera(target: SIMD3(0, 0, 2), distance: 2, azimuth: 0, elevation: 0, fieldOfView: 60,
-                                    up: .cameraFrame, width: 320, height: 240)
+    private let front = OrbitCamera(
+        target: SIMD3(0, 0, 2), distance: 2, azimuth: 0, elevation: 0, fieldOfView: 60,
+        up: .cameraFrame, width: 320, height: 240)
 
     /// Two points on one ray from the eye: the nearer shows, whichever comes first in the cloud,
     /// and from behind (azimuth 180) the other one does.
@@ -15,8 +17,9 @@ final class VisibilityTests: XCTestCase {
             // Both on the orbit's axis through the target, so that they overlap from the front and from behind.
             let points: [SIMD3<Float>] = [SIMD3(0.1, 0.05, 1.5), SIMD3(0.1, 0.05, 3.0)]
             let colors: [[UInt8]] = [[255, 0, 0], [0, 255, 0]]
-            let cloud = PointCloud(positions: order.flatMap { [points[$0].x, points[$0].y, points[$0].z] },
-                                   colors: order.flatMap { colors[$0] })
+            let cloud = PointCloud(
+                positions: order.flatMap { [points[$0].x, points[$0].y, points[$0].z] },
+                colors: order.flatMap { colors[$0] })
             let renderer = PointRenderer(cloud: cloud)
             let style = RenderStyle(color: .rgb, pointSize: 3, background: black)
             var camera = front
@@ -41,7 +44,7 @@ final class VisibilityTests: XCTestCase {
                 colors += [0, 0, 255]
             }
         }
-        positions += [0, 0, 2] // last: in the second thread's range
+        positions += [0, 0, 2]  // last: in the second thread's range
         colors += [255, 255, 0]
         let renderer = PointRenderer(cloud: PointCloud(positions: positions, colors: colors))
         let style = RenderStyle(color: .rgb, pointSize: 5, background: black)
@@ -67,8 +70,9 @@ final class VisibilityTests: XCTestCase {
         colors += [255, 255, 255]
         let renderer = PointRenderer(cloud: PointCloud(positions: positions, colors: colors))
         let style = RenderStyle(color: .rgb, pointSize: 1, background: black)
-        let camera = OrbitCamera(target: SIMD3(0, 0, 2), distance: 2.5, azimuth: 0, elevation: 0, fieldOfView: 60,
-                                 up: .cameraFrame, width: 400, height: 300)
+        let camera = OrbitCamera(
+            target: SIMD3(0, 0, 2), distance: 2.5, azimuth: 0, elevation: 0, fieldOfView: 60,
+            up: .cameraFrame, width: 400, height: 300)
         var turned = camera
         turned.azimuth = 180
         let a = try renderer.render(camera, style: style).image
@@ -103,7 +107,9 @@ final class VisibilityTests: XCTestCase {
             }
             XCTAssert(minX >= 0 && maxX <= 400 && minY >= 0 && maxY <= 300, "az \(az) el \(el): \(minX)...\(maxX) x \(minY)...\(maxY)")
             // The margin is 4 % a side: the cloud spans at least 85 % of the width or the height.
-            XCTAssert(maxX - minX > 340 || maxY - minY > 255, "az \(az) el \(el): the cloud fills too little of the view: \(maxX - minX) x \(maxY - minY)")
+            XCTAssert(
+                maxX - minX > 340 || maxY - minY > 255,
+                "az \(az) el \(el): the cloud fills too little of the view: \(maxX - minX) x \(maxY - minY)")
             XCTAssertEqual((minX + maxX) / 2, 200, accuracy: 8, "az \(az) el \(el): centred across")
             XCTAssertEqual((minY + maxY) / 2, 150, accuracy: 8, "az \(az) el \(el): centred up and down")
         }

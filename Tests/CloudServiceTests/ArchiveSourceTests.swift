@@ -1,7 +1,8 @@
-@testable import CloudService
 import Foundation
 import SharedTestData
 import XCTest
+
+@testable import CloudService
 
 /// Which source reads an unpacked archive when the client does not say: each layout by the files
 /// that mark it, and a refusal naming them all for anything else.
@@ -11,7 +12,7 @@ final class ArchiveSourceTests: XCTestCase {
             (["manifest.json"], "bundle"), (["rgb.txt", "depth.txt", "groundtruth.txt"], "tum"), (["color/", "depth/"], "redwood"),
             (["frame_1.xml", "frame_1_depth.pclzf"], "pclgrabber"), (["keyframes/", "raw.glb", "mesh_info.json"], "polycam"),
             (["rgb.mp4", "odometry.csv", "camera_matrix.csv", "imu.csv", "depth/", "confidence/"], "stray"),
-            (["metadata.json", "rgb/", "depth/"], "record3d"),
+            (["metadata.json", "rgb/", "depth/"], "record3d")
         ]
         for layout in layouts {
             let folder = try scratchFolder()
@@ -24,13 +25,16 @@ final class ArchiveSourceTests: XCTestCase {
                 }
             }
             XCTAssertEqual(try ArchiveSource.spec(kind: nil, folder: folder.path), "\(layout.kind):\(folder.path)")
-            XCTAssertEqual(try ArchiveSource.spec(kind: layout.kind, folder: folder.path), "\(layout.kind):\(folder.path)", "said by the client")
+            XCTAssertEqual(
+                try ArchiveSource.spec(kind: layout.kind, folder: folder.path), "\(layout.kind):\(folder.path)", "said by the client")
         }
         let unknown = try scratchFolder()
         XCTAssertThrowsError(try ArchiveSource.spec(kind: nil, folder: unknown.path)) { error in
-            for layout in ["a capture bundle (manifest.json)", "a TUM sequence (rgb.txt, depth.txt)", "a Redwood folder (color/, depth/)",
-                           "PCL grabber frames (*.xml, *_depth.*)", "a Polycam raw-data export (keyframes/)",
-                           "a Stray Scanner export (rgb.mp4, odometry.csv)", "a Record3D EXR + JPG export (metadata.json, rgb/, depth/)"] {
+            for layout in [
+                "a capture bundle (manifest.json)", "a TUM sequence (rgb.txt, depth.txt)", "a Redwood folder (color/, depth/)",
+                "PCL grabber frames (*.xml, *_depth.*)", "a Polycam raw-data export (keyframes/)",
+                "a Stray Scanner export (rgb.mp4, odometry.csv)", "a Record3D EXR + JPG export (metadata.json, rgb/, depth/)"
+            ] {
                 XCTAssertTrue((error as? Problem)?.detail.contains(layout) == true, "\(error) does not name \(layout)")
             }
         }
@@ -48,7 +52,9 @@ final class ArchiveSourceTests: XCTestCase {
         XCTAssertThrowsError(try ArchiveSource.spec(kind: nil, folder: folder.path)) { error in
             let problem = error as? Problem
             XCTAssertEqual(problem?.status.code, 422, "\(error)")
-            XCTAssertTrue(problem?.detail.contains("export the recording from Record3D as \"EXR + JPG\" and upload a zip of that folder") == true, "\(error)")
+            XCTAssertTrue(
+                problem?.detail.contains("export the recording from Record3D as \"EXR + JPG\" and upload a zip of that folder") == true,
+                "\(error)")
         }
     }
 }

@@ -1,8 +1,9 @@
-@testable import CloudService
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import XCTest
+
+@testable import CloudService
 
 /// No request can ask for unbounded work: many steps are refused as the request is read, an
 /// export's estimate is held to the request's CPU share before it is queued, and a fused capture
@@ -26,7 +27,8 @@ final class BoundedWorkTests: XCTestCase {
             XCTAssertEqual(try overLimit.json()["field"] as? String, "voxel")
 
             let json = "{\"source\":\"synthetic\",\"filters\":[\(Array(repeating: "\"voxel=0.01\"", count: 17).joined(separator: ","))]}"
-            let jsonRefused = try await client.execute(uri: "/v1/captures", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: json))
+            let jsonRefused = try await client.execute(
+                uri: "/v1/captures", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: json))
             XCTAssertEqual(jsonRefused.status, .unprocessableContent)
             XCTAssertEqual(try jsonRefused.json()["field"] as? String, "filters")
 
@@ -65,7 +67,8 @@ final class BoundedWorkTests: XCTestCase {
         defer { harness.remove() }
         try await harness.test { client in
             let body = ByteBuffer(string: "{\"source\":\"synthetic:path=orbit,frames=200,color=256x192\",\"frames\":\"all\",\"fuse\":true}")
-            let refused = try await client.execute(uri: "/v1/captures", method: .post, headers: [.contentType: "application/json"], body: body)
+            let refused = try await client.execute(
+                uri: "/v1/captures", method: .post, headers: [.contentType: "application/json"], body: body)
             XCTAssertEqual(refused.status, .unprocessableContent, String(buffer: refused.body))
             let detail = try XCTUnwrap(try refused.json()["detail"] as? String)
             XCTAssertTrue(detail.contains("fusing frame") && detail.contains("--max-request-memory-mb"), detail)

@@ -34,16 +34,21 @@ final class CaptureArchiveTests: XCTestCase {
             XCTAssertEqual(unzip.status, 0, unzip.output)
             XCTAssertTrue(unzip.output.contains("No errors detected"), unzip.output)
             // Python's zipfile lists the members and gives their bytes, compared with the routes'.
-            let python = try Self.run(["python3", "-c", """
+            let python = try Self.run([
+                "python3", "-c",
+                """
                 import hashlib, sys, zipfile
                 z = zipfile.ZipFile(sys.argv[1])
                 assert z.testzip() is None
                 for info in z.infolist():
                     print(info.filename, info.compress_type, hashlib.sha256(z.read(info)).hexdigest())
-                """, path.path])
+                """, path.path
+            ])
             XCTAssertEqual(python.status, 0, python.output)
             var expected: [String] = []
-            for (member, route) in [("capture.json", ""), ("cloud.ply", "/cloud.ply"), ("preview.png", "/preview.png"), ("depth.png", "/depth.png")] {
+            for (member, route) in [
+                ("capture.json", ""), ("cloud.ply", "/cloud.ply"), ("preview.png", "/preview.png"), ("depth.png", "/depth.png")
+            ] {
                 let served = try await client.execute(uri: "/v1/captures/\(id)\(route)", method: .get)
                 XCTAssertEqual(served.status, .ok, member)
                 expected.append("Küche/\(member) 0 \(try Self.sha256(Data(buffer: served.body)))")

@@ -26,8 +26,11 @@ final class CaptureIDTests: XCTestCase {
 
     func testValidationRefusesEverythingButTheExactShape() {
         let good = CaptureID().rawValue
-        let head = String(good.dropLast()), short = String(good.dropLast(2))
-        var refused: [String] = ["", "..", "../x", "%2e%2e", "%2E%2E%2F", "..%2f", "..........................", "%2e%2e%2f%2e%2e%2f%2e%2e%2fetc"]
+        let head = String(good.dropLast())
+        let short = String(good.dropLast(2))
+        var refused: [String] = [
+            "", "..", "../x", "%2e%2e", "%2E%2E%2F", "..%2f", "..........................", "%2e%2e%2f%2e%2e%2f%2e%2e%2fetc"
+        ]
         refused += ["/" + good.dropFirst(), head + "/", good.prefix(13) + "/" + good.suffix(12)]
         refused += [good.uppercased(), head, good + "0", short + "é"]
         refused += ["i", "l", "o", "u", ".", " ", "\0"].map { head + $0 }

@@ -29,10 +29,12 @@ final class CaptureIndexTests: XCTestCase {
         for capture in captures { try await index.insert(capture) }
         let created = Date(timeIntervalSince1970: 1_764_000_000.123_456)
         let jobs = [
-            JobRecord(id: JobID(), state: .running, created: created, updated: created.addingTimeInterval(2), framesDone: 3, framesTotal: 9),
-            JobRecord(id: JobID(), state: .succeeded, created: created, updated: created, framesDone: 9, framesTotal: 9,
-                      captureID: captures[0].id),
-            JobRecord(id: JobID(), state: .queued, created: created, updated: created),
+            JobRecord(
+                id: JobID(), state: .running, created: created, updated: created.addingTimeInterval(2), framesDone: 3, framesTotal: 9),
+            JobRecord(
+                id: JobID(), state: .succeeded, created: created, updated: created, framesDone: 9, framesTotal: 9,
+                captureID: captures[0].id),
+            JobRecord(id: JobID(), state: .queued, created: created, updated: created)
         ]
         for job in jobs { try await index.insertJob(job) }
         try index.close()
@@ -95,7 +97,8 @@ final class CaptureIndexTests: XCTestCase {
 
     func testDeleteSaysWhetherThereWasARow() async throws {
         let index = try openIndex(try scratchFolder())
-        let kept = StoreFixture.record(bytes: 5), gone = StoreFixture.record(bytes: 6)
+        let kept = StoreFixture.record(bytes: 5)
+        let gone = StoreFixture.record(bytes: 6)
         try await index.insert(kept)
         try await index.insert(gone)
         let deleted = try await index.delete(gone.id)
@@ -130,8 +133,9 @@ final class CaptureIndexTests: XCTestCase {
         var running = JobRecord(id: JobID(), state: .queued, created: then, updated: then)
         let queued = JobRecord(id: JobID(), state: .queued, created: then, updated: then)
         let failed = JobRecord(id: JobID(), state: .failed, created: then, updated: then, problem: #"{"title":"bad bundle"}"#)
-        let succeeded = JobRecord(id: JobID(), state: .succeeded, created: then, updated: then, framesDone: 4, framesTotal: 4,
-                                  captureID: CaptureID())
+        let succeeded = JobRecord(
+            id: JobID(), state: .succeeded, created: then, updated: then, framesDone: 4, framesTotal: 4,
+            captureID: CaptureID())
         for job in [running, queued, failed, succeeded] { try await index.insertJob(job) }
         running.state = .running
         running.framesDone = 2

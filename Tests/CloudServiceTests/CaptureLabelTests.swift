@@ -22,8 +22,9 @@ final class CaptureLabelTests: XCTestCase {
             XCTAssertEqual(document["name"] as? String, "Kitchen, north wall")
             XCTAssertEqual(document["tags"] as? [String], ["kitchen", "floor-1", "tum"])
             XCTAssertEqual(document["note"] as? String, "taken at noon\nwith the lights on")
-            XCTAssertEqual(document["files"] as? [String: String],
-                           ["depth": "TUM_depth.png", "color": "TUM_color.png", "intrinsics": "camera_primesense.json"])
+            XCTAssertEqual(
+                document["files"] as? [String: String],
+                ["depth": "TUM_depth.png", "color": "TUM_color.png", "intrinsics": "camera_primesense.json"])
             let id = try XCTUnwrap(document["id"] as? String)
 
             let fetched = try await client.execute(uri: "/v1/captures/\(id)", method: .get).json()
@@ -40,8 +41,9 @@ final class CaptureLabelTests: XCTestCase {
         defer { harness.remove() }
         try await harness.test { client in
             let body = #"{"source": "synthetic:seed=3", "name": "simulated room", "tags": ["sim", "seed3"], "note": "baseline"}"#
-            let created = try await client.execute(uri: "/v1/captures", method: .post, headers: [.contentType: "application/json"],
-                                                   body: ByteBuffer(string: body))
+            let created = try await client.execute(
+                uri: "/v1/captures", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: body))
             XCTAssertEqual(created.status, .created, String(buffer: created.body))
             let document = try created.json()
             XCTAssertEqual(document["name"] as? String, "simulated room")
@@ -49,8 +51,9 @@ final class CaptureLabelTests: XCTestCase {
             XCTAssertEqual(document["note"] as? String, "baseline")
             XCTAssertEqual(document["files"] as? [String: String], [:])
 
-            let bad = try await client.execute(uri: "/v1/captures", method: .post, headers: [.contentType: "application/json"],
-                                               body: ByteBuffer(string: #"{"source": "synthetic", "tags": ["a b"]}"#))
+            let bad = try await client.execute(
+                uri: "/v1/captures", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"source": "synthetic", "tags": ["a b"]}"#))
             XCTAssertEqual(bad.status, .unprocessableContent)
             XCTAssertEqual(try bad.json()["field"] as? String, "tags")
         }
@@ -66,13 +69,15 @@ final class CaptureLabelTests: XCTestCase {
             let before = try await client.execute(uri: "/v1/captures/\(id)", method: .get)
             let patch: HTTPFields = [.contentType: "application/merge-patch+json"]
 
-            let named = try await client.execute(uri: "/v1/captures/\(id)", method: .patch, headers: patch,
-                                                 body: ByteBuffer(string: #"{"name": "Küche", "tags": ["a", "b"], "note": "first"}"#))
+            let named = try await client.execute(
+                uri: "/v1/captures/\(id)", method: .patch, headers: patch,
+                body: ByteBuffer(string: #"{"name": "Küche", "tags": ["a", "b"], "note": "first"}"#))
             XCTAssertEqual(named.status, .ok, String(buffer: named.body))
             XCTAssertNotEqual(named.headers[.eTag], before.headers[.eTag], "the document changed, so must its ETag")
             // A merge patch: tags left out stay, null clears the note.
-            let changed = try await client.execute(uri: "/v1/captures/\(id)", method: .patch, headers: patch,
-                                                   body: ByteBuffer(string: #"{"name": "Kitchen", "note": null}"#))
+            let changed = try await client.execute(
+                uri: "/v1/captures/\(id)", method: .patch, headers: patch,
+                body: ByteBuffer(string: #"{"name": "Kitchen", "note": null}"#))
             XCTAssertEqual(changed.status, .ok)
             let fetched = try await client.execute(uri: "/v1/captures/\(id)", method: .get)
             let document = try fetched.json()
@@ -90,10 +95,11 @@ final class CaptureLabelTests: XCTestCase {
                 (#"{"tags": ["ok", "not/ok"]}"#, patch, .unprocessableContent, "tags"),
                 (#"["name"]"#, patch, .badRequest, nil),
                 (#"{"name": "a", "note": "b", "name": "c"}"#, patch, .badRequest, "name"),
-                (#"{"name": "x"}"#, [.contentType: "text/plain"], .unsupportedMediaType, nil),
+                (#"{"name": "x"}"#, [.contentType: "text/plain"], .unsupportedMediaType, nil)
             ]
             for (body, headers, status, field) in cases {
-                let refused = try await client.execute(uri: "/v1/captures/\(id)", method: .patch, headers: headers, body: ByteBuffer(string: body))
+                let refused = try await client.execute(
+                    uri: "/v1/captures/\(id)", method: .patch, headers: headers, body: ByteBuffer(string: body))
                 XCTAssertEqual(refused.status, status, body)
                 XCTAssertEqual(refused.headers[.contentType], "application/problem+json", body)
                 XCTAssertEqual(try refused.json()["field"] as? String, field, body)
@@ -101,12 +107,14 @@ final class CaptureLabelTests: XCTestCase {
             let unchanged = try await client.execute(uri: "/v1/captures/\(id)", method: .get).json()
             XCTAssertEqual(unchanged["name"] as? String, "Kitchen", "a refused patch changes nothing")
             // null clears the tags; a key left out (the name) stays.
-            let cleared = try await client.execute(uri: "/v1/captures/\(id)", method: .patch, headers: patch, body: ByteBuffer(string: #"{"tags": null}"#))
+            let cleared = try await client.execute(
+                uri: "/v1/captures/\(id)", method: .patch, headers: patch, body: ByteBuffer(string: #"{"tags": null}"#))
             XCTAssertEqual(try cleared.json()["tags"] as? [String], [])
             XCTAssertEqual(try cleared.json()["name"] as? String, "Kitchen")
 
-            let missing = try await client.execute(uri: "/v1/captures/\(String(repeating: "0", count: 26))", method: .patch, headers: patch,
-                                                   body: ByteBuffer(string: #"{"name": "x"}"#))
+            let missing = try await client.execute(
+                uri: "/v1/captures/\(String(repeating: "0", count: 26))", method: .patch, headers: patch,
+                body: ByteBuffer(string: #"{"name": "x"}"#))
             XCTAssertEqual(missing.status, .notFound)
         }
     }

@@ -10,7 +10,7 @@ final class CaptureSearchTests: XCTestCase {
     /// give each a different point count.
     private static let uploads: [(name: String?, tags: String, voxel: String?)] = [
         ("delta", "kitchen,floor1", nil), ("Alpha", "kitchen", "0.01"), ("Delta", "floor1", "0.02"),
-        (nil, "kitchen,floor1,wide", "0.05"), ("bravo 100% a+b&c\\d", "", "0.1"),
+        (nil, "kitchen,floor1,wide", "0.05"), ("bravo 100% a+b&c\\d", "", "0.1")
     ]
 
     func testSearchTagsAndEveryOrderPageCorrectlyThroughNextLinks() async throws {
@@ -44,7 +44,9 @@ final class CaptureSearchTests: XCTestCase {
                 }
             }
             for sort in ["created", "-created", "name", "-name", "points", "-points"] {
-                var expected = documents.sorted { (key($0, sort), $0["id"] as! String) < (key($1, sort), $1["id"] as! String) }.map { $0["id"] as! String }
+                var expected = documents.sorted { (key($0, sort), $0["id"] as! String) < (key($1, sort), $1["id"] as! String) }.map {
+                    $0["id"] as! String
+                }
                 if sort.hasPrefix("-") { expected.reverse() }
                 let listed = try await Self.pages(client, "/v1/captures?limit=2&sort=\(sort)")
                 XCTAssertEqual(listed.ids, expected, sort)

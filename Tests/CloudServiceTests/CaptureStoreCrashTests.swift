@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CloudCore
 import CloudService
 import Foundation
 import SharedTestData
 import XCTest
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `kill -9` at random moments of a process that commits captures without pause: afterwards, every
 /// capture it announced is there, byte for byte, and nothing half-written is listed.
@@ -49,9 +50,10 @@ final class CaptureStoreCrashTests: XCTestCase {
         var leftovers = 0
         // The kill moments are random, so that runs reach different points of a commit, but seeded
         // and printed, so that a failing run can be replayed (CLOUDGEN_TEST_KILL_SEED=N).
-        let seed = try ProcessInfo.processInfo.environment[Self.seedVariable].map { text in
-            try XCTUnwrap(UInt64(text), "\(Self.seedVariable)=\(text) is not a whole number")
-        } ?? UInt64.random(in: 0...UInt64(UInt32.max))
+        let seed =
+            try ProcessInfo.processInfo.environment[Self.seedVariable].map { text in
+                try XCTUnwrap(UInt64(text), "\(Self.seedVariable)=\(text) is not a whole number")
+            } ?? UInt64.random(in: 0...UInt64(UInt32.max))
         print("CaptureStoreCrashTests: kill moments from seed \(seed) (\(Self.seedVariable)=\(seed) replays them)")
         var random = SplitMix64(seed: seed)
         for round in 0..<10 {

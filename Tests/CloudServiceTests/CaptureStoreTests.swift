@@ -8,7 +8,8 @@ final class CaptureStoreTests: XCTestCase {
     func testCommitPutsTheFilesInPlaceThenTheRow() async throws {
         let root = try scratchFolder()
         let store = try CaptureStore(root: root)
-        XCTAssertEqual(try StoreFixture.entries(root), ["captures", "index.sqlite", "index.sqlite-shm", "index.sqlite-wal", "staging", "uploads"])
+        XCTAssertEqual(
+            try StoreFixture.entries(root), ["captures", "index.sqlite", "index.sqlite-shm", "index.sqlite-wal", "staging", "uploads"])
         let record = try await StoreFixture.commitCapture(store)
         let problems = try await StoreFixture.problems(record.id, in: store)
         XCTAssertEqual(problems, [])
@@ -51,7 +52,9 @@ final class CaptureStoreTests: XCTestCase {
             store.abandon(staging: folder)
         }
         XCTAssertEqual(try StoreFixture.entries(elsewhere), [CaptureStore.cloudFileName])
-        XCTAssertEqual(try StoreFixture.entries(root), ["captures", "elsewhere", "index.sqlite", "index.sqlite-shm", "index.sqlite-wal", "staging", "uploads"])
+        XCTAssertEqual(
+            try StoreFixture.entries(root),
+            ["captures", "elsewhere", "index.sqlite", "index.sqlite-shm", "index.sqlite-wal", "staging", "uploads"])
         let count = try await store.index.count()
         XCTAssertEqual(count, 0)
     }
@@ -112,13 +115,15 @@ final class CaptureStoreTests: XCTestCase {
         let now = Date(timeIntervalSince1970: 1_764_000_000)
         let running = JobRecord(id: JobID(), state: .running, created: now, updated: now, framesDone: 1, framesTotal: 3)
         let queued = JobRecord(id: JobID(), state: .queued, created: now, updated: now)
-        let done = JobRecord(id: JobID(), state: .succeeded, created: now, updated: now, framesDone: 3, framesTotal: 3, captureID: complete.id)
+        let done = JobRecord(
+            id: JobID(), state: .succeeded, created: now, updated: now, framesDone: 3, framesTotal: 3, captureID: complete.id)
         for job in [running, queued, done] { try await store.index.insertJob(job) }
         try (store.index as? SQLiteCaptureIndex)?.close()
 
         store = try CaptureStore(root: root)
         let report = try await store.reconcile()
-        XCTAssertEqual(report, ReconcileReport(stagingRemoved: 2, uploadsRemoved: 1, orphansRemoved: 2, rowsRepaired: 2, jobsInterrupted: 2))
+        XCTAssertEqual(
+            report, ReconcileReport(stagingRemoved: 2, uploadsRemoved: 1, orphansRemoved: 2, rowsRepaired: 2, jobsInterrupted: 2))
         let allIDs = try await store.index.allIDs()
         XCTAssertEqual(allIDs, [complete.id])
         XCTAssertEqual(try StoreFixture.entries(store.captures), [complete.id.rawValue])
@@ -135,8 +140,9 @@ final class CaptureStoreTests: XCTestCase {
         XCTAssertEqual(storedDone, done)
         let secondReport = try await store.reconcile()
         XCTAssertEqual(secondReport, ReconcileReport(), "a second pass finds nothing to mend")
-        XCTAssertEqual(report.description,
-                       "2 staging and 1 upload leftovers removed, 2 orphan folders removed, 2 rows without files repaired, 2 jobs interrupted")
+        XCTAssertEqual(
+            report.description,
+            "2 staging and 1 upload leftovers removed, 2 orphan folders removed, 2 rows without files repaired, 2 jobs interrupted")
     }
 
     /// 8 tasks committing 50 captures each into one store at once: every row, every folder, every byte.

@@ -1,15 +1,19 @@
 import CloudCore
-@testable import CloudService
 import XCTest
+
+@testable import CloudService
 
 /// The service names its own files as the client knows them, by an error's subject: an upload's
 /// files by their parts, an unpacked archive's files under the archive's name.
 final class ClientPathsTests: XCTestCase {
     func testAnUploadedFileIsNamedByItsPart() {
-        let paths = ClientPaths(UploadedParts(folder: "/srv/uploads/r1", files: [
-            "depth": .init(name: "depth", path: "/srv/uploads/r1/depth", filename: "d.png", bytes: 10),
-            "photo": .init(name: "photo", path: "/srv/uploads/r1/photo", filename: "p.jpg", bytes: 10),
-        ]))
+        let paths = ClientPaths(
+            UploadedParts(
+                folder: "/srv/uploads/r1",
+                files: [
+                    "depth": .init(name: "depth", path: "/srv/uploads/r1/depth", filename: "d.png", bytes: 10),
+                    "photo": .init(name: "photo", path: "/srv/uploads/r1/photo", filename: "p.jpg", bytes: 10)
+                ]))
         let corrupt = paths.error(.badInput(.file("/srv/uploads/r1/depth"), "not a PNG"))
         XCTAssertEqual(corrupt.subject, .part("depth"))
         let problem = Problem.from(corrupt)

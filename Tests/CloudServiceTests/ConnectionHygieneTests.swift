@@ -1,8 +1,9 @@
-@testable import CloudService
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import XCTest
+
+@testable import CloudService
 
 /// What a connection may do to the server: hold it open with half a request (closed by the idle
 /// timeout), make curl wait for 100 Continue, or leave while its work runs (cancelled, nothing
@@ -39,8 +40,10 @@ final class ConnectionHygieneTests: XCTestCase {
             let port = try XCTUnwrap(client.port)
             let stalled = try (0..<10).map { _ in try RawConnection(port: port) }
             for connection in stalled {
-                try connection.send("POST /v1/captures HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=x\r\n"
-                                    + "Content-Length: 1000000\r\n\r\n--x\r\nContent-Disposition: form-data; name=\"depth\"; filename=\"d.png\"\r\n\r\nabc")
+                try connection.send(
+                    "POST /v1/captures HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=x\r\n"
+                        + "Content-Length: 1000000\r\n\r\n--x\r\nContent-Disposition: form-data; name=\"depth\"; filename=\"d.png\"\r\n\r\nabc"
+                )
             }
             for connection in stalled { XCTAssertTrue(connection.receive(for: 30).closed) }
             // On a connection of its own: the test client's idle one is closed by now too.
@@ -64,8 +67,9 @@ final class ConnectionHygieneTests: XCTestCase {
         try await harness.test(.live) { client in
             let port = try XCTUnwrap(client.port)
             let connection = try RawConnection(port: port)
-            try connection.send("POST /v1/captures HTTP/1.1\r\nHost: localhost\r\nContent-Type: \(upload.headers[.contentType]!)\r\n"
-                                + "Content-Length: \(body.count)\r\nExpect: 100-continue\r\n\r\n")
+            try connection.send(
+                "POST /v1/captures HTTP/1.1\r\nHost: localhost\r\nContent-Type: \(upload.headers[.contentType]!)\r\n"
+                    + "Content-Length: \(body.count)\r\nExpect: 100-continue\r\n\r\n")
             let interim = connection.receive(for: 10, until: { $0.contains("\r\n\r\n") }).text
             XCTAssertTrue(interim.hasPrefix("HTTP/1.1 100 Continue\r\n"), interim.debugDescription)
             try connection.send(body)
@@ -73,8 +77,9 @@ final class ConnectionHygieneTests: XCTestCase {
 
             // Over the limit: the final answer, and no 100 that would ask for the body.
             let large = try RawConnection(port: port)
-            try large.send("POST /v1/captures HTTP/1.1\r\nHost: localhost\r\nContent-Type: \(upload.headers[.contentType]!)\r\n"
-                           + "Content-Length: \(2 << 20)\r\nExpect: 100-continue\r\n\r\n")
+            try large.send(
+                "POST /v1/captures HTTP/1.1\r\nHost: localhost\r\nContent-Type: \(upload.headers[.contentType]!)\r\n"
+                    + "Content-Length: \(2 << 20)\r\nExpect: 100-continue\r\n\r\n")
             XCTAssertEqual(large.status(within: 10), 413)
         }
     }
@@ -88,7 +93,9 @@ final class ConnectionHygieneTests: XCTestCase {
             let port = try XCTUnwrap(client.port)
             let body = "{\"source\":\"synthetic:path=orbit,frames=400,color=256x192\",\"frames\":\"all\",\"fuse\":true}"
             let leaving = try RawConnection(port: port)
-            try leaving.send("POST /v1/captures HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            try leaving.send(
+                "POST /v1/captures HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            )
             // The server's word that the capture is running, then the client goes.
             try await Self.waitForMetric(client, "cloudgen_pool_running{pool=\"capture\"} 1")
             leaving.closeNow()
@@ -116,7 +123,9 @@ final class ConnectionHygieneTests: XCTestCase {
                 ids.append(try XCTUnwrap(try created.json()["id"] as? String))
             }
             // The one export thread draws a large picture of the first; the second's preview waits.
-            let busy = Task { try await client.execute(uri: "/v1/captures/\(ids[0])/preview.png?width=4096&height=4096&azimuth=33", method: .get) }
+            let busy = Task {
+                try await client.execute(uri: "/v1/captures/\(ids[0])/preview.png?width=4096&height=4096&azimuth=33", method: .get)
+            }
             try await Self.waitForMetric(client, "cloudgen_pool_running{pool=\"export\"} 1")
             let waiting = Task { try await client.execute(uri: "/v1/captures/\(ids[1])/preview.png?azimuth=10", method: .get) }
             try await Self.waitForMetric(client, "cloudgen_pool_queued{pool=\"export\"} 1")
@@ -125,8 +134,9 @@ final class ConnectionHygieneTests: XCTestCase {
             let answer = try await waiting.value
             XCTAssertEqual(answer.status, .notFound, String(buffer: answer.body))
             XCTAssertFalse(String(buffer: answer.body).contains(harness.data.path), String(buffer: answer.body))
-            XCTAssertFalse(FileManager.default.fileExists(atPath: harness.data.appendingPathComponent("captures/\(ids[1])").path),
-                           "the deleted capture's folder came back")
+            XCTAssertFalse(
+                FileManager.default.fileExists(atPath: harness.data.appendingPathComponent("captures/\(ids[1])").path),
+                "the deleted capture's folder came back")
             let drawn = try await busy.value
             XCTAssertEqual(drawn.status, .ok)
         }

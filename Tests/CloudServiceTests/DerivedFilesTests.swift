@@ -1,20 +1,24 @@
-@testable import CloudService
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import XCTest
+
+@testable import CloudService
 
 /// Derived files are named by the SHA-256 of their canonical parameters (held to `sha256sum`),
 /// quantised so that fractions cannot make endless variants, and held to a byte budget with the
 /// least recently used going first.
 final class DerivedFilesTests: XCTestCase {
     func testSHA256AgreesWithSha256sum() throws {
-        let texts = ["", "abc", String(repeating: "a", count: 55), String(repeating: "b", count: 56), String(repeating: "c", count: 64),
-                     String(repeating: "0123456789", count: 100), "preview 12.25 -30 640 480", "ünïcødé ☃"]
+        let texts = [
+            "", "abc", String(repeating: "a", count: 55), String(repeating: "b", count: 56), String(repeating: "c", count: 64),
+            String(repeating: "0123456789", count: 100), "preview 12.25 -30 640 480", "ünïcødé ☃"
+        ]
         for text in texts {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-            let input = Pipe(), output = Pipe()
+            let input = Pipe()
+            let output = Pipe()
             process.standardInput = input
             process.standardOutput = output
             try process.run()
@@ -46,7 +50,8 @@ final class DerivedFilesTests: XCTestCase {
             XCTAssertTrue(names.allSatisfy { $0.range(of: "^[0-9a-f]{64}\\.png$", options: .regularExpression) != nil }, "\(names)")
 
             for azimuth in stride(from: 20, through: 300, by: 20) {
-                let answer = try await client.execute(uri: "/v1/captures/\(id)/preview.png?azimuth=\(azimuth)&width=800&height=600", method: .get)
+                let answer = try await client.execute(
+                    uri: "/v1/captures/\(id)/preview.png?azimuth=\(azimuth)&width=800&height=600", method: .get)
                 XCTAssertEqual(answer.status, .ok)
                 XCTAssertLessThanOrEqual(try bytes(), 1 << 20, "over the budget after azimuth \(azimuth)")
             }
@@ -54,7 +59,9 @@ final class DerivedFilesTests: XCTestCase {
             XCTAssertTrue(metrics.contains("cloudgen_derived_budget_bytes 1048576"), metrics)
             let evictions = metrics.split(separator: "\n").first { $0.hasPrefix("cloudgen_derived_evictions_total ") }
             XCTAssertGreaterThan(Double(evictions?.split(separator: " ").last ?? "0") ?? 0, 0, metrics)
-            let held = metrics.split(separator: "\n").first { $0.hasPrefix("cloudgen_derived_bytes ") }.flatMap { Double($0.split(separator: " ").last!) }
+            let held = metrics.split(separator: "\n").first { $0.hasPrefix("cloudgen_derived_bytes ") }.flatMap {
+                Double($0.split(separator: " ").last!)
+            }
             XCTAssertEqual(held, Double(try bytes()), "the gauge holds what the disk holds")
             // The picture evicted first is drawn again when asked for.
             let again = try await client.execute(uri: "/v1/captures/\(id)/preview.png?azimuth=10", method: .get)

@@ -1,8 +1,9 @@
+import Foundation
+import XCTest
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import XCTest
 
 /// Headless chromium driven over the DevTools protocol on a pipe (`--remote-debugging-pipe`:
 /// commands on its fd 3, answers on its fd 4, each message ended by a NUL), so that a test can
@@ -16,7 +17,8 @@ final class DevToolsPipe {
     private var session: String?
 
     init(chromium: String, profile: URL) throws {
-        var toBrowser: [Int32] = [0, 0], fromBrowser: [Int32] = [0, 0]
+        var toBrowser: [Int32] = [0, 0]
+        var fromBrowser: [Int32] = [0, 0]
         guard pipe(&toBrowser) == 0, pipe(&fromBrowser) == 0 else { throw CocoaError(.fileWriteUnknown) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -26,8 +28,10 @@ final class DevToolsPipe {
         let devNull = Glibc.open("/dev/null", O_WRONLY)
         posix_spawn_file_actions_adddup2(&actions, devNull, 1)
         posix_spawn_file_actions_adddup2(&actions, devNull, 2)
-        let arguments = [chromium, "--headless", "--remote-debugging-pipe", "--no-sandbox", "--disable-dev-shm-usage", "--no-first-run",
-                         "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--user-data-dir=\(profile.path)", "about:blank"]
+        let arguments = [
+            chromium, "--headless", "--remote-debugging-pipe", "--no-sandbox", "--disable-dev-shm-usage", "--no-first-run",
+            "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--user-data-dir=\(profile.path)", "about:blank"
+        ]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let status = posix_spawn(&pid, chromium, &actions, nil, &argv, environ)
@@ -52,7 +56,8 @@ final class DevToolsPipe {
     /// Opens `url` in a new tab and talks to that tab from then on.
     func open(_ url: String) throws {
         let target = try send("Target.createTarget", ["url": url], toBrowser: true)
-        let attached = try send("Target.attachToTarget", ["targetId": target["targetId"] as? String ?? "", "flatten": true], toBrowser: true)
+        let attached = try send(
+            "Target.attachToTarget", ["targetId": target["targetId"] as? String ?? "", "flatten": true], toBrowser: true)
         session = attached["sessionId"] as? String
     }
 
@@ -89,7 +94,9 @@ final class DevToolsPipe {
         if !toBrowser, let session { message["sessionId"] = session }
         var bytes = [UInt8](try JSONSerialization.data(withJSONObject: message))
         bytes.append(0)
-        guard bytes.withUnsafeBytes({ write(commands, $0.baseAddress, $0.count) }) == bytes.count else { throw PageError("chromium's pipe is closed") }
+        guard bytes.withUnsafeBytes({ write(commands, $0.baseAddress, $0.count) }) == bytes.count else {
+            throw PageError("chromium's pipe is closed")
+        }
         // Events come in between; the answer carries the command's id.
         while true {
             let answer = try readMessage()

@@ -1,8 +1,9 @@
-@testable import CloudService
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import XCTest
+
+@testable import CloudService
 
 /// Every download is an attachment named after the capture and its variant, safe for RFC 6266
 /// readers whatever the name holds.
@@ -22,7 +23,7 @@ final class DownloadNameTests: XCTestCase {
                 "cloud.pcd?format=ascii&voxel=0.02": "kitchen-ascii-voxel0.02.pcd",
                 "preview.png": "kitchen-preview.png",
                 "preview.png?azimuth=60&width=320": "kitchen-preview-az60-w320.png",
-                "depth.png": "kitchen-depth.png",
+                "depth.png": "kitchen-depth.png"
             ]
             for (file, name) in expected {
                 let answer = try await client.execute(uri: "/v1/captures/\(id)/\(file)", method: .get)
@@ -35,15 +36,18 @@ final class DownloadNameTests: XCTestCase {
             XCTAssertEqual(part.headers[.contentDisposition], "attachment; filename=\"kitchen.ply\"; filename*=UTF-8''kitchen.ply")
 
             // Unnamed again: the id names the file. A name with a path and quotes cannot escape it.
-            _ = try await client.execute(uri: "/v1/captures/\(id)", method: .patch, headers: [.contentType: "application/json"],
-                                         body: ByteBuffer(string: #"{"name": null}"#))
+            _ = try await client.execute(
+                uri: "/v1/captures/\(id)", method: .patch, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"name": null}"#))
             let unnamed = try await client.execute(uri: "/v1/captures/\(id)/cloud.ply", method: .get)
             XCTAssertEqual(unnamed.headers[.contentDisposition], "attachment; filename=\"\(id).ply\"; filename*=UTF-8''\(id).ply")
-            _ = try await client.execute(uri: "/v1/captures/\(id)", method: .patch, headers: [.contentType: "application/json"],
-                                         body: ByteBuffer(string: #"{"name": "../Küche \"Süd\""}"#))
+            _ = try await client.execute(
+                uri: "/v1/captures/\(id)", method: .patch, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"name": "../Küche \"Süd\""}"#))
             let tricky = try await client.execute(uri: "/v1/captures/\(id)/depth.png", method: .get)
-            XCTAssertEqual(tricky.headers[.contentDisposition],
-                           "attachment; filename=\"-K_che -S_d--depth.png\"; filename*=UTF-8''-K%C3%BCche%20-S%C3%BCd--depth.png")
+            XCTAssertEqual(
+                tricky.headers[.contentDisposition],
+                "attachment; filename=\"-K_che -S_d--depth.png\"; filename*=UTF-8''-K%C3%BCche%20-S%C3%BCd--depth.png")
         }
     }
 
@@ -57,13 +61,16 @@ final class DownloadNameTests: XCTestCase {
         let extended = try XCTUnwrap(header.components(separatedBy: "; ").first { $0.hasPrefix("filename*=") })
         let python = Process()
         python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", """
+        python.arguments = [
+            "python3", "-c",
+            """
             import sys
             from email.message import EmailMessage
             m = EmailMessage()
             m['Content-Disposition'] = sys.argv[1]
             sys.stdout.write(m.get_filename())
-            """, "attachment; " + extended]
+            """, "attachment; " + extended
+        ]
         let pipe = Pipe()
         python.standardOutput = pipe
         try python.run()

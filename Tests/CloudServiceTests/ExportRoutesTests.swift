@@ -37,16 +37,19 @@ final class ExportRoutesTests: XCTestCase {
             XCTAssertEqual(part.headers[.contentRange], "bytes 100-199/\(stored.count)")
             let tail = try await client.execute(uri: "/v1/captures/\(id)/cloud.ply", method: .get, headers: [.range: "bytes=-10"])
             XCTAssertEqual(Data(buffer: tail.body), stored.suffix(10))
-            let beyond = try await client.execute(uri: "/v1/captures/\(id)/cloud.ply", method: .get, headers: [.range: "bytes=\(stored.count)-"])
+            let beyond = try await client.execute(
+                uri: "/v1/captures/\(id)/cloud.ply", method: .get, headers: [.range: "bytes=\(stored.count)-"])
             XCTAssertEqual(beyond.status, .rangeNotSatisfiable)
             XCTAssertEqual(beyond.headers[.contentRange], "bytes */\(stored.count)")
 
             // Other encodings and filters: the same cloud `convert` writes from the stored file.
             let original = try CloudReader.read(folder.appendingPathComponent("cloud.ply").path).cloud
             // `encoding`, as convert and the CLI spell it, and `format`, its older name here.
-            for (query, format) in [("cloud.pcd?encoding=ascii", CloudFileFormat.pcd(.ascii)), ("cloud.pcd?encoding=binary_compressed", .pcd(.compressed)),
-                                    ("cloud.ply?encoding=ascii", .ply(.ascii)), ("cloud.pcd?format=ascii", .pcd(.ascii)),
-                                    ("cloud.pcd?format=binary_compressed", .pcd(.compressed))] {
+            for (query, format) in [
+                ("cloud.pcd?encoding=ascii", CloudFileFormat.pcd(.ascii)), ("cloud.pcd?encoding=binary_compressed", .pcd(.compressed)),
+                ("cloud.ply?encoding=ascii", .ply(.ascii)), ("cloud.pcd?format=ascii", .pcd(.ascii)),
+                ("cloud.pcd?format=binary_compressed", .pcd(.compressed))
+            ] {
                 let response = try await client.execute(uri: "/v1/captures/\(id)/\(query)", method: .get)
                 XCTAssertEqual(response.status, .ok, query)
                 let cloud = try Data(buffer: response.body).withUnsafeBytes { try CloudReader.read(bytes: $0, path: query) }
@@ -66,7 +69,8 @@ final class ExportRoutesTests: XCTestCase {
             XCTAssertLessThan(served.count, original.count / 4)
 
             // The preview at the size asked for; the depth picture as stored.
-            let preview = try await client.execute(uri: "/v1/captures/\(id)/preview.png?azimuth=20&elevation=10&width=200&height=150", method: .get)
+            let preview = try await client.execute(
+                uri: "/v1/captures/\(id)/preview.png?azimuth=20&elevation=10&width=200&height=150", method: .get)
             XCTAssertEqual(preview.headers[.contentType], "image/png")
             let png = Data(buffer: preview.body)
             XCTAssertEqual(Array(png.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
@@ -83,8 +87,9 @@ final class ExportRoutesTests: XCTestCase {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             XCTAssertEqual(Set(pictures).count, 1)
-            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("derived").path)
-                .filter { $0.hasSuffix(".png") && !$0.hasPrefix(".") }.count, 3, "preview, cold preview, depth")
+            XCTAssertEqual(
+                try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("derived").path)
+                    .filter { $0.hasSuffix(".png") && !$0.hasPrefix(".") }.count, 3, "preview, cold preview, depth")
 
             // Newest first, paged by `after`.
             let first = try await client.execute(uri: "/v1/captures?limit=2", method: .get).json()
@@ -99,7 +104,9 @@ final class ExportRoutesTests: XCTestCase {
             let deleted = try await client.execute(uri: "/v1/captures/\(id)", method: .delete)
             XCTAssertEqual(deleted.status, .noContent)
             XCTAssertFalse(FileManager.default.fileExists(atPath: folder.path))
-            for (uri, method) in [("/v1/captures/\(id)", HTTPRequest.Method.get), ("/v1/captures/\(id)/cloud.ply", .get), ("/v1/captures/\(id)", .delete)] {
+            for (uri, method) in [
+                ("/v1/captures/\(id)", HTTPRequest.Method.get), ("/v1/captures/\(id)/cloud.ply", .get), ("/v1/captures/\(id)", .delete)
+            ] {
                 let gone = try await client.execute(uri: uri, method: method)
                 XCTAssertEqual(gone.status, .notFound, uri)
             }

@@ -1,5 +1,6 @@
-@testable import CloudService
 import XCTest
+
+@testable import CloudService
 
 /// Messages and reports the pipeline words for the CLI read, over HTTP, as the fields a client sends.
 final class HTTPWordingTests: XCTestCase {
@@ -10,10 +11,11 @@ final class HTTPWordingTests: XCTestCase {
             "frames 3: a capture stores one cloud; add --fuse": "frames 3: a capture stores one cloud; add fuse=true",
             "2 frames lack poses; --fuse and --frame world leave them out": "2 frames lack poses; fuse=true and frame=world leave them out",
             "--range 0.3,4 dropped 10 of 20 valid depth pixels (50%)": "range=0.3,4 dropped 10 of 20 valid depth pixels (50%)",
-            "the cloud's units are not metres; --known-distance X,Y=METRES scales it": "the cloud's units are not metres; known_distance=X,Y=METRES scales it",
+            "the cloud's units are not metres; --known-distance X,Y=METRES scales it":
+                "the cloud's units are not metres; known_distance=X,Y=METRES scales it",
             "pass --depth-scale S if the depth image uses other units": "pass depth_scale=S if the depth image uses other units",
             "--voxel 0.01": "voxel=0.01",
-            "--normals": "normals",
+            "--normals": "normals"
         ]
         for (cli, http) in cases {
             XCTAssertEqual(CaptureOrder.httpWording(cli), http)

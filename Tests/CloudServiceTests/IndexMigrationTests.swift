@@ -45,9 +45,12 @@ final class IndexMigrationTests: XCTestCase {
         let ids = try await index.allIDs()
         XCTAssertEqual(ids, [first, second])
         let kept = try await index.capture(first)
-        XCTAssertEqual(kept, CaptureRecord(id: first, created: Date(timeIntervalSince1970: 1_764_000_000.123), source: "rgbd:color,depth",
-                                           points: 1234, bounds: .init(min: SIMD3(-1.5, -0.25, 0.5), max: SIMD3(2, 1.125, 4.75)),
-                                           bytes: 20000, frames: 1, report: #"{"id":"06f1r8h2k3m4n5p6q7r8s9t0vw","points":1234}"#))
+        XCTAssertEqual(
+            kept,
+            CaptureRecord(
+                id: first, created: Date(timeIntervalSince1970: 1_764_000_000.123), source: "rgbd:color,depth",
+                points: 1234, bounds: .init(min: SIMD3(-1.5, -0.25, 0.5), max: SIMD3(2, 1.125, 4.75)),
+                bytes: 20000, frames: 1, report: #"{"id":"06f1r8h2k3m4n5p6q7r8s9t0vw","points":1234}"#))
         let job = try await index.job(try XCTUnwrap(JobID(validating: "06f1r8h2k3m4n5p6q7r8s9t0xy")))
         XCTAssertEqual(job?.captureID, second)
 

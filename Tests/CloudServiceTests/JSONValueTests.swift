@@ -1,6 +1,7 @@
-@testable import CloudService
 import Foundation
 import XCTest
+
+@testable import CloudService
 
 /// The JSON the service passes through (a capture's stored report) comes out as it went in:
 /// whole numbers whole, fractions exact, nulls kept, keys sorted, slashes unescaped.
@@ -17,8 +18,9 @@ final class JSONValueTests: XCTestCase {
         var object = JSONValue.object(["links": .object(["self": "/v1/captures/x"])])
         object["links"]?["zip"] = "/v1/captures/x/capture.zip"
         object["name"] = JSONValue(nil as String?)
-        XCTAssertEqual(String(decoding: try object.encoded(), as: UTF8.self),
-                       #"{"links":{"self":"/v1/captures/x","zip":"/v1/captures/x/capture.zip"},"name":null}"#)
+        XCTAssertEqual(
+            String(decoding: try object.encoded(), as: UTF8.self),
+            #"{"links":{"self":"/v1/captures/x","zip":"/v1/captures/x/capture.zip"},"name":null}"#)
         var text = JSONValue.string("a")
         text["key"] = .integer(1)
         XCTAssertEqual(text, .string("a"))

@@ -1,7 +1,8 @@
-@testable import CloudService
 import Foundation
 import SharedTestData
 import XCTest
+
+@testable import CloudService
 
 /// A job's event stream against the job's own progress: whenever a subscriber arrives, its stream
 /// carries the states in order, each once, and ends with the terminal one. (A stream that read

@@ -1,4 +1,3 @@
-@testable import CloudService
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -7,6 +6,8 @@ import NIOConcurrencyHelpers
 import ServiceLifecycle
 import SharedTestData
 import XCTest
+
+@testable import CloudService
 
 /// A graceful stop waits for the archive jobs: it cancels them, and returns only once each has
 /// saved how it ended, so no job is left `running` in the index of a server that stopped cleanly.
@@ -51,15 +52,16 @@ final class JobShutdownTests: XCTestCase {
         let running = RunningJobs()
         let events = NIOLockedValueBox<[String]>([])
         let (started, startedNow) = AsyncStream<Void>.makeStream()
-        XCTAssertTrue(running.start {
-            events.withLockedValue { $0.append("started") }
-            startedNow.yield()
-            // Ends only by cancellation: an hour is "never" for a test.
-            let outcome: String = (try? await Task.sleep(for: .seconds(3600))) == nil ? "cancelled" : "slept"
-            // What a job does after it is cancelled (saving its state) is waited for too.
-            try? await Task.sleep(for: .milliseconds(200))
-            events.withLockedValue { $0.append(outcome) }
-        })
+        XCTAssertTrue(
+            running.start {
+                events.withLockedValue { $0.append("started") }
+                startedNow.yield()
+                // Ends only by cancellation: an hour is "never" for a test.
+                let outcome: String = (try? await Task.sleep(for: .seconds(3600))) == nil ? "cancelled" : "slept"
+                // What a job does after it is cancelled (saving its state) is waited for too.
+                try? await Task.sleep(for: .milliseconds(200))
+                events.withLockedValue { $0.append(outcome) }
+            })
         var logger = Logger(label: "running-jobs-test")
         logger.logLevel = .critical
         let group = ServiceGroup(configuration: .init(services: [running], logger: logger))

@@ -53,10 +53,12 @@ final class JobTests: XCTestCase {
 
             // The CLI's pipeline on the folder itself.
             let reference = scratch.appendingPathComponent("reference.ply").path
-            _ = try CapturePipeline(sourceSpec: "redwood:\(try sharedData("open3d-rgbd"))", sourceOptions: SourceOptions(), frame: .world,
-                                    frameLimit: nil, fuse: true, outputs: [(reference, .ply(.binary))],
-                                    filters: FilterPipeline(steps: [try FilterArguments.step(flag: "--voxel", value: "0.02")], organized: false),
-                                    observer: SilentObserver()).run()
+            _ = try CapturePipeline(
+                sourceSpec: "redwood:\(try sharedData("open3d-rgbd"))", sourceOptions: SourceOptions(), frame: .world,
+                frameLimit: nil, fuse: true, outputs: [(reference, .ply(.binary))],
+                filters: FilterPipeline(steps: [try FilterArguments.step(flag: "--voxel", value: "0.02")], organized: false),
+                observer: SilentObserver()
+            ).run()
             let expected = try CloudReader.read(reference).cloud
             XCTAssertEqual(cloud.count, expected.count)
             XCTAssertEqual(cloud.positions, expected.positions)

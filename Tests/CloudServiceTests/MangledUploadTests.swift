@@ -47,13 +47,19 @@ final class MangledUploadTests: XCTestCase {
                     case 3:
                         let at = random.next(body.count + 1)
                         body.removeSubrange(at..<min(body.count, at + random.next(64)))
-                    case 4: body.insert(contentsOf: Array("\r\nContent-Disposition: form-data; name=\"x\u{0}\"\r\n\r\n".utf8), at: random.next(body.count + 1))
+                    case 4:
+                        body.insert(
+                            contentsOf: Array("\r\nContent-Disposition: form-data; name=\"x\u{0}\"\r\n\r\n".utf8),
+                            at: random.next(body.count + 1))
                     default: body = body.map { $0 == UInt8(ascii: "\n") && random.next(8) == 0 ? UInt8(ascii: "\r") : $0 }
                     }
                 }
-                let response = try await client.execute(uri: "/v1/captures", method: .post, headers: frame.headers, body: ByteBuffer(bytes: body))
+                let response = try await client.execute(
+                    uri: "/v1/captures", method: .post, headers: frame.headers, body: ByteBuffer(bytes: body))
                 statuses[UInt(response.status.code), default: 0] += 1
-                XCTAssertTrue([201, 400, 415, 422].contains(response.status.code), "round \(round): \(response.status) \(String(buffer: response.body))")
+                XCTAssertTrue(
+                    [201, 400, 415, 422].contains(response.status.code),
+                    "round \(round): \(response.status) \(String(buffer: response.body))")
                 if response.status.code >= 400 {
                     XCTAssertEqual(response.headers[.contentType], "application/problem+json", "round \(round)")
                 }

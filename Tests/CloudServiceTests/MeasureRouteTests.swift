@@ -16,8 +16,9 @@ final class MeasureRouteTests: XCTestCase {
         try await harness.test { client in
             // A 5 x 4 x 2.8 m room scanned and fused on the server, in the room's frame (z up).
             let order = #"{"source": "synthetic:room=5x4x2.8,path=scan,frames=9,color=32x24", "fuse": true, "frame": "world"}"#
-            let created = try await client.execute(uri: "/v1/captures", method: .post, headers: [.contentType: "application/json"],
-                                                   body: ByteBuffer(string: order))
+            let created = try await client.execute(
+                uri: "/v1/captures", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: order))
             XCTAssertEqual(created.status, .created, String(buffer: created.body))
             let id = try XCTUnwrap(try created.json()["id"] as? String)
 
@@ -37,8 +38,11 @@ final class MeasureRouteTests: XCTestCase {
             let loaded = try CloudReader.read(stored)
             var settings = MeasureSettings()
             settings.up = SIMD3(0, 0, 1)
-            var expected = try RoomMeasurer.measure(RoomScan(name: "capture \(id)", cloud: loaded.cloud,
-                                                             cameras: [loaded.header.viewpoint ?? .identity]), settings: settings).report
+            var expected = try RoomMeasurer.measure(
+                RoomScan(
+                    name: "capture \(id)", cloud: loaded.cloud,
+                    cameras: [loaded.header.viewpoint ?? .identity]), settings: settings
+            ).report
             expected.milliseconds = served.milliseconds
             XCTAssertEqual(served, expected)
 

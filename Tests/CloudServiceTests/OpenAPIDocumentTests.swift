@@ -67,7 +67,9 @@ final class OpenAPIDocumentTests: XCTestCase {
         defer { harness.remove() }
         try await harness.test { client in
             let document = try await OpenAPI.fetch(client)
-            XCTAssertEqual(NSDictionary(dictionary: document.root), NSDictionary(dictionary: try OpenAPI(text: ServiceIntrospection.openAPIDocument).root))
+            XCTAssertEqual(
+                NSDictionary(dictionary: document.root),
+                NSDictionary(dictionary: try OpenAPI(text: ServiceIntrospection.openAPIDocument).root))
             let upload = try MultipartBody.tumFrame()
             let created = try await client.execute(uri: "/v1/captures", method: .post, headers: upload.headers, body: upload.body)
             XCTAssertEqual(created.status, .created, String(buffer: created.body))
@@ -100,7 +102,8 @@ final class OpenAPIDocumentTests: XCTestCase {
             document.check(refused, "post", "/v1/captures")
             XCTAssertEqual(try refused.json()["field"] as? String, "depth_scale")
 
-            let text = try await client.execute(uri: "/v1/captures", method: .post, headers: [.contentType: "text/plain"], body: ByteBuffer(string: "depth"))
+            let text = try await client.execute(
+                uri: "/v1/captures", method: .post, headers: [.contentType: "text/plain"], body: ByteBuffer(string: "depth"))
             XCTAssertEqual(text.status, .unsupportedMediaType)
             document.check(text, "post", "/v1/captures")
 
@@ -120,7 +123,9 @@ final class OpenAPIDocumentTests: XCTestCase {
             document.check(ply, "get", "/v1/captures/{id}/cloud.ply")
 
             var convert = MultipartBody()
-            convert.file("cloud", Data(buffer: try await client.execute(uri: "/v1/captures/\(id)/cloud.ply", method: .get).body), filename: "scan.ply")
+            convert.file(
+                "cloud", Data(buffer: try await client.execute(uri: "/v1/captures/\(id)/cloud.ply", method: .get).body),
+                filename: "scan.ply")
             convert.field("format", "pcd")
             let converted = try await client.execute(uri: "/v1/convert", method: .post, headers: convert.headers, body: convert.body)
             XCTAssertEqual(converted.status, .ok, String(buffer: converted.body))
@@ -150,7 +155,8 @@ final class OpenAPIDocumentTests: XCTestCase {
             let wrongMethod = try await client.execute(uri: "/v1/captures", method: .put, body: ByteBuffer(string: "{}"))
             XCTAssertEqual(wrongMethod.status, .methodNotAllowed)
             document.check(wrongMethod, component: "MethodNotAllowed")
-            let allowed = Set((wrongMethod.headers[.allow] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+            let allowed = Set(
+                (wrongMethod.headers[.allow] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
             // HEAD is answered wherever GET is (the document says so once, in its description).
             XCTAssertEqual(allowed.subtracting(["head"]), Set(document.methods(of: "/v1/captures")))
             XCTAssertEqual(allowed.contains("head"), document.methods(of: "/v1/captures").contains("get"))
@@ -171,17 +177,22 @@ final class OpenAPIDocumentTests: XCTestCase {
             document.check(created, "post", "/v1/captures")
             let id = try XCTUnwrap(try created.json()["id"] as? String)
             let patch: HTTPFields = [.contentType: "application/merge-patch+json"]
-            for (text, status) in [(#"{"note": "by the window", "tags": ["tum", "office"]}"#, HTTPResponse.Status.ok),
-                                   (#"{"tags": ["no spaces"]}"#, .unprocessableContent), (#"{"id": "x"}"#, .badRequest)] {
-                let answer = try await client.execute(uri: "/v1/captures/\(id)", method: .patch, headers: patch, body: ByteBuffer(string: text))
+            for (text, status) in [
+                (#"{"note": "by the window", "tags": ["tum", "office"]}"#, HTTPResponse.Status.ok),
+                (#"{"tags": ["no spaces"]}"#, .unprocessableContent), (#"{"id": "x"}"#, .badRequest)
+            ] {
+                let answer = try await client.execute(
+                    uri: "/v1/captures/\(id)", method: .patch, headers: patch, body: ByteBuffer(string: text))
                 XCTAssertEqual(answer.status, status, text)
                 document.check(answer, "patch", "/v1/captures/{id}")
             }
-            let text = try await client.execute(uri: "/v1/captures/\(id)", method: .patch, headers: [.contentType: "text/plain"], body: ByteBuffer(string: "x"))
+            let text = try await client.execute(
+                uri: "/v1/captures/\(id)", method: .patch, headers: [.contentType: "text/plain"], body: ByteBuffer(string: "x"))
             XCTAssertEqual(text.status, .unsupportedMediaType)
             document.check(text, "patch", "/v1/captures/{id}")
-            let missing = try await client.execute(uri: "/v1/captures/\(String(repeating: "0", count: 26))", method: .patch, headers: patch,
-                                                   body: ByteBuffer(string: "{}"))
+            let missing = try await client.execute(
+                uri: "/v1/captures/\(String(repeating: "0", count: 26))", method: .patch, headers: patch,
+                body: ByteBuffer(string: "{}"))
             XCTAssertEqual(missing.status, .notFound)
             document.check(missing, "patch", "/v1/captures/{id}")
 
@@ -297,8 +308,9 @@ struct OpenAPI {
         }
         let responses = operation["responses"] as? [String: Any] ?? [:]
         guard let entry = responses[String(answer.status.code)] else {
-            return XCTFail("\(method.uppercased()) \(path) answered \(answer.status.code), which the document does not list (\(responses.keys.sorted()))",
-                           file: file, line: line)
+            return XCTFail(
+                "\(method.uppercased()) \(path) answered \(answer.status.code), which the document does not list (\(responses.keys.sorted()))",
+                file: file, line: line)
         }
         check(answer, against: resolved(entry), "\(method.uppercased()) \(path) \(answer.status.code)", file: file, line: line)
     }
@@ -378,7 +390,8 @@ private struct SchemaCheck {
             if let most = schema["maximum"] as? Double, number.doubleValue > most { found.append("\(path): \(number) > \(most)") }
         }
         if let text = value as? String, let pattern = schema["pattern"] as? String,
-           text.range(of: pattern, options: .regularExpression) == nil {
+            text.range(of: pattern, options: .regularExpression) == nil
+        {
             found.append("\(path): \(text) does not match \(pattern)")
         }
         return found

@@ -1,8 +1,9 @@
 import CloudCapture
 import CloudPipeline
-@testable import CloudService
 import Foundation
 import XCTest
+
+@testable import CloudService
 
 /// Both doors against `OptionCatalogue.all`: each CLI command's flags (as ArgumentParser dumps
 /// them), each route's fields and parameters (as /openapi.json documents them) and the service
@@ -51,7 +52,8 @@ final class OptionCatalogueTests: XCTestCase {
             }
         }
         // Every option either door takes is in some command or route, and each name is used once.
-        let flags = OptionCatalogue.all.compactMap(\.flag), fields = OptionCatalogue.all.compactMap(\.field)
+        let flags = OptionCatalogue.all.compactMap(\.flag)
+        let fields = OptionCatalogue.all.compactMap(\.field)
         XCTAssertEqual(flags.count, Set(flags).count)
         XCTAssertEqual(fields.count, Set(fields).count)
         for option in OptionCatalogue.all {
@@ -74,14 +76,17 @@ final class OptionCatalogueTests: XCTestCase {
 
     /// The page's upload form sends only fields the capture route documents.
     func testThePagesControlsAreCatalogueFields() throws {
-        let form = try XCTUnwrap(ServicePage.html.components(separatedBy: "id=\"upload\"").dropFirst().first?
-            .components(separatedBy: "</form>").first)
-        let names = Set(try NSRegularExpression(pattern: #"name="([a-z_]+)""#)
-            .matches(in: form, range: NSRange(form.startIndex..., in: form))
-            .map { String(form[Range($0.range(at: 1), in: form)!]) })
+        let form = try XCTUnwrap(
+            ServicePage.html.components(separatedBy: "id=\"upload\"").dropFirst().first?
+                .components(separatedBy: "</form>").first)
+        let names = Set(
+            try NSRegularExpression(pattern: #"name="([a-z_]+)""#)
+                .matches(in: form, range: NSRange(form.startIndex..., in: form))
+                .map { String(form[Range($0.range(at: 1), in: form)!]) })
         XCTAssertFalse(names.isEmpty)
         for name in names.subtracting(Self.notOptions) {
-            XCTAssertTrue(OptionCatalogue.field(name)?.routes.contains(.captureForm) == true, "the page sends \(name), which is no capture option")
+            XCTAssertTrue(
+                OptionCatalogue.field(name)?.routes.contains(.captureForm) == true, "the page sends \(name), which is no capture option")
         }
     }
 
@@ -109,7 +114,8 @@ final class OptionCatalogueTests: XCTestCase {
         for argument in arguments {
             let names = argument["names"] as? [[String: Any]] ?? []
             guard let long = names.first(where: { $0["kind"] as? String == "long" })?["name"] as? String,
-                  !["help", "version"].contains(long) else { continue }
+                !["help", "version"].contains(long)
+            else { continue }
             flags[long] = DumpedFlag(choices: argument["allValues"] as? [String], defaultValue: argument["defaultValue"] as? String)
         }
         return flags

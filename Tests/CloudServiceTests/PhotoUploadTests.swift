@@ -45,10 +45,12 @@ final class PhotoUploadTests: XCTestCase {
             let folder = try makeScratchFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let reference = folder.appendingPathComponent("reference.ply").path
-            _ = try CapturePipeline(sourceSpec: "photo:\(path)",
-                                    sourceOptions: SourceOptions(knownDistance: KnownDistance(x: 1512, y: 2016, metres: 0.6)),
-                                    frameLimit: 1, outputs: [(reference, .ply(.binary))], filters: FilterPipeline(steps: [], organized: false),
-                                    pictures: nil, observer: SilentObserver()).run()
+            _ = try CapturePipeline(
+                sourceSpec: "photo:\(path)",
+                sourceOptions: SourceOptions(knownDistance: KnownDistance(x: 1512, y: 2016, metres: 0.6)),
+                frameLimit: 1, outputs: [(reference, .ply(.binary))], filters: FilterPipeline(steps: [], organized: false),
+                pictures: nil, observer: SilentObserver()
+            ).run()
             let expected = try CloudReader.read(reference)
             XCTAssertEqual(served.cloud.positions, expected.cloud.positions)
             XCTAssertEqual(served.cloud.colors, expected.cloud.colors)
@@ -77,8 +79,9 @@ final class PhotoUploadTests: XCTestCase {
             XCTAssertEqual(problem["field"] as? String, "known_distance")
             XCTAssertTrue((problem["detail"] as? String ?? "").hasPrefix("known_distance"), "\(problem)")
             // The JSON route takes known_distance too, and refuses it for a source it does not apply to.
-            let json = try await client.execute(uri: "/v1/captures", method: .post, headers: [.contentType: "application/json"],
-                                                body: ByteBuffer(string: #"{"source": "synthetic", "known_distance": "10,10=1"}"#))
+            let json = try await client.execute(
+                uri: "/v1/captures", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"source": "synthetic", "known_distance": "10,10=1"}"#))
             XCTAssertEqual(json.status, .unprocessableContent, String(buffer: json.body))
             let detail = try json.json()["detail"] as? String ?? ""
             XCTAssertTrue(detail.contains("known_distance") && !detail.contains("--"), detail)

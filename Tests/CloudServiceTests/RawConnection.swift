@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// A TCP connection to the live test server that writes exactly the bytes a test gives it: a
 /// Host header of another name, half a request, a body that stops. The HTTP clients of the

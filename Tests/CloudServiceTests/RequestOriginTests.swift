@@ -1,9 +1,10 @@
-@testable import CloudService
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import XCTest
+
+@testable import CloudService
 
 /// Web pages the user visits cannot drive a server on loopback: DNS rebinding's foreign Host is
 /// refused, a foreign Origin cannot upload or delete, another site's `<img>` cannot make it render;
@@ -49,17 +50,20 @@ final class RequestOriginTests: XCTestCase {
             XCTAssertEqual(created.status, .created, String(buffer: created.body))
             let id = try XCTUnwrap(try created.json()["id"] as? String)
 
-            let deleted = try await client.execute(uri: "/v1/captures/\(id)", method: .delete, headers: [.origin: "http://attacker.example"])
+            let deleted = try await client.execute(
+                uri: "/v1/captures/\(id)", method: .delete, headers: [.origin: "http://attacker.example"])
             XCTAssertEqual(deleted.status, .forbidden)
             let opaque = try await client.execute(uri: "/v1/captures/\(id)", method: .delete, headers: [.origin: "null"])
             XCTAssertEqual(opaque.status, .forbidden)
 
             // Another site's <img> or fetch, whatever its method; following a link is a navigation.
             let crossSite = HTTPField.Name("Sec-Fetch-Site")!
-            let image = try await client.execute(uri: "/v1/captures/\(id)/preview.png?width=4096&height=4096", method: .get,
-                                                 headers: [crossSite: "cross-site", HTTPField.Name("Sec-Fetch-Mode")!: "no-cors"])
+            let image = try await client.execute(
+                uri: "/v1/captures/\(id)/preview.png?width=4096&height=4096", method: .get,
+                headers: [crossSite: "cross-site", HTTPField.Name("Sec-Fetch-Mode")!: "no-cors"])
             XCTAssertEqual(image.status, .forbidden)
-            let link = try await client.execute(uri: "/", method: .get, headers: [crossSite: "cross-site", HTTPField.Name("Sec-Fetch-Mode")!: "navigate"])
+            let link = try await client.execute(
+                uri: "/", method: .get, headers: [crossSite: "cross-site", HTTPField.Name("Sec-Fetch-Mode")!: "navigate"])
             XCTAssertEqual(link.status, .ok)
             let ownPage = try await client.execute(uri: "/v1/captures/\(id)", method: .get, headers: [crossSite: "same-origin"])
             XCTAssertEqual(ownPage.status, .ok)
@@ -72,9 +76,12 @@ final class RequestOriginTests: XCTestCase {
         defer { harness.remove() }
         let upload = try MultipartBody.tumFrame()
         try await harness.test { client in
-            let preflight = try await client.execute(uri: "/v1/captures", method: .options,
-                                                     headers: [.origin: "https://scans.example", .accessControlRequestMethod: "POST",
-                                                               .accessControlRequestHeaders: "content-type"])
+            let preflight = try await client.execute(
+                uri: "/v1/captures", method: .options,
+                headers: [
+                    .origin: "https://scans.example", .accessControlRequestMethod: "POST",
+                    .accessControlRequestHeaders: "content-type"
+                ])
             XCTAssertEqual(preflight.status, .noContent)
             XCTAssertEqual(preflight.headers[.accessControlAllowOrigin], "https://scans.example")
             XCTAssertTrue(preflight.headers[.accessControlAllowMethods]?.contains("POST") ?? false)
@@ -86,12 +93,14 @@ final class RequestOriginTests: XCTestCase {
             XCTAssertEqual(created.status, .created, String(buffer: created.body))
             XCTAssertEqual(created.headers[.accessControlAllowOrigin], "https://scans.example")
             // Its problems carry the header too, or its script could not read why.
-            let missing = try await client.execute(uri: "/v1/captures/0000000000000000000000000a", method: .get, headers: [.origin: "https://scans.example"])
+            let missing = try await client.execute(
+                uri: "/v1/captures/0000000000000000000000000a", method: .get, headers: [.origin: "https://scans.example"])
             XCTAssertEqual(missing.status, .notFound)
             XCTAssertEqual(missing.headers[.accessControlAllowOrigin], "https://scans.example")
 
-            let other = try await client.execute(uri: "/v1/captures", method: .options,
-                                                 headers: [.origin: "https://other.example", .accessControlRequestMethod: "POST"])
+            let other = try await client.execute(
+                uri: "/v1/captures", method: .options,
+                headers: [.origin: "https://other.example", .accessControlRequestMethod: "POST"])
             XCTAssertNil(other.headers[.accessControlAllowOrigin])
         }
     }

@@ -1,10 +1,11 @@
-@testable import CloudService
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NIOConcurrencyHelpers
 import SharedTestData
 import XCTest
+
+@testable import CloudService
 
 /// What outlives a server process, what it refuses to start with, and who it lets in.
 final class ServiceLifecycleTests: XCTestCase {
@@ -74,7 +75,8 @@ final class ServiceLifecycleTests: XCTestCase {
         XCTAssertFalse(AuthMiddleware<BasicRequestContext>.equal([], token))
         // A length difference that is a multiple of 256 must not wrap to "equal".
         for extra in [256, 512, 768] {
-            XCTAssertFalse(AuthMiddleware<BasicRequestContext>.equal(token + Array(repeating: UInt8(ascii: "x"), count: extra), token), "\(extra)")
+            XCTAssertFalse(
+                AuthMiddleware<BasicRequestContext>.equal(token + Array(repeating: UInt8(ascii: "x"), count: extra), token), "\(extra)")
         }
     }
 
@@ -97,7 +99,9 @@ final class ServiceLifecycleTests: XCTestCase {
                     if open {
                         XCTAssertNotEqual(answer.status, .unauthorized, "\(method) \(path)")
                     } else {
-                        XCTAssertEqual(answer.status, .unauthorized, "\(method) \(path) with \(header == nil ? "no token" : "the token and 256 bytes")")
+                        XCTAssertEqual(
+                            answer.status, .unauthorized, "\(method) \(path) with \(header == nil ? "no token" : "the token and 256 bytes")"
+                        )
                     }
                 }
                 checked += 1
@@ -143,8 +147,11 @@ final class ServiceConcurrencyTests: XCTestCase {
             let busy = Task {
                 defer { finished.withLockedValue { $0 = true } }
                 // A fused sequence: seconds of work for the only capture worker.
-                return try await client.execute(uri: "/v1/captures", method: .post, headers: [.contentType: "application/json"],
-                                                body: ByteBuffer(string: "{\"source\": \"synthetic:seed=2,depth=640x480\", \"frames\": 24, \"fuse\": true, \"filters\": [\"normals\"]}"))
+                return try await client.execute(
+                    uri: "/v1/captures", method: .post, headers: [.contentType: "application/json"],
+                    body: ByteBuffer(
+                        string:
+                            "{\"source\": \"synthetic:seed=2,depth=640x480\", \"frames\": 24, \"fuse\": true, \"filters\": [\"normals\"]}"))
             }
             // The server's own word that the capture occupies its only worker (not a guess of how
             // long that takes to happen).

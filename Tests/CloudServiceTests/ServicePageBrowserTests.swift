@@ -99,11 +99,13 @@ final class ServicePageBrowserTests: XCTestCase {
             XCTAssertTrue(cardText.contains("<ul class=\"warnings\"><li>\(warning)</li></ul>"), cardText)
             XCTAssertTrue(warning.hasPrefix("range=0.5,2 dropped"), warning)
 
-            let row = try XCTUnwrap(dom.range(of: "<li id=\"job-\(job)\"[^>]*>.*?</li>", options: .regularExpression), "the page lists no job \(job)")
+            let row = try XCTUnwrap(
+                dom.range(of: "<li id=\"job-\(job)\"[^>]*>.*?</li>", options: .regularExpression), "the page lists no job \(job)")
             let rowText = String(dom[row])
             XCTAssertTrue(rowText.contains("data-state=\"succeeded\""), rowText)
             XCTAssertTrue(rowText.contains("succeeded · 5 of 5 frames"), rowText)
-            XCTAssertTrue(rowText.contains("<progress max=\"5\" value=\"5\">") || rowText.contains("<progress value=\"5\" max=\"5\">"), rowText)
+            XCTAssertTrue(
+                rowText.contains("<progress max=\"5\" value=\"5\">") || rowText.contains("<progress value=\"5\" max=\"5\">"), rowText)
             // The job's capture is listed too.
             let polled = try await client.execute(uri: "/v1/jobs/\(job)", method: .get).json()
             let made = try XCTUnwrap((polled["capture"] as? String)?.split(separator: "/").last)
@@ -130,7 +132,8 @@ final class ServicePageBrowserTests: XCTestCase {
             // Loaded, and the listing fetched: the status line says how many captures there are.
             XCTAssertTrue(try browser.wait(until: "document.readyState === 'complete' && document.getElementById('status')?.textContent"))
             try browser.setFiles("#upload input[name=bundle]", [archive.path])
-            try browser.evaluate("""
+            try browser.evaluate(
+                """
                 (() => {
                   const form = document.getElementById('upload');
                   form.elements.voxel.value = '0.02';
@@ -140,12 +143,15 @@ final class ServicePageBrowserTests: XCTestCase {
                 })()
                 """)
             let finished = try browser.wait(until: "document.querySelector('#jobs li[data-state=succeeded]')")
-            let shown = try browser.evaluate("document.getElementById('jobs-panel').outerHTML + ' ' + document.getElementById('status').textContent")
+            let shown = try browser.evaluate(
+                "document.getElementById('jobs-panel').outerHTML + ' ' + document.getElementById('status').textContent")
             XCTAssertTrue(finished, "the page shows no finished job: \(shown ?? "")")
             let row = try browser.evaluate("document.querySelector('#jobs li').textContent") as? String ?? ""
             XCTAssertTrue(row.contains("succeeded · 5 of 5 frames"), row)
-            XCTAssertTrue(try browser.wait(until: "[...document.querySelectorAll('.capture h2.name')].some(h => h.textContent === 'scan from the page')"),
-                          "the job's capture is not listed with its name")
+            XCTAssertTrue(
+                try browser.wait(
+                    until: "[...document.querySelectorAll('.capture h2.name')].some(h => h.textContent === 'scan from the page')"),
+                "the job's capture is not listed with its name")
 
             let tagged = try await client.execute(uri: "/v1/captures?tag=page", method: .get).json()
             let capture = try XCTUnwrap((tagged["captures"] as? [[String: Any]])?.first, "no capture tagged page")
@@ -158,7 +164,8 @@ final class ServicePageBrowserTests: XCTestCase {
             // A phone's portrait through the photo field, scaled by a known distance: the card
             // shows the capture's warning, which names the field, not the CLI's flag.
             try browser.setFiles("#upload input[name=photo]", [try sharedData("phone/iphonex-portrait-depth.jpg")])
-            try browser.evaluate("""
+            try browser.evaluate(
+                """
                 (() => {
                   const form = document.getElementById('upload');
                   form.elements.known_distance.value = '1512,2016=0.6';
@@ -169,10 +176,12 @@ final class ServicePageBrowserTests: XCTestCase {
             let listed = try browser.wait(until: "[...document.querySelectorAll('.capture h2.name')].some(h => h.textContent === 'vase')")
             let status = try browser.evaluate("document.getElementById('status').textContent")
             XCTAssertTrue(listed, "the photo's capture is not listed: \(status ?? "")")
-            let warnings = try browser.evaluate("""
-                [...document.querySelectorAll('.capture')].find(c => c.querySelector('h2.name').textContent === 'vase')
-                  .querySelector('ul.warnings').textContent
-                """) as? String ?? ""
+            let warnings =
+                try browser.evaluate(
+                    """
+                    [...document.querySelectorAll('.capture')].find(c => c.querySelector('h2.name').textContent === 'vase')
+                      .querySelector('ul.warnings').textContent
+                    """) as? String ?? ""
             XCTAssertTrue(warnings.contains("lies 0.6 m away (known_distance)"), warnings)
         }
     }
@@ -182,8 +191,10 @@ final class ServicePageBrowserTests: XCTestCase {
         let archive = folder.appendingPathComponent("scan.tar")
         let tar = Process()
         tar.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        tar.arguments = ["tar", "-cf", archive.path, "-C", try sharedDataDirectory().path, "open3d-rgbd/color", "open3d-rgbd/depth",
-                         "open3d-rgbd/camera_primesense.json", "open3d-rgbd/trajectory.log"]
+        tar.arguments = [
+            "tar", "-cf", archive.path, "-C", try sharedDataDirectory().path, "open3d-rgbd/color", "open3d-rgbd/depth",
+            "open3d-rgbd/camera_primesense.json", "open3d-rgbd/trajectory.log"
+        ]
         try tar.run()
         tar.waitUntilExit()
         XCTAssertEqual(tar.terminationStatus, 0)
@@ -193,10 +204,13 @@ final class ServicePageBrowserTests: XCTestCase {
     /// The preview <img> inside capture `id`'s card: its whole tag and its src (a path).
     static func previewImage(in dom: String, of id: String) -> (tag: String, source: String)? {
         guard let card = dom.range(of: "id=\"capture-\(id)\""),
-              let tag = dom.range(of: "<img[^>]*>", options: .regularExpression, range: card.upperBound..<dom.endIndex) else { return nil }
+            let tag = dom.range(of: "<img[^>]*>", options: .regularExpression, range: card.upperBound..<dom.endIndex)
+        else { return nil }
         let text = String(dom[tag])
         // " src=", not the data-src the page also sets.
-        guard let src = text.range(of: " src=\"/v1/captures/\(id)/preview\\.png\\?[^\"]*\"", options: .regularExpression) else { return nil }
+        guard let src = text.range(of: " src=\"/v1/captures/\(id)/preview\\.png\\?[^\"]*\"", options: .regularExpression) else {
+            return nil
+        }
         let source = text[src].dropFirst(" src=\"".count).dropLast().replacingOccurrences(of: "&amp;", with: "&")
         return (text, source)
     }
@@ -209,7 +223,9 @@ private struct Chromium {
     init() throws {
         let candidates = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw ChromiumMissing("chromium is not installed (looked for \(candidates.joined(separator: ", "))): run Tools/bootstrap, which installs Debian's chromium")
+            throw ChromiumMissing(
+                "chromium is not installed (looked for \(candidates.joined(separator: ", "))): run Tools/bootstrap, which installs Debian's chromium"
+            )
         }
         path = found
     }
@@ -226,8 +242,11 @@ private struct Chromium {
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["--headless", "--disable-gpu", "--no-sandbox", "--disable-dev-shm-usage", "--no-first-run",
-                             "--hide-scrollbars", "--user-data-dir=\(profile.path)", "--virtual-time-budget=10000"] + arguments
+        process.arguments =
+            [
+                "--headless", "--disable-gpu", "--no-sandbox", "--disable-dev-shm-usage", "--no-first-run",
+                "--hide-scrollbars", "--user-data-dir=\(profile.path)", "--virtual-time-budget=10000"
+            ] + arguments
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: errors)
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
@@ -239,7 +258,12 @@ private struct Chromium {
         let printed = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
         guard status == 0 else {
             let complaint = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "chromium \(arguments.joined(separator: " ")) exited with \(status): \(complaint.suffix(2000))"])
+            throw CocoaError(
+                .executableLoad,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "chromium \(arguments.joined(separator: " ")) exited with \(status): \(complaint.suffix(2000))"
+                ])
         }
         return printed
     }
@@ -281,7 +305,8 @@ private struct ScreenshotPixels {
     func pixelsDiffering(from other: ScreenshotPixels) -> Int {
         guard other.rgb.count == rgb.count else { return rgb.count / 3 }
         var count = 0
-        for i in stride(from: 0, to: rgb.count, by: 3) where rgb[i] != other.rgb[i] || rgb[i + 1] != other.rgb[i + 1] || rgb[i + 2] != other.rgb[i + 2] {
+        for i in stride(from: 0, to: rgb.count, by: 3)
+        where rgb[i] != other.rgb[i] || rgb[i + 1] != other.rgb[i + 1] || rgb[i + 2] != other.rgb[i + 2] {
             count += 1
         }
         return count

@@ -22,11 +22,13 @@ final class ServiceRoutesTests: XCTestCase {
             _ = try await client.execute(uri: "/v1/captures", method: .post, headers: upload.headers, body: upload.body)
             _ = try await client.execute(uri: "/v1/captures/nope", method: .get)
             let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
-            for line in ["cloudgen_http_requests_total{route=\"/v1/captures\",method=\"POST\",status=\"201\"} 1",
-                         "cloudgen_http_requests_total{route=\"/v1/captures/{id}\",method=\"GET\",status=\"404\"} 1",
-                         "cloudgen_captures_stored 1", "cloudgen_jobs_queued 0", "cloudgen_jobs_running 0",
-                         "cloudgen_pool_running{pool=\"capture\"} 0", "cloudgen_pool_queued{pool=\"export\"} 0",
-                         "cloudgen_http_request_duration_seconds_count{route=\"/v1/captures\"} 1"] {
+            for line in [
+                "cloudgen_http_requests_total{route=\"/v1/captures\",method=\"POST\",status=\"201\"} 1",
+                "cloudgen_http_requests_total{route=\"/v1/captures/{id}\",method=\"GET\",status=\"404\"} 1",
+                "cloudgen_captures_stored 1", "cloudgen_jobs_queued 0", "cloudgen_jobs_running 0",
+                "cloudgen_pool_running{pool=\"capture\"} 0", "cloudgen_pool_queued{pool=\"export\"} 0",
+                "cloudgen_http_request_duration_seconds_count{route=\"/v1/captures\"} 1"
+            ] {
                 XCTAssertTrue(metrics.contains(line), "missing \(line) in\n\(metrics)")
             }
             let written = metrics.split(separator: "\n").first { $0.hasPrefix("cloudgen_bytes_written_total ") }

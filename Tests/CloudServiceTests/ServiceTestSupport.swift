@@ -36,7 +36,9 @@ struct ServiceHarness {
 
     /// Runs `body` against the service. Every answer it gets is checked for the data folder's
     /// path: no answer may show where the server keeps its files.
-    func test<Value>(_ setup: TestingSetup = .router, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+    func test<Value>(_ setup: TestingSetup = .router, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Value)
+        async throws -> Value
+    {
         let app = try await CloudServer.application(configuration, logger: Self.logger)
         let folder = data.path
         return try await app.test(setup) { client in try await body(PathCheckingClient(base: client, hidden: folder)) }
@@ -52,7 +54,9 @@ struct PathCheckingClient: TestClientProtocol {
         let response = try await base.executeRequest(uri: uri, method: method, headers: headers, body: body)
         let text = String(decoding: response.body.readableBytesView, as: UTF8.self)
         XCTAssertFalse(text.contains(hidden), "\(method) \(uri) answered with the server's data path: \(text.prefix(500))")
-        for field in response.headers { XCTAssertFalse(field.value.contains(hidden), "\(method) \(uri): header \(field.name) names the data path") }
+        for field in response.headers {
+            XCTAssertFalse(field.value.contains(hidden), "\(method) \(uri): header \(field.name) names the data path")
+        }
         return response
     }
 
@@ -65,7 +69,9 @@ struct MultipartBody {
     private(set) var bytes = Data()
 
     mutating func file(_ name: String, _ contents: Data, filename: String? = nil, type: String = "application/octet-stream") {
-        bytes += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename ?? name)\"\r\nContent-Type: \(type)\r\n\r\n".utf8)
+        bytes += Data(
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename ?? name)\"\r\nContent-Type: \(type)\r\n\r\n"
+                .utf8)
         bytes += contents
         bytes += Data("\r\n".utf8)
     }
@@ -120,12 +126,15 @@ enum CLICapture {
         let folder = try makeScratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (cloud, depthImage) = files(folder.path)
-        let spec = "rgbd:\(try sharedData("open3d-rgbd/other_formats/TUM_color.png")),\(try sharedData("open3d-rgbd/other_formats/TUM_depth.png"))"
-        _ = try CapturePipeline(sourceSpec: spec,
-                                sourceOptions: SourceOptions(intrinsicsPath: try sharedData("open3d-rgbd/camera_primesense.json"), depthUnitsPerMetre: 5000),
-                                frameLimit: 1, outputs: cloud.map { [($0, .ply(.binary))] } ?? [], filters: FilterPipeline(steps: [], organized: false),
-                                pictures: depthImage.map { PreviewOutputs(previewPath: nil, depthImagePath: $0, depthBlend: nil) },
-                                observer: SilentObserver()).run()
+        let spec =
+            "rgbd:\(try sharedData("open3d-rgbd/other_formats/TUM_color.png")),\(try sharedData("open3d-rgbd/other_formats/TUM_depth.png"))"
+        _ = try CapturePipeline(
+            sourceSpec: spec,
+            sourceOptions: SourceOptions(intrinsicsPath: try sharedData("open3d-rgbd/camera_primesense.json"), depthUnitsPerMetre: 5000),
+            frameLimit: 1, outputs: cloud.map { [($0, .ply(.binary))] } ?? [], filters: FilterPipeline(steps: [], organized: false),
+            pictures: depthImage.map { PreviewOutputs(previewPath: nil, depthImagePath: $0, depthBlend: nil) },
+            observer: SilentObserver()
+        ).run()
         return try read(cloud ?? depthImage!)
     }
 }
@@ -143,8 +152,10 @@ func redwoodArchive(in folder: URL) throws -> Data {
     let archive = folder.appendingPathComponent("scan.tar")
     let tar = Process()
     tar.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    tar.arguments = ["tar", "-cf", archive.path, "-C", try sharedDataDirectory().path, "open3d-rgbd/color", "open3d-rgbd/depth",
-                     "open3d-rgbd/camera_primesense.json", "open3d-rgbd/trajectory.log"]
+    tar.arguments = [
+        "tar", "-cf", archive.path, "-C", try sharedDataDirectory().path, "open3d-rgbd/color", "open3d-rgbd/depth",
+        "open3d-rgbd/camera_primesense.json", "open3d-rgbd/trajectory.log"
+    ]
     try tar.run()
     tar.waitUntilExit()
     XCTAssertEqual(tar.terminationStatus, 0)

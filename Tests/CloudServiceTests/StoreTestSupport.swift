@@ -23,9 +23,10 @@ enum StoreFixture {
     }
 
     static func record(_ id: CaptureID = CaptureID(), created: Date = Date(), bytes: Int = 0) -> CaptureRecord {
-        CaptureRecord(id: id, created: created, source: "synthetic:seed=\(bytes % 97)", points: bytes / 15,
-                      bounds: bytes % 2 == 0 ? nil : .init(min: SIMD3(-1.5, -0.25, 0.5), max: SIMD3(2, 1.125, 4.75)),
-                      bytes: bytes, frames: 1 + bytes % 3, report: #"{"id":"\#(id)","points":\#(bytes / 15)}"#)
+        CaptureRecord(
+            id: id, created: created, source: "synthetic:seed=\(bytes % 97)", points: bytes / 15,
+            bounds: bytes % 2 == 0 ? nil : .init(min: SIMD3(-1.5, -0.25, 0.5), max: SIMD3(2, 1.125, 4.75)),
+            bytes: bytes, frames: 1 + bytes % 3, report: #"{"id":"\#(id)","points":\#(bytes / 15)}"#)
     }
 
     /// Writes a capture's files into a staging folder, in several writes (so that a kill can land

@@ -1,10 +1,12 @@
+import CloudCore
+import Foundation
+import XCTest
+
+@testable import SafeIO
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CloudCore
-@testable import SafeIO
-import Foundation
-import XCTest
 
 /// Writes never lose data (Docs/reliability.md "Writing outputs"): a destination appears whole or
 /// not at all, a device or FIFO is written in place and never replaced, a killed run's
@@ -54,10 +56,11 @@ final class AtomicFileTests: XCTestCase {
 
     func testAFailingBodyLeavesTheOldFileAndNoTemporary() throws {
         try AtomicFile.write(bytes: Array("old".utf8), to: "\(path)/out.txt")
-        XCTAssertThrowsError(try AtomicFile.write("\(path)/out.txt") { temporary in
-            try Data("half".utf8).write(to: URL(fileURLWithPath: temporary))
-            throw CloudError.io("disk full")
-        })
+        XCTAssertThrowsError(
+            try AtomicFile.write("\(path)/out.txt") { temporary in
+                try Data("half".utf8).write(to: URL(fileURLWithPath: temporary))
+                throw CloudError.io("disk full")
+            })
         XCTAssertEqual(contents("out.txt"), "old")
         XCTAssertEqual(entries(), ["out.txt"])
     }
@@ -132,8 +135,9 @@ final class AtomicFileTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: "\(path)/\(staleFolder)/frames", withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: "\(path)/\(staleFolder)/frames/0.depth", contents: Data("x".utf8))
         try AtomicFile.write(bytes: [1, 2, 3], to: "\(path)/out.ply")
-        XCTAssertEqual(entries(), [live, otherTarget, notOurs, "out.ply"].sorted(),
-                       "only the dead process's temporaries of out.ply go; a live process's, another target's and other names stay")
+        XCTAssertEqual(
+            entries(), [live, otherTarget, notOurs, "out.ply"].sorted(),
+            "only the dead process's temporaries of out.ply go; a live process's, another target's and other names stay")
     }
 
     func testTemporaryNamesParseBackToTheirTargetAndProcess() {
@@ -149,13 +153,14 @@ final class AtomicFileTests: XCTestCase {
 
     func testASetLandsWholeOrNotAtAll() throws {
         try AtomicFile.write(bytes: Array("old a".utf8), to: "\(path)/a.txt")
-        XCTAssertThrowsError(try OutputSet.all(subject: "test") {
-            try AtomicFile.write(bytes: Array("new a".utf8), to: "\(path)/a.txt")
-            try AtomicFile.write(bytes: Array("new b".utf8), to: "\(path)/b.txt")
-            XCTAssertEqual(self.contents("a.txt"), "old a", "nothing lands before the set ends")
-            XCTAssertNil(self.contents("b.txt"))
-            throw CloudError.io("the last file failed")
-        })
+        XCTAssertThrowsError(
+            try OutputSet.all(subject: "test") {
+                try AtomicFile.write(bytes: Array("new a".utf8), to: "\(path)/a.txt")
+                try AtomicFile.write(bytes: Array("new b".utf8), to: "\(path)/b.txt")
+                XCTAssertEqual(self.contents("a.txt"), "old a", "nothing lands before the set ends")
+                XCTAssertNil(self.contents("b.txt"))
+                throw CloudError.io("the last file failed")
+            })
         XCTAssertEqual(entries(), ["a.txt"])
         XCTAssertEqual(contents("a.txt"), "old a")
 
@@ -170,13 +175,15 @@ final class AtomicFileTests: XCTestCase {
 
     func testARenameFailingPartWayPutsTheEarlierOutputsBack() throws {
         try AtomicFile.write(bytes: Array("old a".utf8), to: "\(path)/a.txt")
-        XCTAssertThrowsError(try OutputSet.all(subject: "test") {
-            try AtomicFile.write(bytes: Array("new a".utf8), to: "\(path)/a.txt")
-            try AtomicFile.write(bytes: Array("new b".utf8), to: "\(path)/b.txt")
-            // A folder that is not empty takes b.txt's place before the renames: its rename fails
-            // after a.txt's has succeeded.
-            try FileManager.default.createDirectory(atPath: "\(self.path)/b.txt/inside", withIntermediateDirectories: true)
-        }) { error in
+        XCTAssertThrowsError(
+            try OutputSet.all(subject: "test") {
+                try AtomicFile.write(bytes: Array("new a".utf8), to: "\(path)/a.txt")
+                try AtomicFile.write(bytes: Array("new b".utf8), to: "\(path)/b.txt")
+                // A folder that is not empty takes b.txt's place before the renames: its rename fails
+                // after a.txt's has succeeded.
+                try FileManager.default.createDirectory(atPath: "\(self.path)/b.txt/inside", withIntermediateDirectories: true)
+            }
+        ) { error in
             XCTAssertEqual((error as? CloudError)?.kind, .deviceOrIO, "\(error)")
         }
         XCTAssertEqual(contents("a.txt"), "old a", "a.txt was put back")
@@ -185,13 +192,14 @@ final class AtomicFileTests: XCTestCase {
     }
 
     func testAStagedFolderInASetLandsWithTheFiles() throws {
-        XCTAssertThrowsError(try OutputSet.all(subject: "test") {
-            let staged = try StagedDirectory("\(path)/export", what: "export")
-            try AtomicFile.write(bytes: [1], to: "\(staged.staging.path)/0.png")
-            try staged.commit()
-            XCTAssertFalse(FileManager.default.fileExists(atPath: "\(self.path)/export"))
-            try AtomicFile.write(bytes: [2], to: "\(path)/missing/last.ply")
-        })
+        XCTAssertThrowsError(
+            try OutputSet.all(subject: "test") {
+                let staged = try StagedDirectory("\(path)/export", what: "export")
+                try AtomicFile.write(bytes: [1], to: "\(staged.staging.path)/0.png")
+                try staged.commit()
+                XCTAssertFalse(FileManager.default.fileExists(atPath: "\(self.path)/export"))
+                try AtomicFile.write(bytes: [2], to: "\(path)/missing/last.ply")
+            })
         XCTAssertEqual(entries(), [], "the folder is gone with the failed set")
 
         try OutputSet.all(subject: "test") {

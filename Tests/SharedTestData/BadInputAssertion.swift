@@ -2,8 +2,10 @@ import CloudCore
 import XCTest
 
 /// Asserts that `body` throws `CloudError.badInput` whose one-line message names `name`.
-public func assertBadInput<T>(naming name: String, containing detail: String? = nil,
-                              file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> T) {
+public func assertBadInput<T>(
+    naming name: String, containing detail: String? = nil,
+    file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> T
+) {
     do {
         _ = try body()
         XCTFail("expected a bad-input error naming \(name), got success", file: file, line: line)

@@ -24,7 +24,9 @@ extension SplitMix64 {
 }
 
 /// A cloud with every float bit in use, optional channels, and NaN pixels when organized.
-public func syntheticCloud(colors: Bool, normals: Bool, organized: Bool, curvature withCurvature: Bool = false, seed: UInt64 = 7) -> PointCloud {
+public func syntheticCloud(colors: Bool, normals: Bool, organized: Bool, curvature withCurvature: Bool = false, seed: UInt64 = 7)
+    -> PointCloud
+{
     var random = SplitMix64(seed: seed)
     let grid = organized ? PointCloud.Grid(width: 7, height: 5) : nil
     let count = grid.map { $0.width * $0.height } ?? 50
@@ -42,7 +44,9 @@ public func syntheticCloud(colors: Bool, normals: Bool, organized: Bool, curvatu
             continue
         }
         positions += [random.float(3), random.float(2), abs(random.float(8)) + 0.3]
-        rgb += [UInt8(truncatingIfNeeded: random.next()), UInt8(truncatingIfNeeded: random.next()), UInt8(truncatingIfNeeded: random.next())]
+        rgb += [
+            UInt8(truncatingIfNeeded: random.next()), UInt8(truncatingIfNeeded: random.next()), UInt8(truncatingIfNeeded: random.next())
+        ]
         let n = SIMD3(random.float(1), random.float(1), random.float(1) + 2)
         let unit = n / (n * n).sum().squareRoot()
         normal += [unit.x, unit.y, unit.z]
@@ -59,8 +63,9 @@ public func syntheticCloud(colors: Bool, normals: Bool, organized: Bool, curvatu
         positions[4] = -0.000123456789
         rgb[0...5] = [0, 0, 0, 255, 255, 255]
     }
-    return PointCloud(positions: positions, colors: colors ? rgb : nil, normals: normals ? normal : nil,
-                      curvature: normals && withCurvature ? curvature : nil, organized: grid)
+    return PointCloud(
+        positions: positions, colors: colors ? rgb : nil, normals: normals ? normal : nil,
+        curvature: normals && withCurvature ? curvature : nil, organized: grid)
 }
 
 /// Whether two floats are the same bits (any NaN matches any NaN).
@@ -69,8 +74,10 @@ public func sameFloat(_ a: Float, _ b: Float) -> Bool {
 }
 
 /// Asserts that `body` throws a CloudError of `kind` whose message names `name`.
-public func assertCloudError<T>(_ kind: CloudError.Kind, naming name: String, containing detail: String? = nil,
-                         file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> T) {
+public func assertCloudError<T>(
+    _ kind: CloudError.Kind, naming name: String, containing detail: String? = nil,
+    file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> T
+) {
     do {
         _ = try body()
         XCTFail("expected a \(kind) error naming \(name), got success", file: file, line: line)
@@ -88,11 +95,14 @@ public func assertCloudError<T>(_ kind: CloudError.Kind, naming name: String, co
 
 /// Runs one of PCL's command-line programs (Debian's pcl-tools, which Tools/bootstrap installs) in
 /// `directory`, its chatter discarded, and records a failure when it is missing or fails.
-public func runPCLTool(_ name: String, _ arguments: [String], in directory: URL? = nil,
-                       file: StaticString = #filePath, line: UInt = #line) throws {
+public func runPCLTool(
+    _ name: String, _ arguments: [String], in directory: URL? = nil,
+    file: StaticString = #filePath, line: UInt = #line
+) throws {
     let executable = "/usr/bin/\(name)"
     guard FileManager.default.isExecutableFile(atPath: executable) else {
-        XCTFail("\(executable) is missing: install Debian's pcl-tools (Tools/bootstrap does) to compare against PCL", file: file, line: line)
+        XCTFail(
+            "\(executable) is missing: install Debian's pcl-tools (Tools/bootstrap does) to compare against PCL", file: file, line: line)
         throw CocoaError(.fileNoSuchFile)
     }
     let process = Process()

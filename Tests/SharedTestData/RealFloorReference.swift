@@ -59,22 +59,33 @@ public struct RealFloorReference: Sendable {
         centroid: SIMD3(-1.909382458562128, 0.13160749708427383, 2.705402129355754), support: 6990,
         spreadDegrees: 0.148, spreadMetres: 0.0004)
     public static let tum = RealFloorReference(
-        name: "tum", arguments: ["--source", "rgbd:$DATA/open3d-rgbd/other_formats/TUM_color.png,$DATA/open3d-rgbd/other_formats/TUM_depth.png",
-                    "--intrinsics", "$DATA/open3d-rgbd/camera_primesense.json", "--depth-scale", "5000"],
+        name: "tum",
+        arguments: [
+            "--source", "rgbd:$DATA/open3d-rgbd/other_formats/TUM_color.png,$DATA/open3d-rgbd/other_formats/TUM_depth.png",
+            "--intrinsics", "$DATA/open3d-rgbd/camera_primesense.json", "--depth-scale", "5000"
+        ],
         up: SIMD3(0.0, -1.0, 0.0), upTolerance: 30.0, threshold: 0.05,
         normal: SIMD3(0.013259522042511239, -0.8700492538519022, -0.49278644557957585), offset: 1.7950053818288165,
         centroid: SIMD3(0.08298693139007998, 0.5564516298112556, 2.662340726538932), support: 10736,
         spreadDegrees: 0.614, spreadMetres: 0.0043)
     public static let pclGrabber814212 = RealFloorReference(
-        name: "pcl-grabber-814212", arguments: ["--source", "rgbd:$DATA/pcl-grabber/frame_20121214T142255.814212_rgb.tiff,$DATA/pcl-grabber/frame_20121214T142255.814212_depth.tiff",
-                    "--intrinsics", "$DATA/pcl-grabber/frame_20121214T142255.814212.xml"],
+        name: "pcl-grabber-814212",
+        arguments: [
+            "--source",
+            "rgbd:$DATA/pcl-grabber/frame_20121214T142255.814212_rgb.tiff,$DATA/pcl-grabber/frame_20121214T142255.814212_depth.tiff",
+            "--intrinsics", "$DATA/pcl-grabber/frame_20121214T142255.814212.xml"
+        ],
         up: SIMD3(0.0, -1.0, 0.0), upTolerance: 50.0, threshold: 0.02,
         normal: SIMD3(0.07078789939337655, -0.6920174308500651, -0.7184016625114038), offset: 0.7145833430796024,
         centroid: SIMD3(-0.10862068130558832, -0.23550970629242285, 1.2108423191381883), support: 4693,
         spreadDegrees: 0.046, spreadMetres: 0.0003)
     public static let pclGrabber068683 = RealFloorReference(
-        name: "pcl-grabber-068683", arguments: ["--source", "rgbd:$DATA/pcl-grabber/frame_20121214T142256.068683_rgb.tiff,$DATA/pcl-grabber/frame_20121214T142256.068683_depth.tiff",
-                    "--intrinsics", "$DATA/pcl-grabber/frame_20121214T142256.068683.xml"],
+        name: "pcl-grabber-068683",
+        arguments: [
+            "--source",
+            "rgbd:$DATA/pcl-grabber/frame_20121214T142256.068683_rgb.tiff,$DATA/pcl-grabber/frame_20121214T142256.068683_depth.tiff",
+            "--intrinsics", "$DATA/pcl-grabber/frame_20121214T142256.068683.xml"
+        ],
         up: SIMD3(0.0, -1.0, 0.0), upTolerance: 50.0, threshold: 0.02,
         normal: SIMD3(0.07040874426302679, -0.6954157162090803, -0.715150047459074), offset: 0.7117118365451499,
         centroid: SIMD3(-0.11155359619287908, -0.2322405726050759, 1.210041494263723), support: 4699,
@@ -105,7 +116,8 @@ public struct RealFloorReference: Sendable {
     public func disagreement(normal other: SIMD3<Double>, offset otherOffset: Double) -> (degrees: Double, metres: Double) {
         let length = (other * other).sum().squareRoot()
         let sign: Double = (other * up).sum() < 0 ? -1 : 1
-        let n = sign * other / length, d = sign * otherOffset / length
+        let n = sign * other / length
+        let d = sign * otherOffset / length
         return (angleDegrees(n, normal), abs((n * centroid).sum() + d))
     }
 }
@@ -115,4 +127,3 @@ public func angleDegrees(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
     let cosine = (a * b).sum() / ((a * a).sum() * (b * b).sum()).squareRoot()
     return acos(min(1, max(-1, cosine))) * 180 / .pi
 }
-

@@ -1,8 +1,8 @@
-import CTestEncoders
 import CImageCodecs
+import CTestEncoders
 import CloudCore
-import SafeIO
 import CloudImages
+import SafeIO
 
 extension EXRDepthFile {
     /// Writes `samples` (width * height, row-major) as a one-channel EXR named `channel`, stored as

@@ -15,11 +15,15 @@ public enum JPEGWriter {
     }
 
     /// A complete JPEG file in memory of packed 8-bit gray (`channels` 1) or RGB (3) rows.
-    public static func encode(_ pixels: [UInt8], width: Int, height: Int, channels: Int, quality: Int = defaultQuality,
-                              origin: String) throws -> [UInt8] {
+    public static func encode(
+        _ pixels: [UInt8], width: Int, height: Int, channels: Int, quality: Int = defaultQuality,
+        origin: String
+    ) throws -> [UInt8] {
         try ImageLimits.check(width: width, height: height, origin: origin)
         guard channels == 1 || channels == 3, pixels.count == width * height * channels else {
-            throw CloudError.badInput(.file(origin), "a \(width)x\(height) image of \(channels) channels needs \(width * height * channels) samples, got \(pixels.count)")
+            throw CloudError.badInput(
+                .file(origin),
+                "a \(width)x\(height) image of \(channels) channels needs \(width * height * channels) samples, got \(pixels.count)")
         }
         var status = cic_status()
         var bytes: UnsafeMutablePointer<UInt8>?

@@ -8,32 +8,43 @@ extension BadInputCorpus {
 
     /// `capture --source rgbd:COLOR,DEPTH` with the good image of the other kind and the real
     /// intrinsics; every other case has a previous out.ply that must stay as it was.
-    private static func rgbd(_ name: String, color: (String, [UInt8])? = nil, depth: (String, [UInt8])? = nil,
-                             names: String? = nil, keep: Bool = false) -> BadInput {
+    private static func rgbd(
+        _ name: String, color: (String, [UInt8])? = nil, depth: (String, [UInt8])? = nil,
+        names: String? = nil, keep: Bool = false
+    ) -> BadInput {
         let c = color ?? ("color.jpg", Fixture.colorJPEG)
         let d = depth ?? ("depth.png", Fixture.depthPNG)
         let bad = color != nil ? c.0 : d.0
-        return BadInput(name: name, files: [c.0: c.1, d.0: d.1, "k.json": Fixture.intrinsicsJSON],
-                        arguments: ["capture", "--source", "rgbd:{dir}/\(c.0),{dir}/\(d.0)", "--intrinsics", "{dir}/k.json",
-                                    "--depth-scale", "1000", "--ply", "{dir}/out.ply"],
-                        expect: .badInput, names: names ?? "{dir}/\(bad)",
-                        existing: keep ? ["out.ply": Fixture.text("an earlier capture")] : [:])
+        return BadInput(
+            name: name, files: [c.0: c.1, d.0: d.1, "k.json": Fixture.intrinsicsJSON],
+            arguments: [
+                "capture", "--source", "rgbd:{dir}/\(c.0),{dir}/\(d.0)", "--intrinsics", "{dir}/k.json",
+                "--depth-scale", "1000", "--ply", "{dir}/out.ply"
+            ],
+            expect: .badInput, names: names ?? "{dir}/\(bad)",
+            existing: keep ? ["out.ply": Fixture.text("an earlier capture")] : [:])
     }
 
     private static var sof: Int { Fixture.colorJPEG.indices.first { Fixture.colorJPEG[$0] == 0xFF && Fixture.colorJPEG[$0 + 1] == 0xC0 }! }
 
-    static let jpeg: [BadInput] = [0.002, 0.1, 0.25, 0.5, 0.9, 0.999].enumerated().map { i, f in
-        rgbd("JPEG cut at \(f * 100)%", color: ("cut.jpg", Fixture.cut(Fixture.colorJPEG, f)), keep: i % 2 == 0)
-    } + [
-        rgbd("JPEG cut in half, end-of-image marker appended (libjpeg fills gray)",
-             color: ("eoi.jpg", Fixture.cut(Fixture.colorJPEG, 0.5) + [0xFF, 0xD9]), keep: true),
-        rgbd("JPEG with corrupted entropy-coded bytes", color: ("corrupt.jpg", corruptedJPEG())),
-        rgbd("JPEG whose SOF claims 16000x16000", color: ("huge.jpg", Fixture.patch(Fixture.colorJPEG, at: sof + 5, Fixture.be16(16000) + Fixture.be16(16000))), keep: true),
-        rgbd("JPEG whose SOF claims width 0", color: ("zero.jpg", Fixture.patch(Fixture.colorJPEG, at: sof + 7, Fixture.be16(0)))),
-        rgbd("JPEG whose SOF claims 12-bit samples", color: ("twelve.jpg", Fixture.patch(Fixture.colorJPEG, at: sof + 4, [12])), keep: true),
-        rgbd("JPEG whose SOF claims 5 components", color: ("five.jpg", Fixture.patch(Fixture.colorJPEG, at: sof + 9, [5]))),
-        rgbd("JPEG as the depth image (8-bit color)", depth: ("depth.jpg", Fixture.colorJPEG), keep: true),
-    ]
+    static let jpeg: [BadInput] =
+        [0.002, 0.1, 0.25, 0.5, 0.9, 0.999].enumerated().map { i, f in
+            rgbd("JPEG cut at \(f * 100)%", color: ("cut.jpg", Fixture.cut(Fixture.colorJPEG, f)), keep: i % 2 == 0)
+        } + [
+            rgbd(
+                "JPEG cut in half, end-of-image marker appended (libjpeg fills gray)",
+                color: ("eoi.jpg", Fixture.cut(Fixture.colorJPEG, 0.5) + [0xFF, 0xD9]), keep: true),
+            rgbd("JPEG with corrupted entropy-coded bytes", color: ("corrupt.jpg", corruptedJPEG())),
+            rgbd(
+                "JPEG whose SOF claims 16000x16000",
+                color: ("huge.jpg", Fixture.patch(Fixture.colorJPEG, at: sof + 5, Fixture.be16(16000) + Fixture.be16(16000))), keep: true),
+            rgbd("JPEG whose SOF claims width 0", color: ("zero.jpg", Fixture.patch(Fixture.colorJPEG, at: sof + 7, Fixture.be16(0)))),
+            rgbd(
+                "JPEG whose SOF claims 12-bit samples", color: ("twelve.jpg", Fixture.patch(Fixture.colorJPEG, at: sof + 4, [12])),
+                keep: true),
+            rgbd("JPEG whose SOF claims 5 components", color: ("five.jpg", Fixture.patch(Fixture.colorJPEG, at: sof + 9, [5]))),
+            rgbd("JPEG as the depth image (8-bit color)", depth: ("depth.jpg", Fixture.colorJPEG), keep: true)
+        ]
 
     /// Bytes in the middle third of the scan flipped (markers left alone).
     private static func corruptedJPEG() -> [UInt8] {
@@ -55,10 +66,16 @@ extension BadInputCorpus {
             rgbd("16-bit PNG depth cut at \(f * 100)%", depth: ("cut.png", Fixture.cut(d, f)), keep: i % 2 == 1)
         } + [
             rgbd("PNG without its IEND chunk", depth: ("noend.png", Array(d.dropLast(12))), keep: true),
-            rgbd("PNG with a byte of IDAT changed (CRC error)", depth: ("crc.png", Fixture.patch(d, at: lastIDATData, [d[lastIDATData] ^ 0x01]))),
-            rgbd("PNG with corrupt deflate data and right CRCs", depth: ("zlib.png", withIDAT { Fixture.patch($0, at: 50, [~$0[50]]) }), keep: true),
+            rgbd(
+                "PNG with a byte of IDAT changed (CRC error)",
+                depth: ("crc.png", Fixture.patch(d, at: lastIDATData, [d[lastIDATData] ^ 0x01]))),
+            rgbd(
+                "PNG with corrupt deflate data and right CRCs", depth: ("zlib.png", withIDAT { Fixture.patch($0, at: 50, [~$0[50]]) }),
+                keep: true),
             rgbd("PNG with half of each IDAT and right CRCs", depth: ("short.png", withIDAT { Array($0.prefix($0.count / 2)) })),
-            rgbd("PNG whose IHDR claims 16384x16384", depth: ("huge.png", PNGChunks.ihdr(d, at: 0, Fixture.be32(16384) + Fixture.be32(16384))), keep: true),
+            rgbd(
+                "PNG whose IHDR claims 16384x16384",
+                depth: ("huge.png", PNGChunks.ihdr(d, at: 0, Fixture.be32(16384) + Fixture.be32(16384))), keep: true),
             rgbd("PNG whose IHDR claims width 0", depth: ("zero.png", PNGChunks.ihdr(d, at: 0, Fixture.be32(0)))),
             rgbd("PNG whose IHDR claims width 100000", depth: ("wide.png", PNGChunks.ihdr(d, at: 0, Fixture.be32(100_000))), keep: true),
             rgbd("PNG whose IHDR claims 8-bit samples", depth: ("eight.png", PNGChunks.ihdr(d, at: 8, [8]))),
@@ -66,7 +83,7 @@ extension BadInputCorpus {
             rgbd("PNG whose IHDR claims bit depth 7", depth: ("seven.png", PNGChunks.ihdr(d, at: 8, [7]))),
             rgbd("PNG with an ancillary chunk whose CRC is wrong", depth: ("anc.png", badAncillary), keep: true),
             rgbd("8-bit RGB PNG as the depth image", depth: ("color.png", Fixture.colorPNG)),
-            rgbd("PNG color image cut in half", color: ("cut.png", Fixture.cut(Fixture.colorPNG, 0.5)), keep: true),
+            rgbd("PNG color image cut in half", color: ("cut.png", Fixture.cut(Fixture.colorPNG, 0.5)), keep: true)
         ]
     }()
 
@@ -75,7 +92,8 @@ extension BadInputCorpus {
         let ifd = t[4..<8].reversed().reduce(0) { $0 << 8 | Int($1) }
         func entry(_ tag: Int) -> Int { tiffEntry(t, tag) }
         func array(_ tag: Int) -> Int { t[entry(tag)..<(entry(tag) + 4)].reversed().reduce(0) { $0 << 8 | Int($1) } }
-        let offsets = array(273), counts = array(279)
+        let offsets = array(273)
+        let counts = array(279)
         let firstStrip = t[offsets..<(offsets + 4)].reversed().reduce(0) { $0 << 8 | Int($1) }
         var packbits = t
         for i in (firstStrip + 400)..<(firstStrip + 600) { packbits[i] = 0x7F }
@@ -96,7 +114,7 @@ extension BadInputCorpus {
             tiff("TIFF with corrupt PackBits data", packbits, keep: true),
             tiff("TIFF whose compression tag says LZW", Fixture.patch(t, at: entry(259), Fixture.le16(5))),
             tiff("TIFF whose photometric tag says min-is-white", Fixture.patch(t, at: entry(262), Fixture.le16(0)), keep: true),
-            tiff("TIFF whose photometric tag says CMYK", Fixture.patch(t, at: entry(262), Fixture.le16(5))),
+            tiff("TIFF whose photometric tag says CMYK", Fixture.patch(t, at: entry(262), Fixture.le16(5)))
         ]
     }()
 
@@ -116,7 +134,7 @@ extension BadInputCorpus {
             pgm("plain (ASCII) PGM", Fixture.text("P2 2 2 65535\n1 2 3 4\n"), keep: true),
             pgm("PAM (P7)", Fixture.text("P7\nWIDTH 2\n") + raster.prefix(8)),
             pgm("PPM (3 channels) as the depth image", Fixture.colorPPM, keep: true),
-            rgbd("PPM color raster cut", color: ("color.ppm", Fixture.cut(Fixture.colorPPM, 0.7))),
+            rgbd("PPM color raster cut", color: ("color.ppm", Fixture.cut(Fixture.colorPPM, 0.7)))
         ]
     }()
 
@@ -132,11 +150,13 @@ extension BadInputCorpus {
             file("PCLZF compressed data cut in half", Fixture.cut(z, 0.5)),
             file("PCLZF claiming 1000 more compressed bytes", PCLZF.field(z, at: 29, z.count - 37 + 1000), keep: true),
             file("PCLZF claiming a raw size that does not fit its image", PCLZF.field(z, at: 33, 640 * 480 * 2 + 2)),
-            file("PCLZF claiming 16384x16384", PCLZF.field(PCLZF.field(PCLZF.field(z, at: 5, 16384), at: 9, 16384), at: 33, 16384 * 16384 * 2), keep: true),
+            file(
+                "PCLZF claiming 16384x16384",
+                PCLZF.field(PCLZF.field(PCLZF.field(z, at: 5, 16384), at: 9, 16384), at: 33, 16384 * 16384 * 2), keep: true),
             file("PCLZF of an unknown image type", Fixture.patch(z, at: 13, Fixture.text("float32  "))),
             file("PCLZF with corrupt LZF data", corrupt, keep: true),
             file("PCLZF bayer8 type over depth16 data", Fixture.patch(z, at: 13, Fixture.text("bayer8 "))),
-            rgbd("PCLZF rgb24 color cut", color: ("color.pclzf", Fixture.cut(Fixture.colorPCLZF, 0.9)), keep: true),
+            rgbd("PCLZF rgb24 color cut", color: ("color.pclzf", Fixture.cut(Fixture.colorPCLZF, 0.9)), keep: true)
         ]
     }()
 
@@ -145,26 +165,39 @@ extension BadInputCorpus {
         let stem = "frame_0001"
         let tumLists = ["rgb.txt": Fixture.text("1.0 rgb/1.png\n"), "depth.txt": Fixture.text("1.0 depth/1.png\n")]
         return [
-            BadInput(name: "pclgrabber: frame whose rgb PCLZF is cut",
-                     files: ["\(stem).xml": Fixture.grabberXML, "\(stem)_depth.pclzf": Fixture.depthPCLZF,
-                             "\(stem)_rgb.pclzf": Fixture.cut(Fixture.colorPCLZF, 0.6)],
-                     arguments: ["capture", "--source", "pclgrabber:{dir}", "--ply", "{dir}/out.ply"], expect: .badInput,
-                     names: "{dir}/\(stem)_rgb.pclzf", existing: ["out.ply": Fixture.text("an earlier capture")]),
-            BadInput(name: "pclgrabber: frame whose depth TIFF claims 16384x16384",
-                     files: ["\(stem).xml": Fixture.grabberXML, "\(stem)_depth.tiff": hugeTIFF,
-                             "\(stem)_rgb.tiff": Fixture.bytes(Fixture.grabberStem + "_rgb.tiff")],
-                     arguments: ["capture", "--source", "pclgrabber:{dir}", "--ply", "{dir}/out.ply"], expect: .badInput,
-                     names: "{dir}/\(stem)_depth.tiff"),
-            BadInput(name: "tum: depth PNG cut in half",
-                     files: tumLists.merging(["rgb/1.png": Fixture.colorPNG, "depth/1.png": Fixture.cut(Fixture.depthPNG, 0.5),
-                                              "k.json": Fixture.intrinsicsJSON]) { a, _ in a },
-                     arguments: ["capture", "--source", "tum:{dir}", "--intrinsics", "{dir}/k.json", "--ply", "{dir}/out.ply"], expect: .badInput,
-                     names: "{dir}/depth/1.png", existing: ["out.ply": Fixture.text("an earlier capture")]),
-            BadInput(name: "redwood: color JPEG with corrupt data",
-                     files: ["color/00000.jpg": corruptedJPEG(), "depth/00000.png": Fixture.depthPNG,
-                             "camera_intrinsic.json": Fixture.intrinsicsJSON],
-                     arguments: ["capture", "--source", "redwood:{dir}", "--ply", "{dir}/out.ply"], expect: .badInput,
-                     names: "{dir}/color/00000.jpg"),
+            BadInput(
+                name: "pclgrabber: frame whose rgb PCLZF is cut",
+                files: [
+                    "\(stem).xml": Fixture.grabberXML, "\(stem)_depth.pclzf": Fixture.depthPCLZF,
+                    "\(stem)_rgb.pclzf": Fixture.cut(Fixture.colorPCLZF, 0.6)
+                ],
+                arguments: ["capture", "--source", "pclgrabber:{dir}", "--ply", "{dir}/out.ply"], expect: .badInput,
+                names: "{dir}/\(stem)_rgb.pclzf", existing: ["out.ply": Fixture.text("an earlier capture")]),
+            BadInput(
+                name: "pclgrabber: frame whose depth TIFF claims 16384x16384",
+                files: [
+                    "\(stem).xml": Fixture.grabberXML, "\(stem)_depth.tiff": hugeTIFF,
+                    "\(stem)_rgb.tiff": Fixture.bytes(Fixture.grabberStem + "_rgb.tiff")
+                ],
+                arguments: ["capture", "--source", "pclgrabber:{dir}", "--ply", "{dir}/out.ply"], expect: .badInput,
+                names: "{dir}/\(stem)_depth.tiff"),
+            BadInput(
+                name: "tum: depth PNG cut in half",
+                files: tumLists.merging([
+                    "rgb/1.png": Fixture.colorPNG, "depth/1.png": Fixture.cut(Fixture.depthPNG, 0.5),
+                    "k.json": Fixture.intrinsicsJSON
+                ]) { a, _ in a },
+                arguments: ["capture", "--source", "tum:{dir}", "--intrinsics", "{dir}/k.json", "--ply", "{dir}/out.ply"],
+                expect: .badInput,
+                names: "{dir}/depth/1.png", existing: ["out.ply": Fixture.text("an earlier capture")]),
+            BadInput(
+                name: "redwood: color JPEG with corrupt data",
+                files: [
+                    "color/00000.jpg": corruptedJPEG(), "depth/00000.png": Fixture.depthPNG,
+                    "camera_intrinsic.json": Fixture.intrinsicsJSON
+                ],
+                arguments: ["capture", "--source", "redwood:{dir}", "--ply", "{dir}/out.ply"], expect: .badInput,
+                names: "{dir}/color/00000.jpg")
         ]
     }()
 

@@ -85,9 +85,11 @@ enum BadInputCorpus {
         XCTAssertFalse(timedOut, "\(label): still running after \(c.timeout) s", file: file, line: line)
         XCTAssertEqual(result.status, c.expect.rawValue, "\(label): exit status; stderr: \(result.stderr)", file: file, line: line)
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast(result.stderr.hasSuffix("\n") ? 1 : 0)
-        XCTAssertEqual(lines.count, 1, "\(label): stderr must be exactly one line: \(result.stderr.debugDescription)", file: file, line: line)
+        XCTAssertEqual(
+            lines.count, 1, "\(label): stderr must be exactly one line: \(result.stderr.debugDescription)", file: file, line: line)
         if let first = lines.first {
-            XCTAssertTrue(first.hasPrefix("cloudgen: "), "\(label): the line must start with 'cloudgen: ': \(first)", file: file, line: line)
+            XCTAssertTrue(
+                first.hasPrefix("cloudgen: "), "\(label): the line must start with 'cloudgen: ': \(first)", file: file, line: line)
             XCTAssertLessThanOrEqual(first.count, 300, "\(label): the line is longer than 300 characters", file: file, line: line)
             let wanted = substitute(c.names)
             XCTAssertTrue(first.contains(wanted), "\(label): the line must name '\(wanted)': \(first)", file: file, line: line)
@@ -111,8 +113,10 @@ enum BadInputCorpus {
 
 extension CLI {
     /// Runs any command (not only cloudgen), killed after `timeout` seconds.
-    static func runCommand(_ command: [String], in directory: URL, environment: [String: String],
-                           timeout: Double) throws -> (result: Result, timedOut: Bool) {
+    static func runCommand(
+        _ command: [String], in directory: URL, environment: [String: String],
+        timeout: Double
+    ) throws -> (result: Result, timedOut: Bool) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())

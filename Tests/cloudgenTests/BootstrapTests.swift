@@ -21,7 +21,8 @@ final class BootstrapTests: XCTestCase {
         add_library(cloudgen_shim SHARED src/shim.cpp)
 
         """.write(to: root.appendingPathComponent("CShims/CMakeLists.txt"), atomically: true, encoding: .utf8)
-        try "int cloudgen_shim_probe() { return 1; }\n".write(to: root.appendingPathComponent("CShims/src/shim.cpp"), atomically: true, encoding: .utf8)
+        try "int cloudgen_shim_probe() { return 1; }\n".write(
+            to: root.appendingPathComponent("CShims/src/shim.cpp"), atomically: true, encoding: .utf8)
     }
 
     private func bootstrap(_ root: URL) throws -> (status: Int32, stderr: String) {

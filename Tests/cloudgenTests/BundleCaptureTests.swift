@@ -18,7 +18,8 @@ final class BundleCaptureTests: XCTestCase {
     /// distortion travels with it: walls come out straight (every point inside the room).
     func testBundleRoundTripThroughTheCLIKeepsTheCloudAndCorrectsTheLens() throws {
         let spec = "synthetic:room=5x4x3,noise=0,distortion=1,reference=4032x3024"
-        let direct = try CLI.run(["capture", "--source", spec, "--frame", "world", "--bundle", "b", "--pcd", "direct.pcd", "--json"], in: dir)
+        let direct = try CLI.run(
+            ["capture", "--source", spec, "--frame", "world", "--bundle", "b", "--pcd", "direct.pcd", "--json"], in: dir)
         XCTAssertEqual(direct.status, 0, direct.stderr)
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(direct.stdout.utf8)) as? [String: Any])
         let camera = try XCTUnwrap(report["camera"] as? [String: Any])
@@ -92,8 +93,11 @@ final class BundleCaptureTests: XCTestCase {
     /// capture has written nothing by then, not even the bundle or RGBD copies; an unfused one
     /// keeps the earlier frames' files, each complete, as with a dataset's corrupt image.
     func testCorruptJPEGBodyFailsWhenItsFrameIsReadLeavingNoHalfWrittenOutput() throws {
-        let made = try CLI.run(["capture", "--source", "synthetic:path=orbit,frames=2,depth=64x48,color=128x96",
-                                "--frames", "all", "--bundle", "b"], in: dir)
+        let made = try CLI.run(
+            [
+                "capture", "--source", "synthetic:path=orbit,frames=2,depth=64x48,color=128x96",
+                "--frames", "all", "--bundle", "b"
+            ], in: dir)
         XCTAssertEqual(made.status, 0, made.stderr)
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: sharedData("open3d-rgbd/color/00000.jpg")))
         try jpeg.prefix(jpeg.count / 2).write(to: dir.appendingPathComponent("b/frames/bad.jpg"))
@@ -105,8 +109,11 @@ final class BundleCaptureTests: XCTestCase {
         try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
         let bad = dir.appendingPathComponent("b/frames/bad.jpg").path
 
-        let fused = try CLI.run(["capture", "--source", "bundle:b", "--frames", "all", "--fuse", "--ply", "fused.ply",
-                                 "--bundle", "copy", "--rgbd", "rgbd"], in: dir)
+        let fused = try CLI.run(
+            [
+                "capture", "--source", "bundle:b", "--frames", "all", "--fuse", "--ply", "fused.ply",
+                "--bundle", "copy", "--rgbd", "rgbd"
+            ], in: dir)
         XCTAssertEqual(fused.status, 2, fused.stderr)
         XCTAssertEqual(fused.stderrLines.count, 1, fused.stderr)
         XCTAssertTrue(fused.stderr.contains("\(bad): cannot decode JPEG"), fused.stderr)

@@ -27,8 +27,9 @@ struct CLI {
             throw CocoaError(.fileNoSuchFile)
         }
         let (result, timedOut) = try run(arguments, in: directory, environment: [:], timeout: defaultTimeout)
-        XCTAssertFalse(timedOut, "cloudgen \(arguments.joined(separator: " ")) still ran after \(defaultTimeout) s and was killed",
-                       file: file, line: line)
+        XCTAssertFalse(
+            timedOut, "cloudgen \(arguments.joined(separator: " ")) still ran after \(defaultTimeout) s and was killed",
+            file: file, line: line)
         return result
     }
 }

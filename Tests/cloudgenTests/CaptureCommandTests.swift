@@ -12,8 +12,11 @@ final class CaptureCommandTests: XCTestCase {
 
     /// The acceptance run: a 5 x 4 x 3 m room in the world frame, written as PLY and PCD.
     func testWorldFrameRoomCaptureLiesInsideTheRoomInBothFormats() throws {
-        let r = try CLI.run(["capture", "--source", "synthetic:room=5x4x3,noise=0", "--frame", "world",
-                             "--ply", "a.ply", "--pcd", "a.pcd"], in: dir)
+        let r = try CLI.run(
+            [
+                "capture", "--source", "synthetic:room=5x4x3,noise=0", "--frame", "world",
+                "--ply", "a.ply", "--pcd", "a.pcd"
+            ], in: dir)
         XCTAssertEqual(r.status, 0, r.stderr)
         let ply = try CloudReader.read(dir.appendingPathComponent("a.ply").path).cloud
         let pcd = try CloudReader.read(dir.appendingPathComponent("a.pcd").path).cloud
@@ -31,7 +34,10 @@ final class CaptureCommandTests: XCTestCase {
         for i in 0..<ply.count {
             let p = ply.point(i)
             if !(p.x >= -tolerance && p.x <= 5 + tolerance && p.y >= -tolerance && p.y <= 4 + tolerance
-                 && p.z >= -tolerance && p.z <= 3 + tolerance) { outside.append(p) }
+                && p.z >= -tolerance && p.z <= 3 + tolerance)
+            {
+                outside.append(p)
+            }
             if abs(p.z) < tolerance { onFloor += 1 }
         }
         XCTAssertEqual(outside.count, 0, "points outside the room, e.g. \(outside.prefix(3))")
@@ -48,8 +54,10 @@ final class CaptureCommandTests: XCTestCase {
         let header = String(decoding: data.prefix(1024), as: UTF8.self).components(separatedBy: "end_header")[0]
         XCTAssertTrue(header.hasPrefix("ply\nformat binary_little_endian 1.0\n"), header)
         XCTAssertFalse(header.contains("element camera"), header)
-        for property in ["property float x", "property float y", "property float z",
-                         "property uchar red", "property uchar green", "property uchar blue"] {
+        for property in [
+            "property float x", "property float y", "property float z",
+            "property uchar red", "property uchar green", "property uchar blue"
+        ] {
             XCTAssertTrue(header.contains(property), "missing \(property) in\n\(header)")
         }
     }
@@ -67,7 +75,8 @@ final class CaptureCommandTests: XCTestCase {
         XCTAssertEqual(depth["height"] as? Int, 192)
         XCTAssertEqual(color["width"] as? Int, 1920)
         // The depth intrinsics are the reference ones scaled by 256 / 1920, centre-preserving.
-        let fx = try XCTUnwrap(reference["fx"] as? Double), cx = try XCTUnwrap(reference["cx"] as? Double)
+        let fx = try XCTUnwrap(reference["fx"] as? Double)
+        let cx = try XCTUnwrap(reference["cx"] as? Double)
         XCTAssertEqual(try XCTUnwrap(depth["fx"] as? Double), fx * 256 / 1920, accuracy: 1e-9)
         XCTAssertEqual(try XCTUnwrap(depth["cx"] as? Double), (cx + 0.5) * 256 / 1920 - 0.5, accuracy: 1e-9)
         XCTAssertEqual(camera["depthFormat"] as? String, "depthFloat16")
@@ -116,7 +125,7 @@ final class CaptureCommandTests: XCTestCase {
             ["capture", "--source", "synthetic:colour=640x480", "--ply", "s.ply"],
             ["capture", "--source", "synthetic", "--range", "2,1", "--ply", "s.ply"],
             ["capture", "--source", "synthetic", "--frame", "sideways", "--ply", "s.ply"],
-            ["capture", "--source", "synthetic", "--encoding", "zip", "--ply", "s.ply"],
+            ["capture", "--source", "synthetic", "--encoding", "zip", "--ply", "s.ply"]
         ]
         for args in cases {
             let r = try CLI.run(args, in: dir)

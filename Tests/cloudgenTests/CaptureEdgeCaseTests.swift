@@ -24,8 +24,11 @@ final class CaptureEdgeCaseTests: XCTestCase {
     /// A scale that becomes 0 in single precision would turn every depth infinite.
     func testDepthScaleOutsideFloatRangeIsRefused() throws {
         for scale in ["1e-50", "1e50", "0", "-5", "nan"] {
-            let r = try CLI.run(["capture", "--source", "redwood:\(sharedData("open3d-rgbd"))", "--depth-scale", scale,
-                                 "--ply", "x.ply", "--rgbd", "rg"], in: dir)
+            let r = try CLI.run(
+                [
+                    "capture", "--source", "redwood:\(sharedData("open3d-rgbd"))", "--depth-scale", scale,
+                    "--ply", "x.ply", "--rgbd", "rg"
+                ], in: dir)
             XCTAssertEqual(r.status, 2, "\(scale): \(r.stderr)")
             XCTAssertTrue(r.stderr.contains("--depth-scale") || r.stderr.contains("depth scale"), "\(scale): \(r.stderr)")
             XCTAssertEqual(filesIn(dir), [], "\(scale) left files behind")
@@ -34,8 +37,11 @@ final class CaptureEdgeCaseTests: XCTestCase {
 
     /// An unwritable output is found before any frame is captured, and no bundle or export is left.
     func testUnwritableOutputFailsFirstAndLeavesNoFolders() throws {
-        let r = try CLI.run(["capture", "--source", "synthetic:path=orbit,frames=3,depth=32x24,color=32x24", "--fuse",
-                             "--ply", "nowhere/x.ply", "--bundle", "bun", "--rgbd", "rg"], in: dir)
+        let r = try CLI.run(
+            [
+                "capture", "--source", "synthetic:path=orbit,frames=3,depth=32x24,color=32x24", "--fuse",
+                "--ply", "nowhere/x.ply", "--bundle", "bun", "--rgbd", "rg"
+            ], in: dir)
         XCTAssertEqual(r.status, 3, r.stderr)
         XCTAssertTrue(r.stderr.contains("nowhere/x.ply"), r.stderr)
         XCTAssertEqual(filesIn(dir), [])
@@ -47,8 +53,10 @@ final class CaptureEdgeCaseTests: XCTestCase {
     /// pictures alike (it used to render first and fail with exit 3 at the rename).
     func testOutputThatIsAFolderIsRefusedFirst() throws {
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("taken"), withIntermediateDirectories: false)
-        for arguments in [["capture", "--source", "synthetic", "--ply", "taken"],
-                          ["capture", "--source", "synthetic", "--ply", "s.ply", "--preview", "taken"]] {
+        for arguments in [
+            ["capture", "--source", "synthetic", "--ply", "taken"],
+            ["capture", "--source", "synthetic", "--ply", "s.ply", "--preview", "taken"]
+        ] {
             let r = try CLI.run(arguments, in: dir)
             XCTAssertEqual(r.status, 2, arguments.joined(separator: " "))
             XCTAssertEqual(r.stderrLines, ["cloudgen: taken: is a folder; name a file to write"])
@@ -57,8 +65,11 @@ final class CaptureEdgeCaseTests: XCTestCase {
     }
 
     func testBlankFrameInASequenceIsSkipped() throws {
-        let r = try CLI.run(["capture", "--source", "synthetic:path=walk,frames=6,depth=64x48,color=64x48", "--frames", "all",
-                             "--range", "3.0,inf", "--pcd", "s.pcd", "--json"], in: dir)
+        let r = try CLI.run(
+            [
+                "capture", "--source", "synthetic:path=walk,frames=6,depth=64x48,color=64x48", "--frames", "all",
+                "--range", "3.0,inf", "--pcd", "s.pcd", "--json"
+            ], in: dir)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("has no points"), r.stderr)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
@@ -82,15 +93,21 @@ final class CaptureEdgeCaseTests: XCTestCase {
         let k = dir.appendingPathComponent("k.json")
         try Data(#"{"fx": 1000, "fy": 1000, "cx": 959.5, "cy": 539.5, "width": 1920, "height": 1080}"#.utf8).write(to: k)
         let tum = sharedData("open3d-rgbd/other_formats")
-        let r = try CLI.run(["capture", "--source", "rgbd:\(tum)/TUM_color.png,\(tum)/TUM_depth.png", "--depth-scale", "5000",
-                             "--intrinsics", k.path, "--ply", "t.ply"], in: dir)
+        let r = try CLI.run(
+            [
+                "capture", "--source", "rgbd:\(tum)/TUM_color.png,\(tum)/TUM_depth.png", "--depth-scale", "5000",
+                "--intrinsics", k.path, "--ply", "t.ply"
+            ], in: dir)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("a different aspect ratio"), r.stderr)
     }
 
     func testSingleDepthRangeIsAccepted() throws {
-        let r = try CLI.run(["capture", "--source", "synthetic:depth=32x24,color=32x24,format=mm16,noise=0", "--range", "2,2",
-                             "--ply", "s.ply"], in: dir)
+        let r = try CLI.run(
+            [
+                "capture", "--source", "synthetic:depth=32x24,color=32x24,format=mm16,noise=0", "--range", "2,2",
+                "--ply", "s.ply"
+            ], in: dir)
         XCTAssertNotEqual(r.status, 64)
         XCTAssertTrue(r.status == 0 || r.stderr.contains("kept none"), r.stderr)
     }

@@ -32,7 +32,9 @@ final class ConvertAndInfoTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         let r2 = try CLI.run(["convert", "m.ply", "--pcd", "m.pcd", "--encoding", "compressed"], in: dir)
         XCTAssertEqual(r2.status, 0, r2.stderr)
-        let a = try info(source), b = try info("m.ply"), c = try info("m.pcd")
+        let a = try info(source)
+        let b = try info("m.ply")
+        let c = try info("m.pcd")
         XCTAssertEqual(a["points"] as? Int, b["points"] as? Int)
         XCTAssertEqual(a["points"] as? Int, c["points"] as? Int)
         XCTAssertEqual(c["hasColors"] as? Bool, true)
@@ -40,19 +42,40 @@ final class ConvertAndInfoTests: XCTestCase {
         // PCD's own name for the encoding, as the service's format query spells it: the same file.
         let r3 = try CLI.run(["convert", "m.ply", "--pcd", "m2.pcd", "--encoding", "binary_compressed"], in: dir)
         XCTAssertEqual(r3.status, 0, r3.stderr)
-        XCTAssertEqual(try Data(contentsOf: dir.appendingPathComponent("m2.pcd")), try Data(contentsOf: dir.appendingPathComponent("m.pcd")))
+        XCTAssertEqual(
+            try Data(contentsOf: dir.appendingPathComponent("m2.pcd")), try Data(contentsOf: dir.appendingPathComponent("m.pcd")))
     }
 
     /// Lying headers and truncated bodies: exit 2, one line naming the file, no output file.
     func testBadCloudFilesExitTwoNamingTheFileAndWriteNothing() throws {
         let body = [UInt8](repeating: 0, count: 12 * 10)
         let files: [(String, Data)] = [
-            ("huge.pcd", Data("# .PCD v0.7\nVERSION 0.7\nFIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nCOUNT 1 1 1\nWIDTH 1000000000000\nHEIGHT 1\nVIEWPOINT 0 0 0 1 0 0 0\nPOINTS 1000000000000\nDATA binary\n".utf8) + body),
-            ("huge.ply", Data("ply\nformat binary_little_endian 1.0\nelement vertex 1000000000000\nproperty float x\nproperty float y\nproperty float z\nend_header\n".utf8) + body),
-            ("short.pcd", Data("# .PCD v0.7\nVERSION 0.7\nFIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nCOUNT 1 1 1\nWIDTH 100\nHEIGHT 1\nVIEWPOINT 0 0 0 1 0 0 0\nPOINTS 100\nDATA binary\n".utf8) + body),
-            ("short.ply", Data("ply\nformat binary_little_endian 1.0\nelement vertex 100\nproperty float x\nproperty float y\nproperty float z\nend_header\n".utf8) + body),
+            (
+                "huge.pcd",
+                Data(
+                    "# .PCD v0.7\nVERSION 0.7\nFIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nCOUNT 1 1 1\nWIDTH 1000000000000\nHEIGHT 1\nVIEWPOINT 0 0 0 1 0 0 0\nPOINTS 1000000000000\nDATA binary\n"
+                        .utf8) + body
+            ),
+            (
+                "huge.ply",
+                Data(
+                    "ply\nformat binary_little_endian 1.0\nelement vertex 1000000000000\nproperty float x\nproperty float y\nproperty float z\nend_header\n"
+                        .utf8) + body
+            ),
+            (
+                "short.pcd",
+                Data(
+                    "# .PCD v0.7\nVERSION 0.7\nFIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nCOUNT 1 1 1\nWIDTH 100\nHEIGHT 1\nVIEWPOINT 0 0 0 1 0 0 0\nPOINTS 100\nDATA binary\n"
+                        .utf8) + body
+            ),
+            (
+                "short.ply",
+                Data(
+                    "ply\nformat binary_little_endian 1.0\nelement vertex 100\nproperty float x\nproperty float y\nproperty float z\nend_header\n"
+                        .utf8) + body
+            ),
             ("garbage.ply", Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 37) })),
-            ("empty.pcd", Data()),
+            ("empty.pcd", Data())
         ]
         for (name, data) in files {
             try data.write(to: dir.appendingPathComponent(name))
@@ -85,7 +108,8 @@ final class ConvertAndInfoTests: XCTestCase {
 
         // PCL's XYZRGBA frame: alpha is part of the packed rgba, nothing is left over.
         XCTAssertEqual(try info(sharedData("pcl-grabber/frame_20121214T142255.814212.pcd"))["ignoredFields"] as? [String], [])
-        try "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nproperty float intensity\nend_header\n1 2 3 0.5\n"
+        try
+            "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nproperty float intensity\nend_header\n1 2 3 0.5\n"
             .write(to: dir.appendingPathComponent("i.ply"), atomically: true, encoding: .utf8)
         XCTAssertEqual(try info("i.ply")["ignoredFields"] as? [String], ["intensity"])
         let i = try CLI.run(["convert", "i.ply", "--pcd", "i.pcd"], in: dir)
@@ -94,7 +118,8 @@ final class ConvertAndInfoTests: XCTestCase {
 
     /// PLY has no compressed encoding: asked for one beside a PCD, it is written binary and says so.
     func testCompressedPLYSaysWhatItWrites() throws {
-        let r = try CLI.run(["convert", sharedData("pcl-clouds/bunny.pcd"), "--ply", "b.ply", "--pcd", "b.pcd", "--encoding", "compressed"], in: dir)
+        let r = try CLI.run(
+            ["convert", sharedData("pcl-clouds/bunny.pcd"), "--ply", "b.ply", "--pcd", "b.pcd", "--encoding", "compressed"], in: dir)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("b.ply: PLY has no compressed encoding; it is written binary_little_endian"), r.stderr)
         XCTAssertEqual(try info("b.ply")["format"] as? String, "PLY binary_little_endian")

@@ -33,8 +33,9 @@ final class DatasetParityTests: XCTestCase {
         try FileManager.default.createDirectory(at: recording, withIntermediateDirectories: true)
         for frame in Self.frames {
             for suffix in [".xml"] + suffixes {
-                try FileManager.default.createSymbolicLink(atPath: recording.appendingPathComponent(frame + suffix).path,
-                                                           withDestinationPath: "\(data)/\(frame)\(suffix)")
+                try FileManager.default.createSymbolicLink(
+                    atPath: recording.appendingPathComponent(frame + suffix).path,
+                    withDestinationPath: "\(data)/\(frame)\(suffix)")
             }
         }
         let r = try CLI.run(["capture", "--source", "pclgrabber:\(recording.path)", "--frames", "all", "--pcd", "out.pcd"], in: dir)
@@ -86,8 +87,9 @@ final class DatasetCLIErrorTests: XCTestCase {
         for sub in ["rgb", "depth"] {
             try FileManager.default.createDirectory(atPath: "\(folder)/\(sub)", withIntermediateDirectories: true)
         }
-        try FileManager.default.createSymbolicLink(atPath: "\(folder)/rgb/c.png",
-                                                   withDestinationPath: sharedData("open3d-rgbd/other_formats/TUM_color.png"))
+        try FileManager.default.createSymbolicLink(
+            atPath: "\(folder)/rgb/c.png",
+            withDestinationPath: sharedData("open3d-rgbd/other_formats/TUM_color.png"))
         try FileManager.default.createSymbolicLink(atPath: "\(folder)/depth/d.png", withDestinationPath: depth)
         try "# color\n1305031102.175304 rgb/c.png\n".write(toFile: "\(folder)/rgb.txt", atomically: true, encoding: .utf8)
         try "# depth\n\(depthTime) depth/d.png\n".write(toFile: "\(folder)/depth.txt", atomically: true, encoding: .utf8)

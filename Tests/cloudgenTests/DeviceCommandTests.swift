@@ -22,11 +22,14 @@ final class DeviceCommandTests: XCTestCase {
 
     /// Runs cloudgen with a time limit: these commands open device libraries, whose waits must
     /// fail the test rather than hang the suite.
-    private func bounded(_ arguments: [String], in directory: URL? = nil, timeout: Double = 60,
-                         file: StaticString = #filePath, line: UInt = #line) throws -> CLI.Result {
+    private func bounded(
+        _ arguments: [String], in directory: URL? = nil, timeout: Double = 60,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> CLI.Result {
         let (result, timedOut) = try CLI.run(arguments, in: directory, environment: [:], timeout: timeout)
-        XCTAssertFalse(timedOut, "cloudgen \(arguments.joined(separator: " ")) did not finish within \(timeout) s: \(result.stderr)",
-                       file: file, line: line)
+        XCTAssertFalse(
+            timedOut, "cloudgen \(arguments.joined(separator: " ")) did not finish within \(timeout) s: \(result.stderr)",
+            file: file, line: line)
         return result
     }
 
@@ -53,7 +56,8 @@ final class DeviceCommandTests: XCTestCase {
     func testCaptureFromAbsentCamerasExitsThreeWithoutAFile() throws {
         try assertNoCamera(["--source", "kinect"], says: "kinect:0: no Kinect is attached")
         try assertNoCamera(["--source", "kinect:2"], says: "kinect:2: no Kinect is attached")
-        try assertNoCamera(["--source", "openni2"], says: "openni2: no OpenNI2 device is attached (DeviceOpen using default: no devices found)")
+        try assertNoCamera(
+            ["--source", "openni2"], says: "openni2: no OpenNI2 device is attached (DeviceOpen using default: no devices found)")
         try assertNoCamera([], says: "no depth camera found; use --source synthetic to capture from the built-in simulated camera")
     }
 
@@ -84,7 +88,9 @@ final class DeviceCommandTests: XCTestCase {
     /// that ends first simply ends.
     func testDurationWithoutFramesTakesWhatTheSourceHas() throws {
         let ply = scratch.appendingPathComponent("s.ply").path
-        let result = try CLI.run(["capture", "--source", "synthetic:path=orbit,frames=3,depth=160x120,color=320x240", "--duration", "600", "--ply", ply])
+        let result = try CLI.run([
+            "capture", "--source", "synthetic:path=orbit,frames=3,depth=160x120,color=320x240", "--duration", "600", "--ply", ply
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(filesIn(scratch), ["s_000.ply", "s_001.ply", "s_002.ply"])
     }
@@ -94,8 +100,11 @@ final class DeviceCommandTests: XCTestCase {
     /// debug build already writes about 160 of these small frames a second and a release build more.
     func testDurationStopsALongCapture() throws {
         let ply = scratch.appendingPathComponent("d.ply").path
-        let result = try bounded(["capture", "--source", "synthetic:path=orbit,frames=5000,depth=64x48,color=64x48",
-                                  "--duration", "1", "--ply", ply], in: scratch)
+        let result = try bounded(
+            [
+                "capture", "--source", "synthetic:path=orbit,frames=5000,depth=64x48,color=64x48",
+                "--duration", "1", "--ply", ply
+            ], in: scratch)
         XCTAssertEqual(result.status, 0, result.stderr)
         let written = filesIn(scratch)
         XCTAssertFalse(written.isEmpty, "no frame written")

@@ -34,13 +34,17 @@ final class ErrorDoorsTests: XCTestCase {
     }
 
     private var frame: (depth: String, color: String, intrinsics: String) {
-        (sharedData("open3d-rgbd/other_formats/TUM_depth.png"), sharedData("open3d-rgbd/other_formats/TUM_color.png"),
-         sharedData("open3d-rgbd/camera_primesense.json"))
+        (
+            sharedData("open3d-rgbd/other_formats/TUM_depth.png"), sharedData("open3d-rgbd/other_formats/TUM_color.png"),
+            sharedData("open3d-rgbd/camera_primesense.json")
+        )
     }
 
     private func cliCapture(depth: String, _ extra: [String]) -> [String] {
-        ["capture", "--source", "rgbd:\(frame.color),\(depth)", "--intrinsics", frame.intrinsics, "--depth-scale", "5000",
-         "--ply", scratch.appendingPathComponent("out.ply").path] + extra
+        [
+            "capture", "--source", "rgbd:\(frame.color),\(depth)", "--intrinsics", frame.intrinsics, "--depth-scale", "5000",
+            "--ply", scratch.appendingPathComponent("out.ply").path
+        ] + extra
     }
 
     private func upload(depth: String, _ fields: [String]) -> [String] {
@@ -52,7 +56,8 @@ final class ErrorDoorsTests: XCTestCase {
         for (flag, value) in [("voxel", "0"), ("sor", "20"), ("crop", "1,2,3"), ("radius", "0.05,2.5")] {
             let cli = try cliLine(cliCapture(depth: frame.depth, ["--\(flag)", value]))
             let http = try problem(upload(depth: frame.depth, ["\(flag)=\(value)"]))
-            let cliPrefix = "--\(flag) \(value): ", httpPrefix = "\(flag)=\(value): "
+            let cliPrefix = "--\(flag) \(value): "
+            let httpPrefix = "\(flag)=\(value): "
             XCTAssertTrue(cli.hasPrefix(cliPrefix), cli)
             let detail = try XCTUnwrap(http["detail"] as? String)
             XCTAssertTrue(detail.hasPrefix(httpPrefix), detail)

@@ -27,11 +27,15 @@ final class FilterCommandTests: XCTestCase {
     /// Runs a pcl-tools program with OUT standing for `output` (by default a fresh file); the
     /// finite points it wrote.
     @discardableResult
-    func tool(_ name: String, _ arguments: [String], output: String? = nil,
-              file: StaticString = #filePath, line: UInt = #line) throws -> Int {
+    func tool(
+        _ name: String, _ arguments: [String], output: String? = nil,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> Int {
         let executable = "/usr/bin/\(name)"
         guard FileManager.default.isExecutableFile(atPath: executable) else {
-            XCTFail("\(executable) is missing: install Debian's pcl-tools (Tools/bootstrap does) to compare against PCL", file: file, line: line)
+            XCTFail(
+                "\(executable) is missing: install Debian's pcl-tools (Tools/bootstrap does) to compare against PCL", file: file, line: line
+            )
             throw CocoaError(.fileNoSuchFile)
         }
         let out = output ?? path("\(name)-\(UUID().uuidString).pcd")
@@ -54,7 +58,7 @@ final class FilterCommandTests: XCTestCase {
             (["--sor", "20,2"], "pcl_outlier_removal", [room, "OUT", "-method", "statistical", "-mean_k", "20", "-std_dev_mul", "2"]),
             (["--sor", "8,0.5"], "pcl_outlier_removal", [room, "OUT", "-method", "statistical", "-mean_k", "8", "-std_dev_mul", "0.5"]),
             (["--radius", "0.03,4"], "pcl_outlier_removal", [room, "OUT", "-method", "radius", "-radius", "0.03", "-min_pts", "4"]),
-            (["--range", "1.5,3.2"], "pcl_passthrough_filter", [room, "OUT", "-field", "z", "-min", "1.5", "-max", "3.2", "-keep", "0"]),
+            (["--range", "1.5,3.2"], "pcl_passthrough_filter", [room, "OUT", "-field", "z", "-min", "1.5", "-max", "3.2", "-keep", "0"])
         ]
         for (flags, name, arguments) in comparisons {
             let r = try CLI.run(["convert", room, "--pcd", "out.pcd"] + flags, in: dir)
@@ -79,8 +83,9 @@ final class FilterCommandTests: XCTestCase {
         let room = try captureRoom()
         let r = try CLI.run(["capture", "--source", "synthetic:seed=3", "--voxel", "0.02", "--pcd", "filtered.pcd"], in: dir)
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(try finitePoints(path("filtered.pcd")),
-                       try tool("pcl_voxel_grid", [room, "OUT", "-leaf", "0.02,0.02,0.02"]))
+        XCTAssertEqual(
+            try finitePoints(path("filtered.pcd")),
+            try tool("pcl_voxel_grid", [room, "OUT", "-leaf", "0.02,0.02,0.02"]))
     }
 
     func testStepsRunInCommandLineOrderAndJSONListsThem() throws {
@@ -117,7 +122,8 @@ final class FilterCommandTests: XCTestCase {
     }
 
     func testCaptureRangeStaysABackProjectionLimitWhereverItStands() throws {
-        let r = try CLI.run(["capture", "--source", "synthetic:seed=3", "--voxel", "0.02", "--range", "0.5,3", "--pcd", "o.pcd", "--json"], in: dir)
+        let r = try CLI.run(
+            ["capture", "--source", "synthetic:seed=3", "--voxel", "0.02", "--range", "0.5,3", "--pcd", "o.pcd", "--json"], in: dir)
         XCTAssertEqual(r.status, 0, r.stderr)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         let counts = try XCTUnwrap(json["counts"] as? [String: Int])
@@ -128,7 +134,9 @@ final class FilterCommandTests: XCTestCase {
     }
 
     func testOrganizedKeepsTheDepthGridThroughSelectionsButNotThroughVoxels() throws {
-        var r = try CLI.run(["capture", "--source", "synthetic:seed=3", "--organized", "--crop", "-1,-1,0,1,1,3", "--sor", "10,2", "--pcd", "g.pcd"], in: dir)
+        var r = try CLI.run(
+            ["capture", "--source", "synthetic:seed=3", "--organized", "--crop", "-1,-1,0,1,1,3", "--sor", "10,2", "--pcd", "g.pcd"],
+            in: dir)
         XCTAssertEqual(r.status, 0, r.stderr)
         let grid = try CloudReader.read(path("g.pcd")).cloud
         XCTAssertEqual(grid.organized, PointCloud.Grid(width: 256, height: 192))
@@ -166,7 +174,8 @@ final class FilterCommandTests: XCTestCase {
         let cloud = try CloudReader.read(path("fg.pcd")).cloud
         XCTAssertGreaterThan(cloud.count, 2000)
         let (cx, cy) = (0.72 * 4.0, 0.74 * 3.0)
-        var onTop = 0, onBox = 0
+        var onTop = 0
+        var onBox = 0
         for i in 0..<cloud.count {
             let p = SIMD3<Double>(cloud.point(i))
             XCTAssertTrue(abs(p.x - cx) <= 0.602 && abs(p.y - cy) <= 0.402 && p.z >= 0.708 && p.z <= 0.952, "\(p) is off the table")
@@ -189,7 +198,7 @@ final class FilterCommandTests: XCTestCase {
             (["--crop", "1,1,3,-1,-1,0"], "the same box reads -1,-1,0,1,1,3"),
             (["--crop=0,0,0"], "--crop 0,0,0: needs six numbers"),
             (["--voxel", "0.05", "--foreground"], "--foreground: needs the organized grid, which --voxel 0.05 before it dropped"),
-            (["--foreground", "--fuse", "--source", "synthetic:path=orbit,frames=2"], "--foreground works on one frame's depth grid"),
+            (["--foreground", "--fuse", "--source", "synthetic:path=orbit,frames=2"], "--foreground works on one frame's depth grid")
         ]
         for (flags, message) in cases {
             var arguments = ["capture", "--pcd", "bad.pcd"] + flags

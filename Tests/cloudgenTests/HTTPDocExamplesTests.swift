@@ -8,7 +8,7 @@ final class HTTPDocExamplesTests: XCTestCase {
     /// Examples that cannot run here, by a piece of their text, and why.
     private static let notRun = [
         "http://HOST:8080": "needs a server started with --host 0.0.0.0 and a token file; "
-            + "CloudServiceTests' authentication tests cover the token on a loopback server",
+            + "CloudServiceTests' authentication tests cover the token on a loopback server"
     ]
 
     func testEveryCurlExampleInHTTPMdRunsWithTheStatusThePageImplies() throws {
@@ -22,18 +22,22 @@ final class HTTPDocExamplesTests: XCTestCase {
         let work = dir.appendingPathComponent("work")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         // The files the examples name, under the names they use.
-        for (name, source) in ["TUM_depth.png": "open3d-rgbd/other_formats/TUM_depth.png",
-                               "TUM_color.png": "open3d-rgbd/other_formats/TUM_color.png",
-                               "camera_primesense.json": "open3d-rgbd/camera_primesense.json",
-                               "iphonex-portrait-depth.jpg": "phone/iphonex-portrait-depth.jpg"] {
+        for (name, source) in [
+            "TUM_depth.png": "open3d-rgbd/other_formats/TUM_depth.png",
+            "TUM_color.png": "open3d-rgbd/other_formats/TUM_color.png",
+            "camera_primesense.json": "open3d-rgbd/camera_primesense.json",
+            "iphonex-portrait-depth.jpg": "phone/iphonex-portrait-depth.jpg"
+        ] {
             try FileManager.default.copyItem(atPath: sharedData(source), toPath: work.appendingPathComponent(name).path)
         }
         try Self.redwoodZip(to: work.appendingPathComponent("scan.zip"))
 
         let server = try ServeProcess(data: dir.appendingPathComponent("data"))
         // The capture the DELETE example removes, so that the others keep theirs.
-        let spare = try ServeProcess.curl(["-F", "depth=@\(work.path)/TUM_depth.png", "-F", "intrinsics=@\(work.path)/camera_primesense.json",
-                                           "-F", "depth_scale=5000", "\(server.url)/v1/captures"])
+        let spare = try ServeProcess.curl([
+            "-F", "depth=@\(work.path)/TUM_depth.png", "-F", "intrinsics=@\(work.path)/camera_primesense.json",
+            "-F", "depth_scale=5000", "\(server.url)/v1/captures"
+        ])
         XCTAssertEqual(spare.status, 201)
         var ids = ["spare": try XCTUnwrap(ServeProcess.json(spare.body)["id"] as? String)]
 
@@ -42,8 +46,12 @@ final class HTTPDocExamplesTests: XCTestCase {
                 print("Docs/http.md example not run: \(example)\n  because it \(reason)")
                 continue
             }
-            let target = example.contains("/v1/jobs/ID") ? "job" : example.contains("/measure") ? "room"
-                : example.contains("-X DELETE") ? "spare" : "frame"
+            let target =
+                example.contains("/v1/jobs/ID")
+                ? "job"
+                : example.contains("/measure")
+                    ? "room"
+                    : example.contains("-X DELETE") ? "spare" : "frame"
             if example.contains("ID"), ids[target] == nil {
                 XCTFail("no \(target) id yet for: \(example) (the examples that make one come earlier on the page)")
                 continue
@@ -127,7 +135,8 @@ final class HTTPDocExamplesTests: XCTestCase {
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", "set -o pipefail; " + command]
         process.currentDirectoryURL = folder
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()

@@ -23,7 +23,8 @@ final class KinectPlaybackTests: XCTestCase {
     private func record(frames: Int, extraDepthAfter gap: Double? = nil) throws -> URL {
         let folder = scratch.appendingPathComponent("recording")
         var recording = try FakenectRecording(directory: folder)
-        let depth = KinectTestScene.rawDepth(), rgb = KinectTestScene.rgb()
+        let depth = KinectTestScene.rawDepth()
+        let rgb = KinectTestScene.rgb()
         for i in 0..<frames {
             let tick = UInt32(1_000_000 + i * 2_000_000)
             try recording.addDepth(depth, seconds: 1, timestamp: tick)
@@ -35,8 +36,10 @@ final class KinectPlaybackTests: XCTestCase {
         return folder
     }
 
-    private func play(_ recording: URL, _ arguments: [String], timeout: Double = 60,
-                      whileRunning: ((Process) -> Void)? = nil) throws -> CLI.Result {
+    private func play(
+        _ recording: URL, _ arguments: [String], timeout: Double = 60,
+        whileRunning: ((Process) -> Void)? = nil
+    ) throws -> CLI.Result {
         let environment = ["FAKENECT_PATH": recording.path, "LD_LIBRARY_PATH": try FakenectRecording.libraryFolder()]
         let (result, timedOut) = try CLI.run(arguments, environment: environment, timeout: timeout, whileRunning: whileRunning)
         XCTAssertFalse(timedOut, "cloudgen did not finish within \(timeout) s under fakenect: \(result.stderr)")
@@ -71,7 +74,10 @@ final class KinectPlaybackTests: XCTestCase {
         XCTAssertGreaterThan(cloud.count, pixels * 95 / 100, file)
         XCTAssertLessThanOrEqual(cloud.count, pixels, file)
         let colors = try XCTUnwrap(cloud.colors, "\(file) has no colors")
-        var offSurface = 0, worst = 0.0, colorChecked = 0, colorWrong = 0
+        var offSurface = 0
+        var worst = 0.0
+        var colorChecked = 0
+        var colorWrong = 0
         var surfaces = (board: 0, wall: 0)
         for i in 0..<cloud.count {
             let q = cloud.point(i)
@@ -80,7 +86,8 @@ final class KinectPlaybackTests: XCTestCase {
             // Registration rounds to whole pixels: a point of the board's rim may come back up to
             // half a pixel (z / 2f, under 2 mm here) outside its outline.
             let rim = 0.005
-            let onBoard = (KinectTestScene.boardX.lowerBound - rim...KinectTestScene.boardX.upperBound + rim).contains(p.x)
+            let onBoard =
+                (KinectTestScene.boardX.lowerBound - rim...KinectTestScene.boardX.upperBound + rim).contains(p.x)
                 && (KinectTestScene.boardY.lowerBound - rim...KinectTestScene.boardY.upperBound + rim).contains(p.y)
                 && abs(p.z - boardZ) < abs(p.z - KinectTestScene.wallZ)
             let surfaceZ = onBoard ? boardZ : KinectTestScene.wallZ
@@ -105,7 +112,9 @@ final class KinectPlaybackTests: XCTestCase {
         XCTAssertGreaterThan(surfaces.board, 50_000, "\(file): the board is missing")
         XCTAssertGreaterThan(surfaces.wall, 50_000, "\(file): the wall is missing")
         XCTAssertGreaterThan(colorChecked, pixels / 2)
-        XCTAssertLessThan(colorWrong, colorChecked / 1000, "\(file): \(colorWrong) of \(colorChecked) points have another surface's color (registration off?)")
+        XCTAssertLessThan(
+            colorWrong, colorChecked / 1000,
+            "\(file): \(colorWrong) of \(colorChecked) points have another surface's color (registration off?)")
     }
 
     /// More frames asked for than the recording holds: fakenect's library stops delivering, just as
@@ -115,7 +124,10 @@ final class KinectPlaybackTests: XCTestCase {
         let ply = scratch.appendingPathComponent("scan.ply").path
         let result = try play(recording, ["capture", "--source", "kinect", "--frames", "4", "--ply", ply])
         XCTAssertEqual(result.status, 3, result.stderr)
-        XCTAssertTrue(result.stderr.contains("kinect:0: the fakenect recording \(recording.path) has no more frames; the 2 frames captured before were written"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "kinect:0: the fakenect recording \(recording.path) has no more frames; the 2 frames captured before were written"),
+            result.stderr)
         XCTAssertEqual(result.stderr.components(separatedBy: "has no more frames").count, 2, "the cause is said once: \(result.stderr)")
         // Both complete (the reader checks the size against the header), nothing else left behind.
         XCTAssertEqual(filesIn(scratch).filter { $0 != "recording" }, ["scan_000.ply", "scan_001.ply"])

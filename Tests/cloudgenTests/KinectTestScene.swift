@@ -9,12 +9,12 @@ import Foundation
 /// right of the IR camera, both looking along z with the same pinhole intrinsics.
 struct KinectTestScene {
     // libfreenect's defaults (src/registration.c, libfreenect_registration.h).
-    static let emitterDistance = 7.5      // cm
+    static let emitterDistance = 7.5  // cm
     static let referenceDistance = 120.0  // mm
-    static let pixelSize = 0.1042         // mm
+    static let pixelSize = 0.1042  // mm
     static let constShift = 200.0
     static let focal = referenceDistance / (2 * pixelSize)  // px at 640x480
-    static let baseline = 0.023           // m, the 2.3 cm IR-to-RGB distance
+    static let baseline = 0.023  // m, the 2.3 cm IR-to-RGB distance
     static let (cx, cy) = (320.0, 240.0)
     static let (width, height) = (640, 480)
 
@@ -28,7 +28,8 @@ struct KinectTestScene {
 
     /// Where a ray from `origin` (on the x axis) along ((u - cx)/f, (v - cy)/f, 1) meets the scene.
     static func hit(u: Int, v: Int, originX: Double) -> (point: SIMD3<Double>, surface: Surface) {
-        let a = (Double(u) - cx) / focal, b = (Double(v) - cy) / focal
+        let a = (Double(u) - cx) / focal
+        let b = (Double(v) - cy) / focal
         let t = (boardZ + boardSlope * originX) / (1 - boardSlope * a)
         let board = SIMD3(originX + a * t, b * t, t)
         if t > 0, boardX.contains(board.x), boardY.contains(board.y) { return (board, .board) }
@@ -115,7 +116,8 @@ struct FakenectRecording {
         let name = String(format: "%@-%.6f-%u.%@", kind, seconds, timestamp, ext)
         try data.write(to: directory.appendingPathComponent(name))
         lines.append(name)
-        try (lines.joined(separator: "\n") + "\n").write(to: directory.appendingPathComponent("INDEX.txt"), atomically: true, encoding: .utf8)
+        try (lines.joined(separator: "\n") + "\n").write(
+            to: directory.appendingPathComponent("INDEX.txt"), atomically: true, encoding: .utf8)
     }
 
     /// The folder holding fakenect's libfreenect, from the package's file list.
@@ -129,7 +131,9 @@ struct FakenectRecording {
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard let library = text.split(separator: "\n").first(where: { $0.hasSuffix("/fakenect/libfreenect.so.0.5") }) else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "fakenect's library is not installed (Tools/bootstrap installs libfreenect-bin)"])
+            throw CocoaError(
+                .fileNoSuchFile,
+                userInfo: [NSLocalizedDescriptionKey: "fakenect's library is not installed (Tools/bootstrap installs libfreenect-bin)"])
         }
         return URL(fileURLWithPath: String(library)).deletingLastPathComponent().path
     }

@@ -34,7 +34,9 @@ final class MeasureCommandTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(value(j["area"])), 20, accuracy: 0.2)
         XCTAssertEqual(try XCTUnwrap(value(j["perimeter"])), 18, accuracy: 0.04)
         // Every documented key is there, null or not.
-        for key in ["floor", "ceiling", "height", "area", "perimeter", "corners", "extents", "walls", "clutter", "cameras", "reasons", "warnings"] {
+        for key in [
+            "floor", "ceiling", "height", "area", "perimeter", "corners", "extents", "walls", "clutter", "cameras", "reasons", "warnings"
+        ] {
             XCTAssertTrue(j.keys.contains(key), "no \(key)")
         }
         XCTAssertEqual((j["cameras"] as? [String: Any])?["count"] as? Int, 8)
@@ -134,7 +136,8 @@ final class MeasureCommandTests: XCTestCase {
         XCTAssertTrue(try failure([floor, "--source", "synthetic"]).contains("give a file or --source, not both"))
         XCTAssertTrue(try failure([]).contains("give a cloud file to measure, or --source SPEC"))
         XCTAssertTrue(try failure(["missing.ply"]).contains("missing.ply"))
-        XCTAssertTrue(try failure(["--source", "synthetic:path=orbit,frames=3", "--frames", "3"]).contains("measure takes one cloud: add --fuse"))
+        XCTAssertTrue(
+            try failure(["--source", "synthetic:path=orbit,frames=3", "--frames", "3"]).contains("measure takes one cloud: add --fuse"))
     }
 }
 
@@ -145,17 +148,22 @@ final class MeasureExampleScriptTests: XCTestCase {
         let dir = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let room = dir.appendingPathComponent("room.ply").path
-        let made = try CLI.run(["capture", "--source", "synthetic:room=4x3x2.5,path=scan,frames=6,color=32x24", "--fuse", "--frame", "world",
-                                "--ply", room])
+        let made = try CLI.run([
+            "capture", "--source", "synthetic:room=4x3x2.5,path=scan,frames=6,color=32x24", "--fuse", "--frame", "world",
+            "--ply", room
+        ])
         XCTAssertEqual(made.status, 0, made.stderr)
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Docs/examples/rooms_to_csv.py").standardized
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../Docs/examples/rooms_to_csv.py"
+        ).standardized
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path, room, dir.appendingPathComponent("missing.ply").path]
         var environment = ProcessInfo.processInfo.environment
         environment["CLOUDGEN"] = CLI.executable.path
         process.environment = environment
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()

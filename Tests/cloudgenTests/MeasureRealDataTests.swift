@@ -20,7 +20,12 @@ final class MeasureRealDataTests: XCTestCase {
             XCTAssertLessThan(degrees, 1, "\(reference.name): the floor is \(degrees) degrees from Open3D's")
             XCTAssertLessThan(metres, 0.01, "\(reference.name): the floor is \(metres) m from Open3D's at its centroid")
             let cameras = try XCTUnwrap(report["cameras"] as? [String: Any])
-            let camera = (cameras["height"] as? [String: Double]).map { String(format: ", camera %.3f ± %.3f m above it (the reference: %.3f m)", $0["value"]!, $0["sigma"]!, reference.height(of: .zero)) } ?? ""
+            let camera =
+                (cameras["height"] as? [String: Double]).map {
+                    String(
+                        format: ", camera %.3f ± %.3f m above it (the reference: %.3f m)", $0["value"]!, $0["sigma"]!,
+                        reference.height(of: .zero))
+                } ?? ""
             print(String(format: "%@: the floor is %.2f° and %.1f mm from Open3D's%@", reference.name, degrees, 1000 * metres, camera))
             if reference.arguments.contains("--fuse") {
                 XCTAssertTrue(cameras["height"] is NSNull, "\(reference.name): several cameras have no single height")

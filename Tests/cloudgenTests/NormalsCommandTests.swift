@@ -26,7 +26,8 @@ final class NormalsCommandTests: XCTestCase {
         let size = SIMD3<Float>(4, 3, 2.5)
         var (onWalls, inward) = (0, 0)
         for i in 0..<cloud.count {
-            let p = cloud.point(i), n = SIMD3(normals[3 * i], normals[3 * i + 1], normals[3 * i + 2])
+            let p = cloud.point(i)
+            let n = SIMD3(normals[3 * i], normals[3 * i + 1], normals[3 * i + 2])
             guard n.x.isFinite else { continue }
             // The floor (z = 0) and the four walls; the ceiling is out of view.
             for axis in 0..<3 {
@@ -42,8 +43,11 @@ final class NormalsCommandTests: XCTestCase {
     }
 
     func testNormalsWithoutAValueTakeFiveCentimetresAndReachBothFiles() throws {
-        let r = try CLI.run(["capture", "--source", "synthetic:noise=0", "--frame", "world", "--normals",
-                             "--ply", "room.ply", "--pcd", "room.pcd", "--json"], in: dir)
+        let r = try CLI.run(
+            [
+                "capture", "--source", "synthetic:noise=0", "--frame", "world", "--normals",
+                "--ply", "room.ply", "--pcd", "room.pcd", "--json"
+            ], in: dir)
         XCTAssertEqual(r.status, 0, r.stderr)
         let filters = try XCTUnwrap(try json(r)["filters"] as? [[String: Any]])
         XCTAssertEqual(filters.count, 1)
@@ -52,7 +56,8 @@ final class NormalsCommandTests: XCTestCase {
         XCTAssertEqual((filters[0]["parameters"] as? [String: Any])?["radius"] as? Double, 0.05)
         XCTAssertEqual(filters[0]["pointsIn"] as? Int, filters[0]["pointsOut"] as? Int, "normals drop no point")
 
-        let ply = try CloudReader.read(path("room.ply")), pcd = try CloudReader.read(path("room.pcd"))
+        let ply = try CloudReader.read(path("room.ply"))
+        let pcd = try CloudReader.read(path("room.pcd"))
         XCTAssertEqual(Array(ply.header.fields.suffix(4)), ["nx", "ny", "nz", "curvature"])
         XCTAssertEqual(Array(pcd.fields.suffix(4)), ["normal_x", "normal_y", "normal_z", "curvature"])
         XCTAssertEqual(ply.cloud.normals, pcd.cloud.normals)
@@ -65,8 +70,11 @@ final class NormalsCommandTests: XCTestCase {
     /// A fused sequence has no single camera: its normals face the cameras' mean position, which
     /// lies inside the room.
     func testFusedNormalsFaceIntoTheRoom() throws {
-        let r = try CLI.run(["capture", "--source", "synthetic:noise=0,path=orbit,frames=3", "--fuse", "--voxel", "0.02",
-                             "--normals", "0.08", "--ply", "fused.ply"], in: dir)
+        let r = try CLI.run(
+            [
+                "capture", "--source", "synthetic:noise=0,path=orbit,frames=3", "--fuse", "--voxel", "0.02",
+                "--normals", "0.08", "--ply", "fused.ply"
+            ], in: dir)
         XCTAssertEqual(r.status, 0, r.stderr)
         try assertRoomNormalsFaceInward(try CloudReader.read(path("fused.ply")).cloud, "fused")
     }

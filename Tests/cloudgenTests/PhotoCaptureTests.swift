@@ -28,7 +28,8 @@ final class PhotoCaptureTests: XCTestCase {
         XCTAssertTrue(try CloudReader.header(dir.appendingPathComponent("again.ply").path).relativeUnits, "convert keeps the label")
 
         // The vase's middle (pixel 1512,2016 of the 3024x4032 photo) said to be 0.6 m away.
-        let metric = try CLI.run(["capture", "--source", "photo:\(photo)", "--known-distance", "1512,2016=0.6", "--ply", "metric.ply"], in: dir)
+        let metric = try CLI.run(
+            ["capture", "--source", "photo:\(photo)", "--known-distance", "1512,2016=0.6", "--ply", "metric.ply"], in: dir)
         XCTAssertEqual(metric.status, 0, metric.stderr)
         XCTAssertTrue(metric.stderr.contains("so that pixel 1512,2016 lies 0.6 m away"), metric.stderr)
         XCTAssertFalse(try CloudReader.header(dir.appendingPathComponent("metric.ply").path).relativeUnits)

@@ -25,8 +25,9 @@ final class RGBDExportTests: XCTestCase {
         XCTAssertEqual([depthImage.width, depthImage.height, colorImage.width, colorImage.height], [256, 192, 256, 192])
         let k = try IntrinsicsFile.read(rg.appendingPathComponent("camera_intrinsic.json").path)
             .intrinsics(forDepthWidth: 256, height: 192)
-        let frame = RGBDFrame(depth: try depthImage.depthMap(unitsPerMetre: 1000, origin: "depth"),
-                              color: try colorImage.colorImage(origin: "color"), intrinsics: k, pose: nil)
+        let frame = RGBDFrame(
+            depth: try depthImage.depthMap(unitsPerMetre: 1000, origin: "depth"),
+            color: try colorImage.colorImage(origin: "color"), intrinsics: k, pose: nil)
         let again = try BackProjection().run(frame).cloud
         let original = try CloudReader.read(dir.appendingPathComponent("c.pcd").path).cloud
         XCTAssertEqual(again.count, original.count)

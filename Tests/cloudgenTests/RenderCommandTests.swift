@@ -24,8 +24,11 @@ final class RenderCommandTests: XCTestCase {
     /// A simulated room with a preview, then rendered again from the file: the same camera makes
     /// the same picture, and --json is one object that says what was drawn.
     func testCapturePreviewMatchesRenderOfTheFile() throws {
-        let capture = try CLI.run(["capture", "--source", "synthetic", "--ply", "scan.ply", "--preview", "scan.png",
-                                   "--depth-image", "depth.png", "--json"], in: dir)
+        let capture = try CLI.run(
+            [
+                "capture", "--source", "synthetic", "--ply", "scan.ply", "--preview", "scan.png",
+                "--depth-image", "depth.png", "--json"
+            ], in: dir)
         XCTAssertEqual(capture.status, 0, capture.stderr)
         let captureReport = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(capture.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(captureReport["images"] as? [String], ["depth.png", "scan.png"], "the pictures in the order they were written")
@@ -46,8 +49,11 @@ final class RenderCommandTests: XCTestCase {
     /// what the capture's preview showed: the camera's view, upright in the room (z up), not the
     /// camera-frame default (up -y) that a file without a viewpoint gets.
     func testWorldFrameFilesRenderFromTheirRecordedCamera() throws {
-        let capture = try CLI.run(["capture", "--source", "synthetic:noise=0", "--frame", "world", "--ply", "room.ply",
-                                   "--pcd", "room.pcd", "--preview", "preview.png"], in: dir)
+        let capture = try CLI.run(
+            [
+                "capture", "--source", "synthetic:noise=0", "--frame", "world", "--ply", "room.ply",
+                "--pcd", "room.pcd", "--preview", "preview.png"
+            ], in: dir)
         XCTAssertEqual(capture.status, 0, capture.stderr)
         let preview = try image("preview.png")
         for file in ["room.ply", "room.pcd"] {
@@ -86,8 +92,11 @@ final class RenderCommandTests: XCTestCase {
 
     func testTurntableWritesFramesAndAnAnimatedPNG() throws {
         XCTAssertEqual(try CLI.run(["capture", "--source", "synthetic", "--ply", "scan.ply"], in: dir).status, 0)
-        let run = try CLI.run(["render", "scan.ply", "--out", "turn.png", "--turntable", "4", "--size", "160x120",
-                               "--elevation", "-20", "--up", "-y", "--color", "depth"], in: dir)
+        let run = try CLI.run(
+            [
+                "render", "scan.ply", "--out", "turn.png", "--turntable", "4", "--size", "160x120",
+                "--elevation", "-20", "--up", "-y", "--color", "depth"
+            ], in: dir)
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(filesIn(dir), ["scan.ply", "turn.png", "turn_000.png", "turn_001.png", "turn_002.png", "turn_003.png"])
         let chunks = try AnimatedPNG.chunks(of: Array(try Data(contentsOf: dir.appendingPathComponent("turn.png"))), origin: "turn.png")
@@ -103,9 +112,10 @@ final class RenderCommandTests: XCTestCase {
         let cases: [([String], String)] = [
             (["--size", "0x720"], "--size"), (["--size", "16385x10"], "--size"), (["--size", "big"], "--size"),
             (["--azimuth", "nan"], "--azimuth"), (["--azimuth", "inf"], "--azimuth"), (["--elevation", "95"], "--elevation"),
-            (["--fov", "0"], "--fov"), (["--fov", "-5"], "--fov"), (["--distance", "-1"], "--distance"), (["--point-size", "0"], "--point-size"),
+            (["--fov", "0"], "--fov"), (["--fov", "-5"], "--fov"), (["--distance", "-1"], "--distance"),
+            (["--point-size", "0"], "--point-size"),
             (["--color", "plasma"], "--color"), (["--background", "#12"], "--background"), (["--up", "w"], "--up"),
-            (["--turntable", "1"], "--turntable"), (["--color", "normal"], "--color normal"),
+            (["--turntable", "1"], "--turntable"), (["--color", "normal"], "--color normal")
         ]
         for (flags, named) in cases {
             let run = try CLI.run(["render", "scan.ply", "--out", "bad.png"] + flags, in: dir)
@@ -124,7 +134,8 @@ final class RenderCommandTests: XCTestCase {
         XCTAssertEqual(refused.status, 2, refused.stderr)
         XCTAssertTrue(refused.stderr.contains("--allow-empty"), refused.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("e.png")))
-        let allowed = try CLI.run(["render", "empty.ply", "--out", "e.png", "--allow-empty", "--size", "8x4", "--background", "white"], in: dir)
+        let allowed = try CLI.run(
+            ["render", "empty.ply", "--out", "e.png", "--allow-empty", "--size", "8x4", "--background", "white"], in: dir)
         XCTAssertEqual(allowed.status, 0, allowed.stderr)
         XCTAssertEqual(try image("e.png").rgb, [UInt8](repeating: 255, count: 8 * 4 * 3))
     }
@@ -162,7 +173,8 @@ final class RenderCommandTests: XCTestCase {
         }
         XCTAssertEqual(mismatches, 0, "weight 0 shows the color image alone")
         for flags in [["--depth-blend", "1.5"], ["--depth-blend", "0.5"]] {
-            let bad = try CLI.run(["capture", "--source", "synthetic"] + (flags[1] == "0.5" ? [] : ["--depth-image", "x.png"]) + flags, in: dir)
+            let bad = try CLI.run(
+                ["capture", "--source", "synthetic"] + (flags[1] == "0.5" ? [] : ["--depth-image", "x.png"]) + flags, in: dir)
             XCTAssertEqual(bad.status, 2, "\(flags): \(bad.stderr)")
             XCTAssertTrue(bad.stderr.contains("--depth-blend"), bad.stderr)
         }

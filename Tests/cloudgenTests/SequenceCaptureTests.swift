@@ -13,8 +13,11 @@ final class SequenceCaptureTests: XCTestCase {
     /// A source with fewer frames than asked says so; each file of an unfused sequence is reported
     /// with its own points, and the header line does not sum them.
     func testFewerFramesThanAskedAreNamed() throws {
-        let r = try CLI.run(["capture", "--source", "synthetic:path=orbit,frames=2,noise=0,color=320x240,depth=64x48",
-                             "--frames", "4", "--ply", "s.ply"], in: dir)
+        let r = try CLI.run(
+            [
+                "capture", "--source", "synthetic:path=orbit,frames=2,noise=0,color=320x240,depth=64x48",
+                "--frames", "4", "--ply", "s.ply"
+            ], in: dir)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(filesIn(dir), ["s_000.ply", "s_001.ply"])
         XCTAssertTrue(r.stderr.contains("--frames 4: the source has only 2 frames"), r.stderr)
@@ -29,8 +32,11 @@ final class SequenceCaptureTests: XCTestCase {
     /// An orbit around the room's centre sees every wall; fused by the known poses, all points lie
     /// inside the room and on all four walls.
     func testFusedOrbitCoversTheWholeRoom() throws {
-        let r = try CLI.run(["capture", "--source", "synthetic:path=orbit,frames=8,noise=0,color=320x240",
-                             "--fuse", "--ply", "room.ply", "--json"], in: dir)
+        let r = try CLI.run(
+            [
+                "capture", "--source", "synthetic:path=orbit,frames=8,noise=0,color=320x240",
+                "--fuse", "--ply", "room.ply", "--json"
+            ], in: dir)
         XCTAssertEqual(r.status, 0, r.stderr)
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(report["frames"] as? Int, 8)
@@ -57,23 +63,32 @@ final class SequenceCaptureTests: XCTestCase {
     }
 
     func testUnfusedSequenceWritesOneFilePerFrame() throws {
-        let r = try CLI.run(["capture", "--source", "synthetic:path=walk,frames=3,depth=64x48,color=64x48",
-                             "--frames", "all", "--pcd", "walk.pcd"], in: dir)
+        let r = try CLI.run(
+            [
+                "capture", "--source", "synthetic:path=walk,frames=3,depth=64x48,color=64x48",
+                "--frames", "all", "--pcd", "walk.pcd"
+            ], in: dir)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(filesIn(dir), ["walk_000.pcd", "walk_001.pcd", "walk_002.pcd"])
         let first = try CloudReader.read(dir.appendingPathComponent("walk_000.pcd").path).cloud
         let last = try CloudReader.read(dir.appendingPathComponent("walk_002.pcd").path).cloud
         XCTAssertNotEqual(first.positions, last.positions, "the camera moved")
-        let two = try CLI.run(["capture", "--source", "synthetic:path=walk,frames=3,depth=64x48,color=64x48",
-                               "--frames", "2", "--pcd", "two.pcd"], in: dir)
+        let two = try CLI.run(
+            [
+                "capture", "--source", "synthetic:path=walk,frames=3,depth=64x48,color=64x48",
+                "--frames", "2", "--pcd", "two.pcd"
+            ], in: dir)
         XCTAssertEqual(two.status, 0, two.stderr)
         XCTAssertTrue(filesIn(dir).contains("two_001.pcd") && !filesIn(dir).contains("two_002.pcd"))
     }
 
     func testFuseWithoutPosesIsRefused() throws {
         // A bundle written without poses stands in for any unposed sequence.
-        let made = try CLI.run(["capture", "--source", "synthetic:frames=2,depth=32x24,color=32x24", "--frames", "all",
-                                "--bundle", "b"], in: dir)
+        let made = try CLI.run(
+            [
+                "capture", "--source", "synthetic:frames=2,depth=32x24,color=32x24", "--frames", "all",
+                "--bundle", "b"
+            ], in: dir)
         XCTAssertEqual(made.status, 0, made.stderr)
         let manifest = dir.appendingPathComponent("b/manifest.json")
         var json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any])

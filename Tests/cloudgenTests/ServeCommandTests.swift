@@ -6,9 +6,11 @@ import XCTest
 /// confirmed and shows no half one; SIGTERM lets the request in flight finish.
 final class ServeCommandTests: XCTestCase {
     private func frameArguments() -> [String] {
-        ["-F", "depth=@\(sharedData("open3d-rgbd/other_formats/TUM_depth.png"))",
-         "-F", "color=@\(sharedData("open3d-rgbd/other_formats/TUM_color.png"))",
-         "-F", "intrinsics=@\(sharedData("open3d-rgbd/camera_primesense.json"))", "-F", "depth_scale=5000"]
+        [
+            "-F", "depth=@\(sharedData("open3d-rgbd/other_formats/TUM_depth.png"))",
+            "-F", "color=@\(sharedData("open3d-rgbd/other_formats/TUM_color.png"))",
+            "-F", "intrinsics=@\(sharedData("open3d-rgbd/camera_primesense.json"))", "-F", "depth_scale=5000"
+        ]
     }
 
     func testKill9DuringUploadsLosesNoConfirmedCaptureAndShowsNoHalfOne() throws {
@@ -64,9 +66,11 @@ final class ServeCommandTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let short = dir.appendingPathComponent("short.token")
         try Data("abc\n".utf8).write(to: short)
-        for (arguments, mentions) in [(["--host", "0.0.0.0"], "--token-file"), (["--token-file", short.path], "at least 16"),
-                                      (["--token-file", dir.appendingPathComponent("none").path], "none"), (["--port", "70000"], "--port"),
-                                      (["--max-upload-mb", "0"], "--max-upload-mb")] {
+        for (arguments, mentions) in [
+            (["--host", "0.0.0.0"], "--token-file"), (["--token-file", short.path], "at least 16"),
+            (["--token-file", dir.appendingPathComponent("none").path], "none"), (["--port", "70000"], "--port"),
+            (["--max-upload-mb", "0"], "--max-upload-mb")
+        ] {
             let result = try CLI.run(["serve", "--data", dir.appendingPathComponent("data").path] + arguments, in: dir)
             XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
             XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
@@ -82,9 +86,11 @@ final class ServeCommandTests: XCTestCase {
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             // A fused capture of several frames: seconds of work in a debug build.
-            let result = try? ServeProcess.curl(["-H", "Content-Type: application/json",
-                                                 "-d", "{\"source\": \"synthetic:seed=4,depth=640x480\", \"frames\": 8, \"fuse\": true}",
-                                                 "\(server.url)/v1/captures"])
+            let result = try? ServeProcess.curl([
+                "-H", "Content-Type: application/json",
+                "-d", "{\"source\": \"synthetic:seed=4,depth=640x480\", \"frames\": 8, \"fuse\": true}",
+                "\(server.url)/v1/captures"
+            ])
             answer.set(result)
             done.signal()
         }

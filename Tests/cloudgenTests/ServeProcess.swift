@@ -48,7 +48,9 @@ final class ServeProcess {
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning && Date() < deadline {
             let metrics = String(decoding: try Self.curl(["\(url)/metrics"]).body, as: UTF8.self)
-            if metrics.split(separator: "\n").contains(where: { $0.hasPrefix("cloudgen_pool_running{pool=\"capture\"} ") && !$0.hasSuffix(" 0") }) {
+            if metrics.split(separator: "\n").contains(where: {
+                $0.hasPrefix("cloudgen_pool_running{pool=\"capture\"} ") && !$0.hasSuffix(" 0")
+            }) {
                 return true
             }
             usleep(20_000)

@@ -7,8 +7,10 @@ import XCTest
 final class StartupTests: XCTestCase {
     /// The shared libraries a run loaded, as the dynamic loader itself reports them
     /// (`LD_DEBUG=files` prints a `file=NAME` line on stderr for each, linked or dlopen'ed).
-    private func loadedLibraries(_ arguments: [String], in dir: URL, file: StaticString = #filePath,
-                                 line: UInt = #line) throws -> (status: Int32, libraries: [String]) {
+    private func loadedLibraries(
+        _ arguments: [String], in dir: URL, file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws -> (status: Int32, libraries: [String]) {
         let (result, timedOut) = try CLI.run(arguments, in: dir, environment: ["LD_DEBUG": "files"], timeout: CLI.defaultTimeout)
         XCTAssertFalse(timedOut, file: file, line: line)
         let libraries = result.stderrLines.compactMap { line -> String? in
@@ -19,15 +21,20 @@ final class StartupTests: XCTestCase {
         return (result.status, Set(libraries).sorted())
     }
 
-    private static let lazyPrefixes = ["libcloudgen_shim", "libpcl", "libvtk", "libusb", "libfreenect", "libOpenNI", "libtiff", "libheif", "libexpat", "libavformat", "libavcodec", "libavutil", "libOpenEXR"]
+    private static let lazyPrefixes = [
+        "libcloudgen_shim", "libpcl", "libvtk", "libusb", "libfreenect", "libOpenNI", "libtiff", "libheif", "libexpat", "libavformat",
+        "libavcodec", "libavutil", "libOpenEXR"
+    ]
 
     func testCommandsThatDoNotFilterLoadNeitherPCLNorCameraLibrariesNorOptionalCodecs() throws {
         let dir = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let cube = sharedData("pcl-clouds/cube.ply")
-        for arguments in [["--version"], ["capture", "--source", "synthetic:seed=3", "--rgbd", "frame"], ["info", cube],
-                          ["render", cube, "--out", "cube.png", "--size", "64x48"],
-                          ["capture", "--source", "synthetic:seed=3", "--ply", "scan.ply", "--pcd", "scan.pcd", "--encoding", "ascii"]] {
+        for arguments in [
+            ["--version"], ["capture", "--source", "synthetic:seed=3", "--rgbd", "frame"], ["info", cube],
+            ["render", cube, "--out", "cube.png", "--size", "64x48"],
+            ["capture", "--source", "synthetic:seed=3", "--ply", "scan.ply", "--pcd", "scan.pcd", "--encoding", "ascii"]
+        ] {
             let (status, libraries) = try loadedLibraries(arguments, in: dir)
             XCTAssertEqual(status, 0, "\(arguments)")
             XCTAssertTrue(libraries.contains { $0.hasPrefix("libswiftCore") }, "\(arguments): the loader reported \(libraries)")
@@ -40,11 +47,13 @@ final class StartupTests: XCTestCase {
     func testAPhotoLoadsLibheifAndExpatOnFirstUse() throws {
         let dir = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (status, libraries) = try loadedLibraries(["capture", "--source", "photo:" + sharedData("phone/pug.heic"), "--ply", "pug.ply"], in: dir)
+        let (status, libraries) = try loadedLibraries(
+            ["capture", "--source", "photo:" + sharedData("phone/pug.heic"), "--ply", "pug.ply"], in: dir)
         XCTAssertEqual(status, 0)
         XCTAssertTrue(libraries.contains { $0.hasPrefix("libheif") }, "\(libraries)")
         XCTAssertTrue(libraries.contains { $0.hasPrefix("libexpat") }, "\(libraries)")
-        XCTAssertEqual(libraries.filter { ["libpcl", "libcloudgen_shim", "libusb", "libfreenect", "libtiff"].contains(where: $0.hasPrefix) }, [])
+        XCTAssertEqual(
+            libraries.filter { ["libpcl", "libcloudgen_shim", "libusb", "libfreenect", "libtiff"].contains(where: $0.hasPrefix) }, [])
     }
 
     /// The shim compiles PCL's filter, search and normal templates itself (PCL_NO_PRECOMPILE), so
@@ -52,12 +61,17 @@ final class StartupTests: XCTestCase {
     func testAFilterLoadsTheShimAndPCLsCommonLibraryOnFirstUse() throws {
         let dir = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (status, libraries) = try loadedLibraries(["capture", "--source", "synthetic:seed=3", "--voxel", "0.02",
-                                                       "--pcd", "filtered.pcd"], in: dir)
+        let (status, libraries) = try loadedLibraries(
+            [
+                "capture", "--source", "synthetic:seed=3", "--voxel", "0.02",
+                "--pcd", "filtered.pcd"
+            ], in: dir)
         XCTAssertEqual(status, 0)
         XCTAssertTrue(libraries.contains("libcloudgen_shim.so"), "\(libraries)")
         XCTAssertTrue(libraries.contains { $0.hasPrefix("libpcl_common") }, "\(libraries)")
-        let heavy = libraries.filter { name in ["libpcl_filters", "libpcl_features", "libpcl_search", "libpcl_kdtree"].contains { name.hasPrefix($0) } }
+        let heavy = libraries.filter { name in
+            ["libpcl_filters", "libpcl_features", "libpcl_search", "libpcl_kdtree"].contains { name.hasPrefix($0) }
+        }
         XCTAssertEqual(heavy, [])
     }
 
@@ -79,8 +93,9 @@ final class StartupTests: XCTestCase {
         XCTAssertEqual(info.status, 0, info.stderr)
         XCTAssertTrue(info.stdout.contains("24 points"), info.stdout)
 
-        let (render, renderTimedOut) = try CLI.run(["render", cube, "--out", "cube.png"], in: dir, environment: bindNow,
-                                                   timeout: CLI.defaultTimeout)
+        let (render, renderTimedOut) = try CLI.run(
+            ["render", cube, "--out", "cube.png"], in: dir, environment: bindNow,
+            timeout: CLI.defaultTimeout)
         XCTAssertFalse(renderTimedOut)
         XCTAssertEqual(render.status, 0, render.stderr)
         let png = try Data(contentsOf: dir.appendingPathComponent("cube.png"))

@@ -25,8 +25,11 @@ final class TUMPosesTests: XCTestCase {
 
     /// The simulated room's frames exported, and the same frames as a TUM sequence.
     private func makeSequence() throws -> (tum: URL, export: URL) {
-        let r = try CLI.run(["capture", "--source", "synthetic:room=4x3x2.5,frames=\(Self.frames),color=64x48", "--frames", "all",
-                             "--frame", "world", "--rgbd", "export", "--ply", "world.ply"], in: dir)
+        let r = try CLI.run(
+            [
+                "capture", "--source", "synthetic:room=4x3x2.5,frames=\(Self.frames),color=64x48", "--frames", "all",
+                "--frame", "world", "--rgbd", "export", "--ply", "world.ply"
+            ], in: dir)
         XCTAssertEqual(r.status, 0, r.stderr)
         let export = dir.appendingPathComponent("export")
         let poses = try TrajectoryLog.read(export.appendingPathComponent("trajectory.log").path)
@@ -44,8 +47,12 @@ final class TUMPosesTests: XCTestCase {
             let name = String(format: "%06d.png", i)
             let t = Self.depthTime(i)
             let (colorName, depthName) = (String(format: "rgb/%.6f.png", t + 0.008), String(format: "depth/%.6f.png", t))
-            try fm.createSymbolicLink(atPath: tum.appendingPathComponent(colorName).path, withDestinationPath: export.appendingPathComponent("color/\(name)").path)
-            try fm.createSymbolicLink(atPath: tum.appendingPathComponent(depthName).path, withDestinationPath: export.appendingPathComponent("depth/\(name)").path)
+            try fm.createSymbolicLink(
+                atPath: tum.appendingPathComponent(colorName).path, withDestinationPath: export.appendingPathComponent("color/\(name)").path
+            )
+            try fm.createSymbolicLink(
+                atPath: tum.appendingPathComponent(depthName).path, withDestinationPath: export.appendingPathComponent("depth/\(name)").path
+            )
             rgb += String(format: "%.6f %@\n", t + 0.008, colorName)
             depth += String(format: "%.6f %@\n", t, depthName)
             // The true pose 11 ms after the frame (30 ms for the frame left out), and decoys 50 ms
@@ -65,8 +72,11 @@ final class TUMPosesTests: XCTestCase {
 
     func testFusedSequenceIsTheRoomSeenFromTheTruePosesAndTheUnposedFrameIsLeftOutAndNamed() throws {
         let (tum, export) = try makeSequence()
-        let r = try CLI.run(["capture", "--source", "tum:\(tum.path)", "--intrinsics", export.appendingPathComponent("camera_intrinsic.json").path,
-                             "--depth-scale", "1000", "--fuse", "--ply", "fused.ply"], in: dir)
+        let r = try CLI.run(
+            [
+                "capture", "--source", "tum:\(tum.path)", "--intrinsics", export.appendingPathComponent("camera_intrinsic.json").path,
+                "--depth-scale", "1000", "--fuse", "--ply", "fused.ply"
+            ], in: dir)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("groundtruth.txt: 1 of 6 depth frames have no pose within 20 ms"), r.stderr)
         XCTAssertTrue(r.stderr.contains(String(format: "%.6f", Self.depthTime(Self.unposedFrame))), r.stderr)
@@ -91,8 +101,11 @@ final class TUMPosesTests: XCTestCase {
     func testCameraFrameCapturesKeepEveryFrameAndAGroundTruthOfAnotherSequenceSaysSo() throws {
         let (tum, export) = try makeSequence()
         let intrinsics = export.appendingPathComponent("camera_intrinsic.json").path
-        let all = try CLI.run(["capture", "--source", "tum:\(tum.path)", "--intrinsics", intrinsics, "--depth-scale", "1000",
-                               "--frames", "all", "--ply", "camera.ply"], in: dir)
+        let all = try CLI.run(
+            [
+                "capture", "--source", "tum:\(tum.path)", "--intrinsics", intrinsics, "--depth-scale", "1000",
+                "--frames", "all", "--ply", "camera.ply"
+            ], in: dir)
         XCTAssertEqual(all.status, 0, all.stderr)
         XCTAssertEqual(filesIn(dir).filter { $0.hasPrefix("camera_") }.count, Self.frames, "no frame needs a pose in the camera frame")
 
@@ -103,14 +116,20 @@ final class TUMPosesTests: XCTestCase {
             return String(format: "%.6f", t + 60) + line.drop { $0 != " " }
         }.joined(separator: "\n")
         try shifted.write(to: truth, atomically: true, encoding: .utf8)
-        let fused = try CLI.run(["capture", "--source", "tum:\(tum.path)", "--intrinsics", intrinsics, "--depth-scale", "1000",
-                                 "--fuse", "--ply", "fused.ply"], in: dir)
+        let fused = try CLI.run(
+            [
+                "capture", "--source", "tum:\(tum.path)", "--intrinsics", intrinsics, "--depth-scale", "1000",
+                "--fuse", "--ply", "fused.ply"
+            ], in: dir)
         XCTAssertEqual(fused.status, 2)
         XCTAssertEqual(fused.stderrLines.count, 1, fused.stderr)
         XCTAssertTrue(fused.stderr.contains("tum:\(tum.path): none of its 6 frames has a pose"), fused.stderr)
         // Captured in the camera frame, where no pose is needed, the sequence says why.
-        let camera = try CLI.run(["capture", "--source", "tum:\(tum.path)", "--intrinsics", intrinsics, "--depth-scale", "1000",
-                                  "--ply", "one.ply"], in: dir)
+        let camera = try CLI.run(
+            [
+                "capture", "--source", "tum:\(tum.path)", "--intrinsics", intrinsics, "--depth-scale", "1000",
+                "--ply", "one.ply"
+            ], in: dir)
         XCTAssertEqual(camera.status, 0, camera.stderr)
         XCTAssertTrue(camera.stderr.contains("groundtruth.txt: no pose within 20 ms of any depth frame"), camera.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("fused.ply").path))

@@ -1,8 +1,9 @@
+import Foundation
+import XCTest
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import XCTest
 
 /// Writes never lose data, seen from outside (Docs/reliability.md "Writing outputs"): a signal
 /// in the middle of a write, a `kill -9` and the next run, outputs that are devices and pipes.
@@ -30,11 +31,14 @@ final class WriteSafetyTests: XCTestCase {
     /// reader of the FIFO that never comes; `whileWaiting` runs once both temporaries exist.
     private func convertIntoUnreadFIFO(whileWaiting: @escaping (pid_t) -> Void) throws -> CLI.Result {
         XCTAssertEqual(mkfifo(dir.appendingPathComponent("fifo").path, 0o666), 0)
-        let (result, timedOut) = try CLI.run(["convert", "\(dir.path)/in.ply", "--pcd", "\(dir.path)/keep.pcd", "--ply", "\(dir.path)/fifo"],
-                                             in: dir, environment: ["TMPDIR": tmp.path], timeout: 60) { process in
+        let (result, timedOut) = try CLI.run(
+            ["convert", "\(dir.path)/in.ply", "--pcd", "\(dir.path)/keep.pcd", "--ply", "\(dir.path)/fifo"],
+            in: dir, environment: ["TMPDIR": tmp.path], timeout: 60
+        ) { process in
             let deadline = Date().addingTimeInterval(30)
             while Date() < deadline {
-                let staged = self.entries(self.dir).contains { $0.hasPrefix(".keep.pcd.tmp-") }
+                let staged =
+                    self.entries(self.dir).contains { $0.hasPrefix(".keep.pcd.tmp-") }
                     && self.entries(self.tmp).contains { $0.hasPrefix(".fifo.tmp-") }
                 if staged { break }
                 usleep(20_000)
@@ -55,17 +59,22 @@ final class WriteSafetyTests: XCTestCase {
             XCTAssertTrue(result.stderr.contains("\(dir.path)/fifo") && result.stderr.contains("interrupted by \(name)"), result.stderr)
             XCTAssertEqual(entries(dir), ["fifo", "in.ply", "keep.pcd", "tmp"], "\(name): no temporary left beside the outputs")
             XCTAssertEqual(entries(tmp), [], "\(name): no temporary left in TMPDIR")
-            XCTAssertEqual(FileManager.default.contents(atPath: dir.appendingPathComponent("keep.pcd").path).map { [UInt8]($0) },
-                           BadInputCorpus.precious, "\(name): the existing PCD is untouched")
+            XCTAssertEqual(
+                FileManager.default.contents(atPath: dir.appendingPathComponent("keep.pcd").path).map { [UInt8]($0) },
+                BadInputCorpus.precious, "\(name): the existing PCD is untouched")
         }
     }
 
     func testASignalMidSequenceRemovesStagedFilesAndFolders() throws {
         let out = dir.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: false)
-        let (result, timedOut) = try CLI.run(["capture", "--source", "synthetic:depth=64x48,color=64x48,frames=5000", "--frames", "5000",
-                                              "--ply", "s.ply", "--bundle", "b", "--rgbd", "r"],
-                                             in: out, environment: [:], timeout: 120) { process in
+        let (result, timedOut) = try CLI.run(
+            [
+                "capture", "--source", "synthetic:depth=64x48,color=64x48,frames=5000", "--frames", "5000",
+                "--ply", "s.ply", "--bundle", "b", "--rgbd", "r"
+            ],
+            in: out, environment: [:], timeout: 120
+        ) { process in
             // Once a few frames are staged beside the staged bundle and export folders.
             let deadline = Date().addingTimeInterval(60)
             while Date() < deadline && self.entries(out).filter({ $0.hasPrefix(".s_") }).count < 3 { usleep(20_000) }
@@ -88,16 +97,18 @@ final class WriteSafetyTests: XCTestCase {
         let again = try CLI.run(["convert", "\(dir.path)/in.ply", "--pcd", "\(dir.path)/keep.pcd"])
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertEqual(entries(dir), ["fifo", "in.ply", "keep.pcd", "tmp"], "the stale temporary of keep.pcd is gone")
-        XCTAssertNotEqual(FileManager.default.contents(atPath: dir.appendingPathComponent("keep.pcd").path).map { [UInt8]($0) },
-                          BadInputCorpus.precious)
+        XCTAssertNotEqual(
+            FileManager.default.contents(atPath: dir.appendingPathComponent("keep.pcd").path).map { [UInt8]($0) },
+            BadInputCorpus.precious)
 
         // The FIFO's temporary goes with the next write to the FIFO, which now has a reader.
         let reader = Process()
         reader.executableURL = URL(fileURLWithPath: "/bin/sh")
         reader.arguments = ["-c", "cat '\(dir.path)/fifo' > /dev/null"]
         try reader.run()
-        let (piped, timedOut) = try CLI.run(["convert", "\(dir.path)/in.ply", "--ply", "\(dir.path)/fifo"], in: dir,
-                                            environment: ["TMPDIR": tmp.path], timeout: 60)
+        let (piped, timedOut) = try CLI.run(
+            ["convert", "\(dir.path)/in.ply", "--ply", "\(dir.path)/fifo"], in: dir,
+            environment: ["TMPDIR": tmp.path], timeout: 60)
         reader.waitUntilExit()
         XCTAssertFalse(timedOut)
         XCTAssertEqual(piped.status, 0, piped.stderr)
@@ -125,9 +136,11 @@ final class WriteSafetyTests: XCTestCase {
         // A private null device (1, 3), never the real /dev/null.
         let device = dir.appendingPathComponent("null").path
         XCTAssertEqual(mknod(device, S_IFCHR | 0o666, dev_t(1 << 8 | 3)), 0, "tests run as root")
-        for arguments in [["convert", "\(dir.path)/in.ply", "--ply", device, "--pcd", "\(dir.path)/both.pcd"],
-                          ["render", "\(dir.path)/in.ply", "--out", device, "--size", "64x48"],
-                          ["capture", "--source", BadInputCorpus.smallCamera, "--ply", device, "--preview", device]] {
+        for arguments in [
+            ["convert", "\(dir.path)/in.ply", "--ply", device, "--pcd", "\(dir.path)/both.pcd"],
+            ["render", "\(dir.path)/in.ply", "--out", device, "--size", "64x48"],
+            ["capture", "--source", BadInputCorpus.smallCamera, "--ply", device, "--preview", device]
+        ] {
             let result = try CLI.run(arguments)
             XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
             var status = stat()

@@ -52,7 +52,9 @@ public final class BundleSource: DepthSource {
         guard !manifest.frames.isEmpty else { throw bad("the bundle has no frames") }
         let posed = manifest.frames.map { $0.cameraToWorld != nil }
         if let i = posed.firstIndex(of: !posed[0]) {
-            throw bad("frames[\(i)] \(posed[0] ? "lacks" : "has") a cameraToWorld pose while frames[0] \(posed[0] ? "has" : "lacks") one; give every frame a pose or none")
+            throw bad(
+                "frames[\(i)] \(posed[0] ? "lacks" : "has") a cameraToWorld pose while frames[0] \(posed[0] ? "has" : "lacks") one; give every frame a pose or none"
+            )
         }
         var plans: [FramePlan] = []
         for (i, frame) in manifest.frames.enumerated() {
@@ -66,14 +68,19 @@ public final class BundleSource: DepthSource {
         var warnings: [String] = []
         if !isMetric {
             let n = plans.filter { $0.accuracy == .relative }.count
-            warnings.append("bundle:\(directory): depth accuracy is relative in \(n) of \(plans.count) frames (dual-camera disparity): distances have no known scale, so the cloud is not metric")
+            warnings.append(
+                "bundle:\(directory): depth accuracy is relative in \(n) of \(plans.count) frames (dual-camera disparity): distances have no known scale, so the cloud is not metric"
+            )
         }
         if let (i, t) = plans.enumerated().lazy.compactMap({ i, p in p.parallax.map { (i, $0) } }).first {
-            warnings.append("bundle:\(directory): frames[\(i)]'s depth-to-color extrinsics are not the identity (baseline \(Self.millimetres(t)) mm); colors are sampled as if depth and color were registered, so they are off near depth edges")
+            warnings.append(
+                "bundle:\(directory): frames[\(i)]'s depth-to-color extrinsics are not the identity (baseline \(Self.millimetres(t)) mm); colors are sampled as if depth and color were registered, so they are off near depth edges"
+            )
         }
         if let (i, error) = plans.enumerated().lazy.compactMap({ i, p in p.tableMismatch.map { (i, $0) } }).first {
-            warnings.append("bundle:\(directory): frames[\(i)]'s lens distortion tables do not invert each other (up to "
-                            + String(format: "%.2f", error) + " reference pixels): are the forward and inverse tables swapped?")
+            warnings.append(
+                "bundle:\(directory): frames[\(i)]'s lens distortion tables do not invert each other (up to "
+                    + String(format: "%.2f", error) + " reference pixels): are the forward and inverse tables swapped?")
         }
         self.warnings = warnings
     }
@@ -119,9 +126,14 @@ public final class BundleSource: DepthSource {
             return "\(location(context.codingPath + [key])) is missing"
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
             let name = "\(type)"
-            let expected = type == String.self ? "a string" : type == Bool.self ? "true or false"
-                : (type == Int.self || type == Double.self) ? "a number"
-                : name.hasPrefix("Array") ? "an array" : name.hasPrefix("Dictionary") ? "an object" : name
+            let expected =
+                type == String.self
+                ? "a string"
+                : type == Bool.self
+                    ? "true or false"
+                    : (type == Int.self || type == Double.self)
+                        ? "a number"
+                        : name.hasPrefix("Array") ? "an array" : name.hasPrefix("Dictionary") ? "an object" : name
             return "\(location(context.codingPath)): expected \(expected)"
         case .dataCorrupted(let context):
             return context.codingPath.isEmpty ? context.debugDescription : "\(location(context.codingPath)): \(context.debugDescription)"
@@ -176,8 +188,9 @@ private struct FramePlan {
         self.accuracy = accuracy
         filtered = d.filtered
         let depthBytes = d.width * d.height * depthEncoding.bytesPerSample
-        depthPlane = try Self.plane(d.file, key: "depth.file", bytes: depthBytes,
-                                    what: "\(d.width)x\(d.height) \(depthFormat.rawValue) plane", directory, bad)
+        depthPlane = try Self.plane(
+            d.file, key: "depth.file", bytes: depthBytes,
+            what: "\(d.width)x\(d.height) \(depthFormat.rawValue) plane", directory, bad)
 
         colorSize = ImageSize(width: 0, height: 0)
         colorPlanes = []
@@ -188,7 +201,9 @@ private struct FramePlan {
             }
             try ImageLimits.check(width: c.width, height: c.height, origin: "\(manifestPath): frames[\(i)].color")
             guard c.files.count == format.extensions.count else {
-                throw bad("color.files lists \(c.files.count) files; \(format.rawValue) color is \(format.extensions.count) (\(format.extensions.joined(separator: ", ")))")
+                throw bad(
+                    "color.files lists \(c.files.count) files; \(format.rawValue) color is \(format.extensions.count) (\(format.extensions.joined(separator: ", ")))"
+                )
             }
             switch (format, c.yCbCrMatrix) {
             case (.yuv420f, let name?), (.yuv420v, let name?):
@@ -205,14 +220,19 @@ private struct FramePlan {
             let chroma = ((w + 1) / 2) * ((h + 1) / 2) * 2
             switch format {
             case .yuv420f, .yuv420v:
-                colorPlanes = [try Self.plane(c.files[0], key: "color.files[0]", bytes: w * h, what: "\(w)x\(h) Y plane", directory, bad),
-                               try Self.plane(c.files[1], key: "color.files[1]", bytes: chroma, what: "\(w)x\(h) CbCr plane", directory, bad)]
+                colorPlanes = [
+                    try Self.plane(c.files[0], key: "color.files[0]", bytes: w * h, what: "\(w)x\(h) Y plane", directory, bad),
+                    try Self.plane(c.files[1], key: "color.files[1]", bytes: chroma, what: "\(w)x\(h) CbCr plane", directory, bad)
+                ]
             case .bgra:
-                colorPlanes = [try Self.plane(c.files[0], key: "color.files[0]", bytes: w * h * 4, what: "\(w)x\(h) BGRA plane", directory, bad)]
+                colorPlanes = [
+                    try Self.plane(c.files[0], key: "color.files[0]", bytes: w * h * 4, what: "\(w)x\(h) BGRA plane", directory, bad)
+                ]
             case .jpeg:
                 let jpeg = try Self.plane(c.files[0], key: "color.files[0]", bytes: nil, what: "JPEG", directory, bad)
                 guard jpeg.bytes <= BundleSource.maxJPEGBytes else {
-                    throw CloudError.badInput(.file(jpeg.path), "\(jpeg.bytes) bytes is more than any JPEG color frame (at most \(BundleSource.maxJPEGBytes))")
+                    throw CloudError.badInput(
+                        .file(jpeg.path), "\(jpeg.bytes) bytes is more than any JPEG color frame (at most \(BundleSource.maxJPEGBytes))")
                 }
                 // The header alone tells a truncated or foreign file and a size that disagrees with
                 // the manifest, before the pixels are decoded (or a decoder is even available).
@@ -227,8 +247,9 @@ private struct FramePlan {
         }
         // The planes are loaded as stored (a JPEG also decoded to RGB) when the frame is read.
         let colorBytes = colorPlanes.reduce(0) { $0 + $1.bytes } + (colorFormat == .jpeg ? colorSize.width * colorSize.height * 3 : 0)
-        try FrameMemory.require(depth: depthSize, rawBytesPerSample: depthEncoding.bytesPerSample, colorBytes: colorBytes,
-                                color: colorFormat == nil ? nil : colorSize, about: .file("\(manifestPath): frames[\(i)]"))
+        try FrameMemory.require(
+            depth: depthSize, rawBytesPerSample: depthEncoding.bytesPerSample, colorBytes: colorBytes,
+            color: colorFormat == nil ? nil : colorSize, about: .file("\(manifestPath): frames[\(i)]"))
 
         let cal = f.calibration
         let m = cal.intrinsicMatrix
@@ -240,8 +261,9 @@ private struct FramePlan {
             throw bad("calibration.intrinsicMatrix must be [[fx, 0, 0], [0, fy, 0], [ox, oy, 1]] (columns; no skew)")
         }
         let dims = cal.referenceDimensions
-        intrinsics = CameraIntrinsics(fx: m[0][0], fy: m[1][1], cx: m[2][0], cy: m[2][1],
-                                      referenceWidth: dims.width, referenceHeight: dims.height)
+        intrinsics = CameraIntrinsics(
+            fx: m[0][0], fy: m[1][1], cx: m[2][0], cy: m[2][1],
+            referenceWidth: dims.width, referenceHeight: dims.height)
         try intrinsics.validate(origin: "\(manifestPath): frames[\(i)].calibration")
 
         switch (cal.lensDistortionCenter, cal.lensDistortionLookupTable, cal.inverseLensDistortionLookupTable) {
@@ -249,12 +271,15 @@ private struct FramePlan {
             distortion = nil
         case let (center?, table?, inverse?):
             guard center.count == 2 else { throw bad("calibration.lensDistortionCenter must be [x, y]") }
-            let lens = LensDistortion(center: SIMD2(center[0], center[1]), referenceWidth: dims.width,
-                                      referenceHeight: dims.height, lookupTable: table, inverseLookupTable: inverse)
+            let lens = LensDistortion(
+                center: SIMD2(center[0], center[1]), referenceWidth: dims.width,
+                referenceHeight: dims.height, lookupTable: table, inverseLookupTable: inverse)
             try lens.validate(origin: "\(manifestPath): frames[\(i)].calibration")
             distortion = lens
         default:
-            throw bad("calibration needs lensDistortionCenter, lensDistortionLookupTable and inverseLensDistortionLookupTable together, or none of them")
+            throw bad(
+                "calibration needs lensDistortionCenter, lensDistortionLookupTable and inverseLensDistortionLookupTable together, or none of them"
+            )
         }
         tableMismatch = distortion.flatMap(Self.tableMismatch)
 
@@ -284,18 +309,23 @@ private struct FramePlan {
     /// columns of at least 3 numbers, checked by the caller) and whose translation is the 4th
     /// column times `translationScale`; `failure` with the problem when that is no camera's pose
     /// (`Pose.placementProblem`: not rigid, or a translation out of bounds).
-    private static func rigidPose(columns m: [[Double]], translationScale: Double,
-                                  failure: (String) -> CloudError) throws -> Pose {
-        let pose = Pose(rows: (SIMD3(m[0][0], m[1][0], m[2][0]), SIMD3(m[0][1], m[1][1], m[2][1]), SIMD3(m[0][2], m[1][2], m[2][2])),
-                        translation: SIMD3(m[3][0], m[3][1], m[3][2]) * translationScale)
+    private static func rigidPose(
+        columns m: [[Double]], translationScale: Double,
+        failure: (String) -> CloudError
+    ) throws -> Pose {
+        let pose = Pose(
+            rows: (SIMD3(m[0][0], m[1][0], m[2][0]), SIMD3(m[0][1], m[1][1], m[2][1]), SIMD3(m[0][2], m[1][2], m[2][2])),
+            translation: SIMD3(m[3][0], m[3][1], m[3][2]) * translationScale)
         if let problem = pose.placementProblem { throw failure(problem) }
         return pose
     }
 
     /// Resolves a file named in the manifest and checks its length against the manifest's size
     /// (`bytes`, nil for compressed files) without reading it.
-    private static func plane(_ name: String, key: String, bytes: Int?, what: String, _ directory: String,
-                              _ bad: (String) -> CloudError) throws -> Plane {
+    private static func plane(
+        _ name: String, key: String, bytes: Int?, what: String, _ directory: String,
+        _ bad: (String) -> CloudError
+    ) throws -> Plane {
         let parts = name.split(separator: "/", omittingEmptySubsequences: false)
         // Frame files live inside the bundle: a path that could leave it is refused, not followed.
         guard !name.isEmpty, !name.hasPrefix("/"), !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else {
@@ -339,24 +369,27 @@ private struct FramePlan {
 
     func read() throws -> CapturedFrame {
         let depthData = try Self.load(depthPlane)
-        let depth = CapturedFrame.Depth(width: depthSize.width, height: depthSize.height, encoding: depthEncoding,
-                                        data: depthData, accuracy: accuracy, isFiltered: filtered)
+        let depth = CapturedFrame.Depth(
+            width: depthSize.width, height: depthSize.height, encoding: depthEncoding,
+            data: depthData, accuracy: accuracy, isFiltered: filtered)
         var color: CapturedFrame.Color?
         if let colorFormat {
             let (w, h) = (colorSize.width, colorSize.height)
             switch colorFormat {
             case .yuv420f, .yuv420v:
                 let format = YUVFormat(range: colorFormat == .yuv420f ? .full : .video, matrix: yuvMatrix)
-                color = .init(width: w, height: h, layout: .yuv420BiPlanar(format),
-                              planes: [try Self.load(colorPlanes[0]), try Self.load(colorPlanes[1])])
+                color = .init(
+                    width: w, height: h, layout: .yuv420BiPlanar(format),
+                    planes: [try Self.load(colorPlanes[0]), try Self.load(colorPlanes[1])])
             case .bgra:
                 color = .init(width: w, height: h, layout: .bgra8, planes: [try Self.load(colorPlanes[0])])
             case .jpeg:
                 color = .init(width: w, height: h, layout: .rgb8, planes: [try decodeJPEG().rgb])
             }
         }
-        return CapturedFrame(depth: depth, color: color, intrinsics: intrinsics, pose: pose, timestamp: timestamp,
-                             distortion: distortion, depthToColor: depthToColor)
+        return CapturedFrame(
+            depth: depth, color: color, intrinsics: intrinsics, pose: pose, timestamp: timestamp,
+            distortion: distortion, depthToColor: depthToColor)
     }
 
     /// The JPEG color as sRGB, decoded when its frame is read (the only time it is decoded);

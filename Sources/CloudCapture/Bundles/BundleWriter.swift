@@ -40,8 +40,9 @@ public final class BundleWriter {
         let d = frame.depth
         let (format, depthBytes) = try Self.depthPlane(d, origin: origin)
         try write(depthBytes, to: "\(stem).depth")
-        let depth = BundleManifest.Depth(file: "\(stem).depth", format: format.rawValue, width: d.width, height: d.height,
-                                         accuracy: d.accuracy.rawValue, filtered: d.isFiltered)
+        let depth = BundleManifest.Depth(
+            file: "\(stem).depth", format: format.rawValue, width: d.width, height: d.height,
+            accuracy: d.accuracy.rawValue, filtered: d.isFiltered)
 
         var color: BundleManifest.Color?
         if let c = frame.color {
@@ -51,8 +52,10 @@ public final class BundleWriter {
             for (plane, file) in zip(planes, files) { try write(plane, to: file) }
             color = .init(files: files, format: format.rawValue, width: c.width, height: c.height, yCbCrMatrix: matrix)
         }
-        frames.append(.init(timestamp: frame.timestamp, depth: depth, color: color,
-                            calibration: .init(frame), cameraToWorld: frame.pose?.columnMajorMatrix))
+        frames.append(
+            .init(
+                timestamp: frame.timestamp, depth: depth, color: color,
+                calibration: .init(frame), cameraToWorld: frame.pose?.columnMajorMatrix))
     }
 
     /// Writes the manifest and moves the bundle to `directory`.
@@ -85,7 +88,8 @@ public final class BundleWriter {
         let bps = d.encoding.bytesPerSample
         let rowBytes = d.width * bps
         guard d.bytesPerRow >= rowBytes, d.data.count >= d.bytesPerRow * (d.height - 1) + rowBytes else {
-            throw CloudError.badInput(.file(origin), "depth plane holds \(d.data.count) bytes, too few for \(d.height) rows of \(d.bytesPerRow)")
+            throw CloudError.badInput(
+                .file(origin), "depth plane holds \(d.data.count) bytes, too few for \(d.height) rows of \(d.bytesPerRow)")
         }
         let format: BundleDepthFormat
         switch d.encoding {
@@ -111,7 +115,9 @@ public final class BundleWriter {
     private static func colorPlanes(_ c: CapturedFrame.Color, origin: String) throws -> (BundleColorFormat, [[UInt8]], String?) {
         func plane(_ i: Int, bytes: Int) throws -> [UInt8] {
             guard i < c.planes.count, c.planes[i].count >= bytes else {
-                throw CloudError.badInput(.file(origin), "color plane \(i) holds \(i < c.planes.count ? c.planes[i].count : 0) bytes, \(c.width)x\(c.height) needs \(bytes)")
+                throw CloudError.badInput(
+                    .file(origin),
+                    "color plane \(i) holds \(i < c.planes.count ? c.planes[i].count : 0) bytes, \(c.width)x\(c.height) needs \(bytes)")
             }
             return Array(c.planes[i].prefix(bytes))
         }
@@ -119,8 +125,10 @@ public final class BundleWriter {
         switch c.layout {
         case .yuv420BiPlanar(let yuv):
             let chroma = ((c.width + 1) / 2) * ((c.height + 1) / 2) * 2
-            return (yuv.range == .full ? .yuv420f : .yuv420v, [try plane(0, bytes: pixels), try plane(1, bytes: chroma)],
-                    yuv.matrix.rawValue)
+            return (
+                yuv.range == .full ? .yuv420f : .yuv420v, [try plane(0, bytes: pixels), try plane(1, bytes: chroma)],
+                yuv.matrix.rawValue
+            )
         case .bgra8:
             return (.bgra, [try plane(0, bytes: pixels * 4)], nil)
         case .rgb8:

@@ -21,10 +21,14 @@ struct ConfidenceMask {
     func apply(to depth: inout CapturedFrame.Depth) throws {
         let image = try ImageFile.read(path)
         guard image.width == depth.width, image.height == depth.height else {
-            throw CloudError.badInput(.file(path), "the confidence map is \(image.width)x\(image.height), the depth map \(depth.width)x\(depth.height); they must be the same size")
+            throw CloudError.badInput(
+                .file(path),
+                "the confidence map is \(image.width)x\(image.height), the depth map \(depth.width)x\(depth.height); they must be the same size"
+            )
         }
         guard image.channels == 1, image.bitDepth == 8, case .uint8(let stored) = image.samples else {
-            throw CloudError.badInput(.file(path), "a confidence map is an 8-bit gray image, not \(image.channels) channel(s) of \(image.bitDepth) bits")
+            throw CloudError.badInput(
+                .file(path), "a confidence map is an 8-bit gray image, not \(image.channels) channel(s) of \(image.bitDepth) bits")
         }
         guard case .uint16 = depth.encoding else {
             throw CloudError.badInput(.file(path), "confidence applies to 16-bit depth maps")

@@ -8,10 +8,15 @@ enum DatasetDepth {
     /// - standard: the samples as they are, `unitsPerMetre` to the metre;
     /// - sun: each sample rotated back, then millimetres (`unitsPerMetre`, 1000 by default);
     /// - nyu: Float32 metres from Kinect disparity; `unitsPerMetre` is not used.
-    static func plane(_ image: DecodedImage, encoding: DepthFileEncoding, unitsPerMetre: Double,
-                      origin: String) throws -> CapturedFrame.Depth {
+    static func plane(
+        _ image: DecodedImage, encoding: DepthFileEncoding, unitsPerMetre: Double,
+        origin: String
+    ) throws -> CapturedFrame.Depth {
         guard image.channels == 1, case .uint16(let samples) = image.samples else {
-            throw CloudError.badInput(.file(origin), "depth must be a 16-bit single-channel image, this is \(image.bitDepth)-bit with \(image.channels) channel\(image.channels == 1 ? "" : "s")")
+            throw CloudError.badInput(
+                .file(origin),
+                "depth must be a 16-bit single-channel image, this is \(image.bitDepth)-bit with \(image.channels) channel\(image.channels == 1 ? "" : "s")"
+            )
         }
         guard samples.count == image.width * image.height else {
             throw CloudError.badInput(.file(origin), "image of \(image.width)x\(image.height) holds \(samples.count) samples")
@@ -43,8 +48,9 @@ enum DatasetDepth {
             }
             initialized = samples.count * 2
         }
-        return CapturedFrame.Depth(width: image.width, height: image.height,
-                                   encoding: .uint16(unitsPerMetre: unitsPerMetre), data: bytes)
+        return CapturedFrame.Depth(
+            width: image.width, height: image.height,
+            encoding: .uint16(unitsPerMetre: unitsPerMetre), data: bytes)
     }
 
     /// SUN RGB-D (after SUN3D) stores depth in millimetres rotated left by 3 bits within the 16-bit
@@ -68,7 +74,10 @@ enum DatasetDepth {
         for (i, stored) in samples.enumerated() {
             let d = stored.byteSwapped
             guard d <= 2047 else {
-                throw CloudError.badInput(.file(origin), "\(option: "depth-encoding", "nyu") expects NYU Depth v2's raw Kinect disparity (11 bits, stored little-endian), but the sample at (\(i % width), \(i / width)) reads \(d)")
+                throw CloudError.badInput(
+                    .file(origin),
+                    "\(option: "depth-encoding", "nyu") expects NYU Depth v2's raw Kinect disparity (11 bits, stored little-endian), but the sample at (\(i % width), \(i / width)) reads \(d)"
+                )
             }
             let z = 351.3 / (1092.5 - Double(d))
             guard z > 0 else { continue }

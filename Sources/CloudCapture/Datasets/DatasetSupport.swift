@@ -29,8 +29,10 @@ public struct SourceOptions: Equatable, Sendable {
     /// Photos: keep only the subject that the portrait effects matte marks.
     public var matte: Bool
 
-    public init(intrinsicsPath: String? = nil, depthUnitsPerMetre: Double? = nil, depthEncoding: DepthFileEncoding = .standard,
-                minConfidence: Int? = nil, knownDistance: KnownDistance? = nil, matte: Bool = false) {
+    public init(
+        intrinsicsPath: String? = nil, depthUnitsPerMetre: Double? = nil, depthEncoding: DepthFileEncoding = .standard,
+        minConfidence: Int? = nil, knownDistance: KnownDistance? = nil, matte: Bool = false
+    ) {
         self.intrinsicsPath = intrinsicsPath
         self.depthUnitsPerMetre = depthUnitsPerMetre
         self.depthEncoding = depthEncoding
@@ -44,7 +46,7 @@ public struct SourceOptions: Equatable, Sendable {
         // One refusal at a time, always in this order.
         let given: [(SourceKind.Option, Bool)] = [
             (.intrinsics, intrinsicsPath != nil), (.depthScale, depthUnitsPerMetre != nil), (.depthEncoding, depthEncoding != .standard),
-            (.knownDistance, knownDistance != nil), (.matte, matte), (.minConfidence, minConfidence != nil),
+            (.knownDistance, knownDistance != nil), (.matte, matte), (.minConfidence, minConfidence != nil)
         ]
         for (option, isGiven) in given where isGiven && !spec.sourceKind.options.contains(option) {
             let takers = SourceKind.taking(option).map { "\($0.name):" }.joined(separator: ", ")
@@ -52,7 +54,8 @@ public struct SourceOptions: Equatable, Sendable {
         }
         if let minConfidence {
             guard (0...2).contains(minConfidence) else {
-                throw CloudError.badInput("\(option: "min-confidence") must be 0 (keep all), 1 (medium and high) or 2 (high only), not \(minConfidence)")
+                throw CloudError.badInput(
+                    "\(option: "min-confidence") must be 0 (keep all), 1 (medium and high) or 2 (high only), not \(minConfidence)")
             }
         }
         if let units = depthUnitsPerMetre {
@@ -60,7 +63,9 @@ public struct SourceOptions: Equatable, Sendable {
                 throw CloudError.badInput("\(option: "depth-scale") must be a positive number of raw units per metre, not \(units)")
             }
             if depthEncoding == .nyu {
-                throw CloudError.badInput("\(option: "depth-scale") does not apply to \(option: "depth-encoding", "nyu") (NYU's raw Kinect disparity converts to metres by its own formula)")
+                throw CloudError.badInput(
+                    "\(option: "depth-scale") does not apply to \(option: "depth-encoding", "nyu") (NYU's raw Kinect disparity converts to metres by its own formula)"
+                )
             }
         }
     }
@@ -115,12 +120,15 @@ struct DatasetFrame {
         try requireMemory(depth: depthHeader, color: colorHeader, fileBytes: fileBytes)
 
         // Decoding is most of a frame's cost (zlib or JPEG, one core each): both images at once.
-        let (depth, color) = try bothAtOnce({
-            try DatasetDepth.plane(ImageFile.decode(depthBytes, origin: depthPath), encoding: depthEncoding,
-                                   unitsPerMetre: unitsPerMetre, origin: depthPath)
-        }, {
-            try colorBytes.map { c in try DatasetFrame.colorPlane(ImageFile.decode(c.bytes, origin: c.path), origin: c.path) }
-        })
+        let (depth, color) = try bothAtOnce(
+            {
+                try DatasetDepth.plane(
+                    ImageFile.decode(depthBytes, origin: depthPath), encoding: depthEncoding,
+                    unitsPerMetre: unitsPerMetre, origin: depthPath)
+            },
+            {
+                try colorBytes.map { c in try DatasetFrame.colorPlane(ImageFile.decode(c.bytes, origin: c.path), origin: c.path) }
+            })
         var kept = depth
         try confidence?.apply(to: &kept)
         let k = try intrinsics.intrinsics(depthWidth: depth.width, depthHeight: depth.height)
@@ -133,11 +141,12 @@ struct DatasetFrame {
     private func requireMemory(depth: ImageHeader, color: ImageHeader?, fileBytes: Int) throws {
         let colorPixels = color.map { $0.width * $0.height } ?? 0
         let colorConverted = color.map { $0.channels == 3 && $0.bitDepth == 8 ? 0 : colorPixels * 3 } ?? 0
-        try FrameMemory.require(depth: ImageSize(width: depth.width, height: depth.height),
-                                rawBytesPerSample: depthEncoding == .nyu ? 4 : 2,
-                                colorBytes: colorPixels * 3,
-                                decodingBytes: fileBytes + depth.decodedBytes + (color?.workingBytes ?? 0) + colorConverted,
-                                color: color.map { ImageSize(width: $0.width, height: $0.height) }, about: .file(depthPath))
+        try FrameMemory.require(
+            depth: ImageSize(width: depth.width, height: depth.height),
+            rawBytesPerSample: depthEncoding == .nyu ? 4 : 2,
+            colorBytes: colorPixels * 3,
+            decodingBytes: fileBytes + depth.decodedBytes + (color?.workingBytes ?? 0) + colorConverted,
+            color: color.map { ImageSize(width: $0.width, height: $0.height) }, about: .file(depthPath))
     }
 
     /// Any decoded image as RGB8: gray is repeated into r, g and b, alpha dropped, 16 bits rounded to 8.

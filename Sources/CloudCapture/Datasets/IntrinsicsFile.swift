@@ -77,7 +77,8 @@ public struct IntrinsicsFile: Equatable, Sendable {
         }
         let (w, h) = (try number("width", fields.width), try number("height", fields.height))
         guard w == w.rounded(), h == h.rounded(), w >= 1, h >= 1, w <= Double(ImageLimits.maxSide), h <= Double(ImageLimits.maxSide) else {
-            throw CloudError.badInput(.file(path), "image size \(w)x\(h) is not a plausible size (whole numbers, 1...\(ImageLimits.maxSide))")
+            throw CloudError.badInput(
+                .file(path), "image size \(w)x\(h) is not a plausible size (whole numbers, 1...\(ImageLimits.maxSide))")
         }
         let size = (Int(w), Int(h))
         if let m = fields.matrix {
@@ -91,22 +92,27 @@ public struct IntrinsicsFile: Equatable, Sendable {
             guard m[1] == 0, m[2] == 0, m[3] == 0, m[5] == 0, m[8] == 1 else {
                 throw CloudError.badInput(.file(path), "intrinsic_matrix must be [fx, 0, 0, 0, fy, 0, cx, cy, 1] (column-major, no skew)")
             }
-            return try IntrinsicsFile(fx: m[0], fy: m[4], cx: m[6], cy: m[7], referenceSize: size,
-                                      depthUnitsPerMetre: nil, path: path).checked()
+            return try IntrinsicsFile(
+                fx: m[0], fy: m[4], cx: m[6], cy: m[7], referenceSize: size,
+                depthUnitsPerMetre: nil, path: path
+            ).checked()
         }
         if let units = fields.depthUnitsPerMetre, !DepthEncoding.isUsableScale(units) {
             throw CloudError.badInput(.file(path), "depthUnitsPerMetre must be a positive number, not \(units)")
         }
-        return try IntrinsicsFile(fx: try number("fx", fields.fx), fy: try number("fy", fields.fy),
-                                  cx: try number("cx", fields.cx), cy: try number("cy", fields.cy),
-                                  referenceSize: size, depthUnitsPerMetre: fields.depthUnitsPerMetre, path: path).checked()
+        return try IntrinsicsFile(
+            fx: try number("fx", fields.fx), fy: try number("fy", fields.fy),
+            cx: try number("cx", fields.cx), cy: try number("cy", fields.cy),
+            referenceSize: size, depthUnitsPerMetre: fields.depthUnitsPerMetre, path: path
+        ).checked()
     }
 
     /// Values no camera has, beyond what `CameraIntrinsics.validate` refuses: a focal length of
     /// more than 1000 image widths (a 0.06-degree field of view) and a principal point more than
     /// one image size outside the image. Without a reference size, the largest image is assumed.
     func checked() throws -> IntrinsicsFile {
-        let (w, h) = referenceSize.map { (Double($0.width), Double($0.height)) } ?? (Double(ImageLimits.maxSide), Double(ImageLimits.maxSide))
+        let (w, h) =
+            referenceSize.map { (Double($0.width), Double($0.height)) } ?? (Double(ImageLimits.maxSide), Double(ImageLimits.maxSide))
         try intrinsics(forDepthWidth: Int(w), height: Int(h)).validate(origin: path)
         guard fx <= 1000 * w, fy <= 1000 * h else {
             throw CloudError.badInput(.file(path), "focal length fx=\(fx), fy=\(fy) is more than 1000 times the image size; not a camera")
@@ -133,13 +139,17 @@ public struct IntrinsicsFile: Equatable, Sendable {
         if block.element("z_multiplication_factor") != nil {
             let factor = try value("z_multiplication_factor")
             guard factor.isFinite, factor > 0, DepthEncoding.isUsableScale(1 / factor) else {
-                throw CloudError.badInput(.file(path), "z_multiplication_factor must be a positive number of metres per raw unit (0.001 for millimetres), not \(factor)")
+                throw CloudError.badInput(
+                    .file(path),
+                    "z_multiplication_factor must be a positive number of metres per raw unit (0.001 for millimetres), not \(factor)")
             }
             units = 1 / factor
         }
-        return try IntrinsicsFile(fx: try value("focal_length_x"), fy: try value("focal_length_y"),
-                                  cx: try value("principal_point_x"), cy: try value("principal_point_y"),
-                                  referenceSize: nil, depthUnitsPerMetre: units, path: path).checked()
+        return try IntrinsicsFile(
+            fx: try value("focal_length_x"), fy: try value("focal_length_y"),
+            cx: try value("principal_point_x"), cy: try value("principal_point_y"),
+            referenceSize: nil, depthUnitsPerMetre: units, path: path
+        ).checked()
     }
 }
 
@@ -152,7 +162,8 @@ struct XMLBlock {
 
     func element(_ tag: String) -> XMLBlock? {
         guard let open = text.range(of: "<\(tag)>"),
-              let close = text.range(of: "</\(tag)>", range: open.upperBound..<text.endIndex) else { return nil }
+            let close = text.range(of: "</\(tag)>", range: open.upperBound..<text.endIndex)
+        else { return nil }
         return XMLBlock(text[open.upperBound..<close.lowerBound])
     }
 
@@ -187,7 +198,8 @@ private struct IntrinsicsJSON: Decodable {
     init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         for key in container.allKeys where !Self.keys.contains(key.stringValue) {
-            throw Problem(message: "unknown key '\(key.stringValue.prefix(40))' (intrinsics files have \(Self.keys.joined(separator: ", ")))")
+            throw Problem(
+                message: "unknown key '\(key.stringValue.prefix(40))' (intrinsics files have \(Self.keys.joined(separator: ", ")))")
         }
         func number(_ name: String) throws -> Double? {
             let key = Key(stringValue: name)
@@ -195,8 +207,10 @@ private struct IntrinsicsJSON: Decodable {
             if try container.decodeNil(forKey: key) { throw Problem(message: "'\(name)' must be a number, not null") }
             return try container.decode(Double.self, forKey: key)
         }
-        (width, height, fx, fy, cx, cy, depthUnitsPerMetre) = (try number("width"), try number("height"), try number("fx"), try number("fy"),
-                                                                try number("cx"), try number("cy"), try number("depthUnitsPerMetre"))
+        (width, height, fx, fy, cx, cy, depthUnitsPerMetre) = (
+            try number("width"), try number("height"), try number("fx"), try number("fy"),
+            try number("cx"), try number("cy"), try number("depthUnitsPerMetre")
+        )
         let matrixKey = Key(stringValue: "intrinsic_matrix")
         if container.contains(matrixKey) {
             if try container.decodeNil(forKey: matrixKey) { throw Problem(message: "'intrinsic_matrix' must be 9 numbers, not null") }

@@ -23,8 +23,9 @@ enum NPYDepth {
     static func plane(_ bytes: [UInt8], origin: String, unitsPerMetre: Double) throws -> CapturedFrame.Depth {
         let layout = try self.layout(bytes, origin: origin)
         // The samples are little-endian, as the plane is: copied as they are.
-        return CapturedFrame.Depth(width: layout.width, height: layout.height, encoding: .uint16(unitsPerMetre: unitsPerMetre),
-                                   data: Array(bytes[layout.offset...]))
+        return CapturedFrame.Depth(
+            width: layout.width, height: layout.height, encoding: .uint16(unitsPerMetre: unitsPerMetre),
+            data: Array(bytes[layout.offset...]))
     }
 
     /// The header, checked, and that exactly the samples it announces follow it.
@@ -47,10 +48,14 @@ enum NPYDepth {
         }
         let header = try NPYHeader(Array(bytes[start..<(start + headerLength)]), origin: origin)
         guard header.descr == "<u2" else {
-            throw bad("the array holds '\(MessageText.shortened(header.descr, to: 20))'; depth is read as '<u2' (little-endian uint16 millimetres)")
+            throw bad(
+                "the array holds '\(MessageText.shortened(header.descr, to: 20))'; depth is read as '<u2' (little-endian uint16 millimetres)"
+            )
         }
         guard !header.fortranOrder else { throw bad("the array is in Fortran order; C order is read") }
-        guard header.shape.count == 2 else { throw bad("the array has \(header.shape.count) dimension(s); a depth map has 2 (rows, columns)") }
+        guard header.shape.count == 2 else {
+            throw bad("the array has \(header.shape.count) dimension(s); a depth map has 2 (rows, columns)")
+        }
         let (height, width) = (header.shape[0], header.shape[1])
         try ImageLimits.check(width: width, height: height, origin: origin)
         let offset = start + headerLength
@@ -70,7 +75,9 @@ struct NPYHeader {
     var shape: [Int]
 
     private enum Value {
-        case string(String), bool(Bool), tuple([Int])
+        case string(String)
+        case bool(Bool)
+        case tuple([Int])
     }
 
     init(_ bytes: [UInt8], origin: String) throws {
@@ -82,7 +89,10 @@ struct NPYHeader {
             guard i < bytes.count, bytes[i] == c else { throw bad("expected '\(Character(Unicode.Scalar(c)))' at byte \(i)") }
             i += 1
         }
-        func peek() -> UInt8? { skipSpace(); return i < bytes.count ? bytes[i] : nil }
+        func peek() -> UInt8? {
+            skipSpace()
+            return i < bytes.count ? bytes[i] : nil
+        }
         func string() throws -> String {
             skipSpace()
             guard i < bytes.count, bytes[i] == 0x27 || bytes[i] == 0x22 else { throw bad("expected a quoted string at byte \(i)") }
@@ -91,7 +101,9 @@ struct NPYHeader {
             let begin = i
             // Escapes never occur in the keys and types NumPy writes; a backslash is refused, not interpreted.
             while i < bytes.count, bytes[i] != quote, bytes[i] != 0x5C, bytes[i] >= 0x20, bytes[i] < 0x7F { i += 1 }
-            guard i < bytes.count, bytes[i] == quote, i - begin <= 64 else { throw bad("has an unterminated or unusual string at byte \(begin - 1)") }
+            guard i < bytes.count, bytes[i] == quote, i - begin <= 64 else {
+                throw bad("has an unterminated or unusual string at byte \(begin - 1)")
+            }
             i += 1
             return String(decoding: bytes[begin..<(i - 1)], as: UTF8.self)
         }
@@ -99,7 +111,9 @@ struct NPYHeader {
             skipSpace()
             let begin = i
             while i < bytes.count, (0x30...0x39).contains(bytes[i]), i - begin < 10 { i += 1 }
-            guard i > begin, let value = Int(String(decoding: bytes[begin..<i], as: UTF8.self)) else { throw bad("expected a dimension at byte \(begin)") }
+            guard i > begin, let value = Int(String(decoding: bytes[begin..<i], as: UTF8.self)) else {
+                throw bad("expected a dimension at byte \(begin)")
+            }
             return value
         }
         func word(_ text: String) -> Bool {
@@ -142,7 +156,8 @@ struct NPYHeader {
             throw bad("has the keys \(values.keys.sorted()); NumPy writes descr, fortran_order and shape")
         }
         guard case .string(let descr)? = values["descr"], case .bool(let fortran)? = values["fortran_order"],
-              case .tuple(let shape)? = values["shape"] else {
+            case .tuple(let shape)? = values["shape"]
+        else {
             throw bad("has a key of the wrong type (descr a string, fortran_order True or False, shape a tuple)")
         }
         self.descr = descr

@@ -46,7 +46,8 @@ public final class PCLGrabberSource: DatasetSource {
         let colored = frames.filter { $0.colorPath != nil }
         if !colored.isEmpty, let bare = frames.first(where: { $0.colorPath == nil }) {
             let missing = DatasetFiles.join(directory, "\(bare.name)_rgb.\(bare.storage.rawValue)")
-            throw CloudError.badInput(.file(missing), "no such file; \(colored.count) of the \(frames.count) frames have color, so every frame needs it")
+            throw CloudError.badInput(
+                .file(missing), "no such file; \(colored.count) of the \(frames.count) frames have color, so every frame needs it")
         }
         self.frames = frames
 
@@ -65,7 +66,8 @@ public final class PCLGrabberSource: DatasetSource {
                 file = given
             } else {
                 guard DatasetFiles.isFile(frame.xmlPath) else {
-                    throw CloudError.badInput(.file(frame.xmlPath), "no such file; the frame's calibration is needed (or pass \(option: "intrinsics", "FILE"))")
+                    throw CloudError.badInput(
+                        .file(frame.xmlPath), "no such file; the frame's calibration is needed (or pass \(option: "intrinsics", "FILE"))")
                 }
                 file = try IntrinsicsFile.read(frame.xmlPath)
             }
@@ -74,11 +76,14 @@ public final class PCLGrabberSource: DatasetSource {
                 units = given
             } else {
                 units = Self.defaultUnitsPerMetre
-                let note = "pclgrabber:\(directory): \(file.path) gives no z_multiplication_factor; depth assumed to be in millimetres, as PCL's grabber assumes (pass --depth-scale S otherwise)"
+                let note =
+                    "pclgrabber:\(directory): \(file.path) gives no z_multiplication_factor; depth assumed to be in millimetres, as PCL's grabber assumes (pass --depth-scale S otherwise)"
                 if !warnings.contains(note) { warnings.append(note) }
             }
-            plans.append(DatasetFrame(depthPath: frame.depthPath, colorPath: frame.colorPath, intrinsics: .file(file),
-                                      depthEncoding: .standard, unitsPerMetre: units, pose: nil, timestamp: Double(i)))
+            plans.append(
+                DatasetFrame(
+                    depthPath: frame.depthPath, colorPath: frame.colorPath, intrinsics: .file(file),
+                    depthEncoding: .standard, unitsPerMetre: units, pose: nil, timestamp: Double(i)))
         }
         queue = FrameQueue(plans)
         self.warnings = warnings
@@ -104,12 +109,14 @@ public final class PCLGrabberSource: DatasetSource {
         return stems.sorted().map { stem in
             let path = { DatasetFiles.join(directory, $0) }
             if let depth = existing(["\(stem)_depth.pclzf"]) {
-                return Frame(name: stem, depthPath: path(depth), colorPath: existing(["\(stem)_rgb.pclzf"]).map(path),
-                             xmlPath: path("\(stem).xml"), storage: .pclzf)
+                return Frame(
+                    name: stem, depthPath: path(depth), colorPath: existing(["\(stem)_rgb.pclzf"]).map(path),
+                    xmlPath: path("\(stem).xml"), storage: .pclzf)
             }
             let depth = existing(["\(stem)_depth.tiff", "\(stem)_depth.tif"])!
-            return Frame(name: stem, depthPath: path(depth), colorPath: existing(["\(stem)_rgb.tiff", "\(stem)_rgb.tif"]).map(path),
-                         xmlPath: path("\(stem).xml"), storage: .tiff)
+            return Frame(
+                name: stem, depthPath: path(depth), colorPath: existing(["\(stem)_rgb.tiff", "\(stem)_rgb.tif"]).map(path),
+                xmlPath: path("\(stem).xml"), storage: .tiff)
         }
     }
 }

@@ -50,14 +50,19 @@ public final class PolycamSource: DatasetSource {
         // a later time, though it sorts first as text), or by name if some name is not a number.
         let stamps = names.map { Int(($0 as NSString).deletingPathExtension) }
         let timed = stamps.allSatisfy { $0 != nil }
-        let cameras: [(name: String, order: Int)] = timed ? zip(names, stamps.compactMap { $0 }).sorted { $0.1 < $1.1 }
-                                                          : Array(zip(names, names.indices))
+        let cameras: [(name: String, order: Int)] =
+            timed
+            ? zip(names, stamps.compactMap { $0 }).sorted { $0.1 < $1.1 }
+            : Array(zip(names, names.indices))
 
-        var warnings = ["polycam:\(directory): reading the \(corrected ? "corrected" : "uncorrected") keyframes (\((cameraFolder as NSString).lastPathComponent)/, \((imageFolder as NSString).lastPathComponent)/)"]
+        var warnings = [
+            "polycam:\(directory): reading the \(corrected ? "corrected" : "uncorrected") keyframes (\((cameraFolder as NSString).lastPathComponent)/, \((imageFolder as NSString).lastPathComponent)/)"
+        ]
         let confidenceFolder = folder("confidence")
         let hasConfidence = DatasetFiles.isDirectory(confidenceFolder)
         if let asked = options.minConfidence, asked > 0, !hasConfidence {
-            throw CloudError.badInput(.source("polycam:\(directory)"), "--min-confidence needs keyframes/confidence/, which this export does not have")
+            throw CloudError.badInput(
+                .source("polycam:\(directory)"), "--min-confidence needs keyframes/confidence/, which this export does not have")
         }
         let minimum = options.minConfidence ?? (hasConfidence ? 1 : 0)
         var frames: [DatasetFrame] = []
@@ -79,20 +84,29 @@ public final class PolycamSource: DatasetSource {
                 try DatasetFiles.requireFile(confidence, "the confidence map of keyframe \(stem), which --min-confidence reads")
                 mask = ConfidenceMask(path: confidence, minimum: minimum, mediumFrom: 127, highFrom: 255)
             }
-            frames.append(DatasetFrame(depthPath: depth, colorPath: image, intrinsics: .fixed(camera.intrinsics), depthEncoding: .standard,
-                                       unitsPerMetre: Self.unitsPerMetre, pose: camera.pose, timestamp: timed ? Double(order) / 1e6 : Double(order),
-                                       confidence: mask))
+            frames.append(
+                DatasetFrame(
+                    depthPath: depth, colorPath: image, intrinsics: .fixed(camera.intrinsics), depthEncoding: .standard,
+                    unitsPerMetre: Self.unitsPerMetre, pose: camera.pose, timestamp: timed ? Double(order) / 1e6 : Double(order),
+                    confidence: mask))
         }
         guard !frames.isEmpty else {
-            throw CloudError.badInput(.source("polycam:\(directory)"), "none of the \(cameras.count) keyframes has both its depth map (keyframes/depth/NAME.png) and its image (\((imageFolder as NSString).lastPathComponent)/NAME.jpg)")
+            throw CloudError.badInput(
+                .source("polycam:\(directory)"),
+                "none of the \(cameras.count) keyframes has both its depth map (keyframes/depth/NAME.png) and its image (\((imageFolder as NSString).lastPathComponent)/NAME.jpg)"
+            )
         }
         if !incomplete.isEmpty {
             let named = incomplete.prefix(4).joined(separator: ", ") + (incomplete.count > 4 ? " and \(incomplete.count - 4) more" : "")
-            warnings.append("polycam:\(directory): \(incomplete.count) of \(cameras.count) keyframes (\(named)) lack their depth map or image; left out")
+            warnings.append(
+                "polycam:\(directory): \(incomplete.count) of \(cameras.count) keyframes (\(named)) lack their depth map or image; left out"
+            )
         }
         if options.minConfidence == nil {
-            warnings.append(hasConfidence ? "polycam:\(directory): depth of low ARKit confidence dropped, as Polycam advises (--min-confidence 0 keeps it, 2 keeps high only)"
-                                          : "polycam:\(directory): no keyframes/confidence/; every depth pixel is kept")
+            warnings.append(
+                hasConfidence
+                    ? "polycam:\(directory): depth of low ARKit confidence dropped, as Polycam advises (--min-confidence 0 keeps it, 2 keeps high only)"
+                    : "polycam:\(directory): no keyframes/confidence/; every depth pixel is kept")
         }
         frameCount = frames.count
         queue = FrameQueue(frames)

@@ -23,7 +23,8 @@ public final class RGBDImageSource: DatasetSource {
         self.depthPath = depthPath
         let name = "rgbd:\(colorPath ?? ""),\(depthPath)"
         guard let file = try DatasetFiles.intrinsicsFile(options) else {
-            throw CloudError.badInput(.source(name), "needs \(option: "intrinsics", "FILE") (Open3D camera JSON, PCL grabber XML or cloudgen intrinsics JSON)")
+            throw CloudError.badInput(
+                .source(name), "needs \(option: "intrinsics", "FILE") (Open3D camera JSON, PCL grabber XML or cloudgen intrinsics JSON)")
         }
         if let colorPath { try DatasetFiles.requireFile(colorPath, "the rgbd: source's color image") }
         try DatasetFiles.requireFile(depthPath, "the rgbd: source's depth image")
@@ -34,16 +35,22 @@ public final class RGBDImageSource: DatasetSource {
         } else {
             units = 1000
             if options.depthEncoding == .standard {
-                warnings.append("\(name): depth scale assumed to be 1000 units per metre (millimetres); pass --depth-scale S if the depth image uses other units")
+                warnings.append(
+                    "\(name): depth scale assumed to be 1000 units per metre (millimetres); pass --depth-scale S if the depth image uses other units"
+                )
             }
         }
-        let frame = try DatasetFrame(depthPath: depthPath, colorPath: colorPath, intrinsics: .file(file),
-                                     depthEncoding: options.depthEncoding, unitsPerMetre: units, pose: nil, timestamp: 0).read()
+        let frame = try DatasetFrame(
+            depthPath: depthPath, colorPath: colorPath, intrinsics: .file(file),
+            depthEncoding: options.depthEncoding, unitsPerMetre: units, pose: nil, timestamp: 0
+        ).read()
         if let color = frame.color {
             let depthAspect = Double(frame.depth.width) / Double(frame.depth.height)
             let colorAspect = Double(color.width) / Double(color.height)
             if abs(depthAspect / colorAspect - 1) > 0.01 {
-                warnings.append("\(name): the color image (\(color.width)x\(color.height)) and the depth image (\(frame.depth.width)x\(frame.depth.height)) differ in aspect ratio; colors are sampled as if both covered the same field of view")
+                warnings.append(
+                    "\(name): the color image (\(color.width)x\(color.height)) and the depth image (\(frame.depth.width)x\(frame.depth.height)) differ in aspect ratio; colors are sampled as if both covered the same field of view"
+                )
             }
         }
         self.frame = frame

@@ -23,8 +23,9 @@ struct Record3DMetadata {
 
     init(path: String) throws {
         func bad(_ problem: String) -> CloudError { .badInput(.file(path), "\(problem)") }
-        let object = try JSONNumbers.object(at: path, role: "Record3D's metadata", limit: Self.maxBytes,
-                                            holds: "Record3D's metadata holds w, h, K and poses")
+        let object = try JSONNumbers.object(
+            at: path, role: "Record3D's metadata", limit: Self.maxBytes,
+            holds: "Record3D's metadata holds w, h, K and poses")
         func numbers(_ key: String) throws -> [Double]? {
             guard let entry = object[key] else { return nil }
             guard case .array(let items) = entry else { throw bad("'\(key)' is not an array") }
@@ -35,7 +36,8 @@ struct Record3DMetadata {
         }
         func size(_ key: String) throws -> Int? {
             guard let entry = object[key] else { return nil }
-            guard case .number(let value) = entry, value == value.rounded(), (1...ImageLimits.maxSide).contains(Int(exactly: value) ?? 0) else {
+            guard case .number(let value) = entry, value == value.rounded(), (1...ImageLimits.maxSide).contains(Int(exactly: value) ?? 0)
+            else {
                 throw bad("'\(key)' is not an image size in pixels (1...\(ImageLimits.maxSide))")
             }
             return Int(value)
@@ -62,7 +64,9 @@ struct Record3DMetadata {
                 throw bad("poses[\(index)] is not 7 numbers [qx, qy, qz, qw, px, py, pz]")
             }
             let p = try items.map { item -> Double in
-                guard case .number(let value) = item, value.isFinite else { throw bad("poses[\(index)] holds something other than a finite number") }
+                guard case .number(let value) = item, value.isFinite else {
+                    throw bad("poses[\(index)] holds something other than a finite number")
+                }
                 return value
             }
             guard let opengl = Pose(translation: SIMD3(p[4], p[5], p[6]), w: p[3], x: p[0], y: p[1], z: p[2]) else {

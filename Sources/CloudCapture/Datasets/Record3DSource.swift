@@ -45,7 +45,8 @@ public final class Record3DSource: DatasetSource {
         let depthFolder = DatasetFiles.join(directory, "depth")
         let colorFolder = DatasetFiles.join(directory, "rgb")
         for folder in [depthFolder, colorFolder] where !DatasetFiles.isDirectory(folder) {
-            throw CloudError.badInput(.source("record3d:\(directory)"), "no \((folder as NSString).lastPathComponent)/ folder (expected \(Self.layout))")
+            throw CloudError.badInput(
+                .source("record3d:\(directory)"), "no \((folder as NSString).lastPathComponent)/ folder (expected \(Self.layout))")
         }
         // Real exports can lack some frames' files (a copy trimmed or published without a few):
         // each file is matched to its pose by the number it is named by, and what is absent is said.
@@ -54,19 +55,24 @@ public final class Record3DSource: DatasetSource {
         let colorFiles = try Self.framesFiles(in: colorFolder, extension: "jpg", poses: poseCount, metadataPath)
         let kept = metadata.poses.indices.filter { depthFiles[$0] != nil && colorFiles[$0] != nil }
         guard !kept.isEmpty else {
-            throw CloudError.badInput(.source("record3d:\(directory)"), "none of metadata.json's \(poseCount) frames has both its depth map (depth/N.exr) and its color image (rgb/N.jpg)")
+            throw CloudError.badInput(
+                .source("record3d:\(directory)"),
+                "none of metadata.json's \(poseCount) frames has both its depth map (depth/N.exr) and its color image (rgb/N.jpg)")
         }
         let noDepth = metadata.poses.indices.filter { depthFiles[$0] == nil }
         let noColor = metadata.poses.indices.filter { depthFiles[$0] != nil && colorFiles[$0] == nil }
         var warnings: [String] = []
-        for (missing, what) in [(noDepth, "no depth map (depth/N.exr)"), (noColor, "a depth map but no color image (rgb/N.jpg)")] where !missing.isEmpty {
+        for (missing, what) in [(noDepth, "no depth map (depth/N.exr)"), (noColor, "a depth map but no color image (rgb/N.jpg)")]
+        where !missing.isEmpty {
             let (noun, verb) = missing.count == 1 ? ("frame", "has") : ("frames", "have")
             warnings.append("record3d:\(directory): \(noun) \(FrameNumberRanges.text(missing)) of \(poseCount) \(verb) \(what); left out")
         }
         self.warnings = warnings
         frames = kept.map { index in
-            Record3DFrame(depthPath: DatasetFiles.join(depthFolder, depthFiles[index]!), colorPath: DatasetFiles.join(colorFolder, colorFiles[index]!),
-                          intrinsics: metadata.intrinsics, depthSize: metadata.depthSize, pose: metadata.poses[index], timestamp: Double(index))
+            Record3DFrame(
+                depthPath: DatasetFiles.join(depthFolder, depthFiles[index]!),
+                colorPath: DatasetFiles.join(colorFolder, colorFiles[index]!),
+                intrinsics: metadata.intrinsics, depthSize: metadata.depthSize, pose: metadata.poses[index], timestamp: Double(index))
         }
         frameCount = frames.count
     }
@@ -89,7 +95,9 @@ public final class Record3DSource: DatasetSource {
                 throw CloudError.badInput(.file(path), "not named by a frame number (Record3D names frame N's files N.exr and N.jpg)")
             }
             guard number < poses else {
-                throw CloudError.badInput(.file(path), "frame \(number), but \(metadataPath) holds \(poses) poses (frames 0-\(poses - 1)); Record3D writes a pose per frame")
+                throw CloudError.badInput(
+                    .file(path),
+                    "frame \(number), but \(metadataPath) holds \(poses) poses (frames 0-\(poses - 1)); Record3D writes a pose per frame")
             }
             if let other = files[number] {
                 throw CloudError.badInput(.file(path), "a second file for frame \(number), with \(other)")
@@ -101,7 +109,10 @@ public final class Record3DSource: DatasetSource {
 
     /// A `.r3d` (a zip with `metadata` and `rgbd/N.depth`), or such a zip unpacked into a folder.
     static func refuseR3D(_ path: String) throws {
-        let refusal = CloudError.badInput(.source("record3d:\(path)"), "a Record3D .r3d recording, whose depth is LZFSE-compressed, which cloudgen cannot read (Debian ships no LZFSE library); export the recording from Record3D as \"EXR + JPG\" and give that folder")
+        let refusal = CloudError.badInput(
+            .source("record3d:\(path)"),
+            "a Record3D .r3d recording, whose depth is LZFSE-compressed, which cloudgen cannot read (Debian ships no LZFSE library); export the recording from Record3D as \"EXR + JPG\" and give that folder"
+        )
         if DatasetFiles.isFile(path) {
             // Any file is refused below as not a folder; only what it is decides the message.
             if let names = try? ZipMemberNames.read(path), isR3D(names) { throw refusal }
@@ -119,7 +130,10 @@ public final class Record3DSource: DatasetSource {
         let parts = names.map { $0.split(separator: "/").map(String.init) }
         func hasMetadata(_ prefix: [String]) -> Bool { parts.contains { $0 == prefix + ["metadata"] } }
         func hasDepth(_ prefix: [String]) -> Bool {
-            parts.contains { $0.count == prefix.count + 2 && Array($0.prefix(prefix.count)) == prefix && $0[prefix.count] == "rgbd" && $0.last!.hasSuffix(".depth") }
+            parts.contains {
+                $0.count == prefix.count + 2 && Array($0.prefix(prefix.count)) == prefix && $0[prefix.count] == "rgbd"
+                    && $0.last!.hasSuffix(".depth")
+            }
         }
         let tops = Set(parts.compactMap { $0.count > 1 ? $0[0] : nil })
         return (hasMetadata([]) && hasDepth([])) || tops.contains { hasMetadata([$0]) && hasDepth([$0]) }
@@ -147,24 +161,30 @@ struct Record3DFrame {
         let colorBytes = try colorFile.readAll()
         let depthHeader = try EXRDepthFile.header(depthBytes, channel: Record3DSource.depthChannel, origin: depthPath)
         if let expected = depthSize, expected.width != depthHeader.width || expected.height != depthHeader.height {
-            throw CloudError.badInput(.file(depthPath), "the depth map is \(depthHeader.width)x\(depthHeader.height), metadata.json says \(expected.width)x\(expected.height) (dw, dh)")
+            throw CloudError.badInput(
+                .file(depthPath),
+                "the depth map is \(depthHeader.width)x\(depthHeader.height), metadata.json says \(expected.width)x\(expected.height) (dw, dh)"
+            )
         }
         let colorHeader = try ImageFile.header(colorBytes, origin: colorPath)
         let colorPixels = colorHeader.width * colorHeader.height
         let colorConverted = colorHeader.channels == 3 && colorHeader.bitDepth == 8 ? 0 : colorPixels * 3
-        try FrameMemory.require(depth: ImageSize(width: depthHeader.width, height: depthHeader.height), rawBytesPerSample: 4,
-                                colorBytes: colorPixels * 3,
-                                decodingBytes: fileBytes + depthHeader.decodedBytes + colorHeader.workingBytes + colorConverted,
-                                color: ImageSize(width: colorHeader.width, height: colorHeader.height), about: .file(depthPath))
+        try FrameMemory.require(
+            depth: ImageSize(width: depthHeader.width, height: depthHeader.height), rawBytesPerSample: 4,
+            colorBytes: colorPixels * 3,
+            decodingBytes: fileBytes + depthHeader.decodedBytes + colorHeader.workingBytes + colorConverted,
+            color: ImageSize(width: colorHeader.width, height: colorHeader.height), about: .file(depthPath))
 
-        let (depth, color) = try bothAtOnce({
-            let decoded = try EXRDepthFile.decode(depthBytes, channel: Record3DSource.depthChannel, origin: depthPath)
-            // The plane is little-endian float32 metres, which is what the host holds (x86-64, arm64).
-            let data = decoded.samples.withUnsafeBytes { [UInt8]($0) }
-            return CapturedFrame.Depth(width: decoded.header.width, height: decoded.header.height, encoding: .depthFloat32, data: data)
-        }, {
-            try DatasetFrame.colorPlane(ImageFile.decode(colorBytes, origin: colorPath), origin: colorPath)
-        })
+        let (depth, color) = try bothAtOnce(
+            {
+                let decoded = try EXRDepthFile.decode(depthBytes, channel: Record3DSource.depthChannel, origin: depthPath)
+                // The plane is little-endian float32 metres, which is what the host holds (x86-64, arm64).
+                let data = decoded.samples.withUnsafeBytes { [UInt8]($0) }
+                return CapturedFrame.Depth(width: decoded.header.width, height: decoded.header.height, encoding: .depthFloat32, data: data)
+            },
+            {
+                try DatasetFrame.colorPlane(ImageFile.decode(colorBytes, origin: colorPath), origin: colorPath)
+            })
         let k = intrinsics.scaled(toWidth: depth.width, height: depth.height)
         return CapturedFrame(depth: depth, color: color, intrinsics: k, pose: pose, timestamp: timestamp)
     }

@@ -47,7 +47,9 @@ public final class RedwoodSource: DatasetSource {
         let colors = try folder("color", Self.colorExtensions, "color images")
         let depths = try folder("depth", Self.depthExtensions, "depth images")
         guard colors.count == depths.count else {
-            throw CloudError.badInput(.source("redwood:\(directory)"), "color/ holds \(colors.count) images and depth/ \(depths.count); each frame needs one of each")
+            throw CloudError.badInput(
+                .source("redwood:\(directory)"),
+                "color/ holds \(colors.count) images and depth/ \(depths.count); each frame needs one of each")
         }
 
         var warnings: [String] = []
@@ -61,7 +63,9 @@ public final class RedwoodSource: DatasetSource {
         } else if let folderCalibration {
             file = try IntrinsicsFile.read(folderCalibration)
         } else {
-            throw CloudError.badInput(.source("redwood:\(directory)"), "no \(Self.intrinsicsFileNames.joined(separator: " or ")) in the folder; pass \(option: "intrinsics", "FILE")")
+            throw CloudError.badInput(
+                .source("redwood:\(directory)"),
+                "no \(Self.intrinsicsFileNames.joined(separator: " or ")) in the folder; pass \(option: "intrinsics", "FILE")")
         }
 
         let trajectory = DatasetFiles.join(directory, Self.trajectoryFileName)
@@ -69,7 +73,8 @@ public final class RedwoodSource: DatasetSource {
         if DatasetFiles.isFile(trajectory) {
             let read = try TrajectoryLog.read(trajectory, frames: depths.count)
             guard read.count == depths.count else {
-                throw CloudError.badInput(.file(trajectory), "\(read.count) poses for \(depths.count) frames; a trajectory holds one pose per frame")
+                throw CloudError.badInput(
+                    .file(trajectory), "\(read.count) poses for \(depths.count) frames; a trajectory holds one pose per frame")
             }
             poses = read
         }
@@ -77,10 +82,12 @@ public final class RedwoodSource: DatasetSource {
         frameCount = depths.count
 
         let units = options.depthUnitsPerMetre ?? file.depthUnitsPerMetre ?? Self.defaultUnitsPerMetre
-        queue = FrameQueue(depths.indices.map { i in
-            DatasetFrame(depthPath: depths[i], colorPath: colors[i], intrinsics: .file(file), depthEncoding: .standard,
-                         unitsPerMetre: units, pose: poses?[i], timestamp: Double(i))
-        })
+        queue = FrameQueue(
+            depths.indices.map { i in
+                DatasetFrame(
+                    depthPath: depths[i], colorPath: colors[i], intrinsics: .file(file), depthEncoding: .standard,
+                    unitsPerMetre: units, pose: poses?[i], timestamp: Double(i))
+            })
         self.warnings = warnings
     }
 

@@ -26,7 +26,8 @@ enum StrayCameraMatrix {
             throw bad("not an intrinsic matrix (expected fx, 0, cx / 0, fy, cy / 0, 0, 1)")
         }
         guard k[0][1] == 0 else { throw bad("the skew (row 1, column 2) is \(k[0][1]); cloudgen's camera model has none") }
-        let intrinsics = CameraIntrinsics(fx: k[0][0], fy: k[1][1], cx: k[0][2], cy: k[1][2], referenceWidth: width, referenceHeight: height)
+        let intrinsics = CameraIntrinsics(
+            fx: k[0][0], fy: k[1][1], cx: k[0][2], cy: k[1][2], referenceWidth: width, referenceHeight: height)
         try intrinsics.validate(origin: origin)
         return intrinsics
     }
@@ -63,15 +64,18 @@ enum StrayCSV {
         }
         return try fields.enumerated().map { index, field in
             guard let value = Double(field), value.isFinite else {
-                throw CloudError.badInput(.file(origin), "line \(line.number): field \(index + 1) '\(MessageText.shortened(String(field), to: 40))' is not a finite number (\(what))")
+                throw CloudError.badInput(
+                    .file(origin),
+                    "line \(line.number): field \(index + 1) '\(MessageText.shortened(String(field), to: 40))' is not a finite number (\(what))"
+                )
             }
             return value
         }
     }
 }
 
-private extension Substring {
-    func trimmingSpaces() -> Substring {
+extension Substring {
+    fileprivate func trimmingSpaces() -> Substring {
         var s = self
         while let c = s.first, c == " " || c == "\t" { s = s.dropFirst() }
         while let c = s.last, c == " " || c == "\t" { s = s.dropLast() }

@@ -33,21 +33,29 @@ struct StrayOdometry {
         // The file ends with a line break: an empty last line is no frame.
         while let last = lines.last, last.text.isEmpty { lines.removeLast() }
         guard let first = lines.first else {
-            throw CloudError.badInput(.file(origin), "empty (expected the header '\(Self.header.joined(separator: ", "))' and a line per frame)")
+            throw CloudError.badInput(
+                .file(origin), "empty (expected the header '\(Self.header.joined(separator: ", "))' and a line per frame)")
         }
         let names = StrayCSV.fields(first).map(String.init)
         guard names == Self.header else {
             let older = names == Array(Self.header.dropFirst(2))
-            throw bad(1, older ? "the header of an older Stray Scanner (x, y, z, qx, qy, qz, qw: no timestamp or frame number), which is not read"
-                               : "expected the header '\(Self.header.joined(separator: ", "))', found '\(MessageText.shortened(String(first.text), to: 80))'")
+            throw bad(
+                1,
+                older
+                    ? "the header of an older Stray Scanner (x, y, z, qx, qy, qz, qw: no timestamp or frame number), which is not read"
+                    : "expected the header '\(Self.header.joined(separator: ", "))', found '\(MessageText.shortened(String(first.text), to: 80))'"
+            )
         }
         var entries: [Entry] = []
         entries.reserveCapacity(lines.count - 1)
         for line in lines.dropFirst() {
-            let v = try StrayCSV.numbers(line, count: Self.header.count, origin: origin, what: "an odometry line: " + Self.header.joined(separator: ", "))
+            let v = try StrayCSV.numbers(
+                line, count: Self.header.count, origin: origin, what: "an odometry line: " + Self.header.joined(separator: ", "))
             // Frames are numbered 0, 1, 2, ... as the app saves them; the video holds them in that order.
             guard let frame = Int(exactly: v[1]), frame == entries.count else {
-                throw bad(line.number, "frame \(v[1]) where \(entries.count) was expected (Stray Scanner numbers its frames 0, 1, 2, ... in order)")
+                throw bad(
+                    line.number,
+                    "frame \(v[1]) where \(entries.count) was expected (Stray Scanner numbers its frames 0, 1, 2, ... in order)")
             }
             let (qx, qy, qz, qw) = (v[5], v[6], v[7], v[8])
             // The app writes unit quaternions as Float32 text; anything far from unit length is not one.

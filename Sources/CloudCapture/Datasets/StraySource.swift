@@ -93,16 +93,22 @@ public final class StraySource: DatasetSource {
             frames.append(Frame(videoIndex: videoIndex, depthPath: depth, confidence: mask, pose: entry.pose, timestamp: entry.timestamp))
         }
         guard !frames.isEmpty else {
-            throw CloudError.badInput(.source("stray:\(directory)"), "none of odometry.csv's \(odometry.entries.count) frames has its depth (depth/NNNNNN.png or .npy)")
+            throw CloudError.badInput(
+                .source("stray:\(directory)"),
+                "none of odometry.csv's \(odometry.entries.count) frames has its depth (depth/NNNNNN.png or .npy)")
         }
         var warnings: [String] = []
         if !missing.isEmpty {
             let (noun, verb) = missing.count == 1 ? ("frame", "has") : ("frames", "have")
-            warnings.append("stray:\(directory): \(noun) \(FrameNumberRanges.text(missing)) of \(odometry.entries.count) \(verb) no depth (depth/NNNNNN.png or .npy); left out")
+            warnings.append(
+                "stray:\(directory): \(noun) \(FrameNumberRanges.text(missing)) of \(odometry.entries.count) \(verb) no depth (depth/NNNNNN.png or .npy); left out"
+            )
         }
         if options.minConfidence == nil {
-            warnings.append(hasConfidence ? "stray:\(directory): depth of low ARKit confidence dropped, as Stray's own viewer does (--min-confidence 0 keeps it, 2 keeps high only)"
-                                          : "stray:\(directory): no confidence/; every depth pixel is kept")
+            warnings.append(
+                hasConfidence
+                    ? "stray:\(directory): depth of low ARKit confidence dropped, as Stray's own viewer does (--min-confidence 0 keeps it, 2 keeps high only)"
+                    : "stray:\(directory): no confidence/; every depth pixel is kept")
         }
         self.frames = frames
         self.warnings = warnings
@@ -125,19 +131,24 @@ public final class StraySource: DatasetSource {
             size = ImageSize(width: header.width, height: header.height)
         }
         // Decoding holds the depth file, a PNG's decoded samples, and the video decoder's reference frames.
-        try FrameMemory.require(depth: size, rawBytesPerSample: 2, colorBytes: video.frameBytes,
-                                decodingBytes: bytes.count + (npy ? 0 : 2 * size.width * size.height) + video.decoderBytes,
-                                color: ImageSize(width: video.width, height: video.height), about: .file(origin))
+        try FrameMemory.require(
+            depth: size, rawBytesPerSample: 2, colorBytes: video.frameBytes,
+            decodingBytes: bytes.count + (npy ? 0 : 2 * size.width * size.height) + video.decoderBytes,
+            color: ImageSize(width: video.width, height: video.height), about: .file(origin))
         // Past the video frames of frames left out for want of depth.
         while video.delivered < frame.videoIndex {
             guard try video.next() != nil else { break }
         }
         // The video's next frame and the depth file decode at once (HEVC and zlib, one core each).
-        let (color, decodedDepth) = try bothAtOnce({ try self.video.next() }, {
-            npy ? try NPYDepth.plane(bytes, origin: origin, unitsPerMetre: Self.unitsPerMetre)
-                : try DatasetDepth.plane(ImageFile.decode(bytes, origin: origin), encoding: .standard, unitsPerMetre: Self.unitsPerMetre,
-                                         origin: origin)
-        })
+        let (color, decodedDepth) = try bothAtOnce(
+            { try self.video.next() },
+            {
+                npy
+                    ? try NPYDepth.plane(bytes, origin: origin, unitsPerMetre: Self.unitsPerMetre)
+                    : try DatasetDepth.plane(
+                        ImageFile.decode(bytes, origin: origin), encoding: .standard, unitsPerMetre: Self.unitsPerMetre,
+                        origin: origin)
+            })
         guard let color else {
             throw CloudError.badInput(.file(video.path), "the video ends after \(video.delivered) frame(s); odometry.csv has \(listed)")
         }

@@ -33,9 +33,14 @@ public struct TUMGroundTruth: Sendable {
             let fields = line.split(whereSeparator: \.isWhitespace)
             let values = fields.compactMap { Double($0) }.filter(\.isFinite)
             guard fields.count == 8, values.count == 8 else {
-                throw CloudError.badInput(.file(path), "line \(i + 1): expected 'timestamp tx ty tz qx qy qz qw' (8 finite numbers), found '\(MessageText.shortened(line, to: 80))'")
+                throw CloudError.badInput(
+                    .file(path),
+                    "line \(i + 1): expected 'timestamp tx ty tz qx qy qz qw' (8 finite numbers), found '\(MessageText.shortened(line, to: 80))'"
+                )
             }
-            guard let pose = Pose(translation: SIMD3(values[1], values[2], values[3]), w: values[7], x: values[4], y: values[5], z: values[6]) else {
+            guard
+                let pose = Pose(translation: SIMD3(values[1], values[2], values[3]), w: values[7], x: values[4], y: values[5], z: values[6])
+            else {
                 throw CloudError.badInput(.file(path), "line \(i + 1): the quaternion qx qy qz qw is zero, which is no orientation")
             }
             if let problem = pose.placementProblem {
@@ -51,7 +56,8 @@ public struct TUMGroundTruth: Sendable {
     /// The pose nearest in time to `timestamp`, if it is within `maxGap` (the earlier on a tie).
     public func pose(at timestamp: Double) -> Pose? {
         guard let nearest = NearestInTime.index(in: samples, to: timestamp, time: \.timestamp),
-              abs(samples[nearest].timestamp - timestamp) <= Self.maxGap + NearestInTime.slack else { return nil }
+            abs(samples[nearest].timestamp - timestamp) <= Self.maxGap + NearestInTime.slack
+        else { return nil }
         return samples[nearest].pose
     }
 }

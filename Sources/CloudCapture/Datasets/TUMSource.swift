@@ -33,8 +33,9 @@ public final class TUMSource: DatasetSource {
         public var gap: Double { abs(depth.timestamp - color.timestamp) }
     }
 
-    public static let defaultIntrinsics = CameraIntrinsics(fx: 525, fy: 525, cx: 319.5, cy: 239.5,
-                                                           referenceWidth: 640, referenceHeight: 480)
+    public static let defaultIntrinsics = CameraIntrinsics(
+        fx: 525, fy: 525, cx: 319.5, cy: 239.5,
+        referenceWidth: 640, referenceHeight: 480)
     public static let defaultUnitsPerMetre = 5000.0
     public static let maxAssociationGap = 0.020
     /// The index files of the longest TUM sequences are well under a megabyte.
@@ -80,9 +81,13 @@ public final class TUMSource: DatasetSource {
             poses = pairs.map { groundTruth.pose(at: $0.depth.timestamp) }
             let unposed = zip(pairs, poses).filter { $0.1 == nil }.map(\.0.depth)
             if unposed.count == pairs.count {
-                warnings.append("\(groundTruthPath): no pose within \(Int(TUMGroundTruth.maxGap * 1000)) ms of any depth frame (is it this sequence's?)")
+                warnings.append(
+                    "\(groundTruthPath): no pose within \(Int(TUMGroundTruth.maxGap * 1000)) ms of any depth frame (is it this sequence's?)"
+                )
             } else if let first = unposed.first {
-                warnings.append("\(groundTruthPath): \(unposed.count) of \(pairs.count) depth frames have no pose within \(Int(TUMGroundTruth.maxGap * 1000)) ms (the first at \(String(format: "%.6f", first.timestamp)) s, \((first.path as NSString).lastPathComponent)); --fuse and --frame world leave them out")
+                warnings.append(
+                    "\(groundTruthPath): \(unposed.count) of \(pairs.count) depth frames have no pose within \(Int(TUMGroundTruth.maxGap * 1000)) ms (the first at \(String(format: "%.6f", first.timestamp)) s, \((first.path as NSString).lastPathComponent)); --fuse and --frame world leave them out"
+                )
             }
         }
         let file = try DatasetFiles.intrinsicsFile(options)
@@ -91,13 +96,17 @@ public final class TUMSource: DatasetSource {
             intrinsics = .file(file)
         } else {
             intrinsics = .fixed(Self.defaultIntrinsics)
-            warnings.append("tum:\(directory): intrinsics assumed to be TUM's default (fx = fy = 525, cx = 319.5, cy = 239.5 at 640x480); pass --intrinsics FILE for the sequence's own calibration")
+            warnings.append(
+                "tum:\(directory): intrinsics assumed to be TUM's default (fx = fy = 525, cx = 319.5, cy = 239.5 at 640x480); pass --intrinsics FILE for the sequence's own calibration"
+            )
         }
         let units = options.depthUnitsPerMetre ?? file?.depthUnitsPerMetre ?? Self.defaultUnitsPerMetre
-        queue = FrameQueue(zip(pairs, poses).map { pair, pose in
-            DatasetFrame(depthPath: pair.depth.path, colorPath: pair.color.path, intrinsics: intrinsics,
-                         depthEncoding: .standard, unitsPerMetre: units, pose: pose, timestamp: pair.depth.timestamp)
-        })
+        queue = FrameQueue(
+            zip(pairs, poses).map { pair, pose in
+                DatasetFrame(
+                    depthPath: pair.depth.path, colorPath: pair.color.path, intrinsics: intrinsics,
+                    depthEncoding: .standard, unitsPerMetre: units, pose: pose, timestamp: pair.depth.timestamp)
+            })
         self.warnings = warnings
     }
 
@@ -139,7 +148,10 @@ public final class TUMSource: DatasetSource {
             let pair = Pair(depth: depth, color: colors[nearest])
             if pair.gap > maxAssociationGap + NearestInTime.slack {
                 let ms = String(format: "%.1f", pair.gap * 1000)
-                throw CloudError.badInput(.file(depth.path), "association gap: the nearest color frame (\(pair.color.path)) is \(ms) ms away; tum: pairs depth and color within \(Int(maxAssociationGap * 1000)) ms (listed in \(depthList))")
+                throw CloudError.badInput(
+                    .file(depth.path),
+                    "association gap: the nearest color frame (\(pair.color.path)) is \(ms) ms away; tum: pairs depth and color within \(Int(maxAssociationGap * 1000)) ms (listed in \(depthList))"
+                )
             }
             return pair
         }

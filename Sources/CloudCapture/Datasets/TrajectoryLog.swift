@@ -23,14 +23,16 @@ public enum TrajectoryLog {
         guard let text = String(data: data, encoding: .utf8) else { throw CloudError.badInput(.file(path), "not a text file") }
         let lines = text.split(whereSeparator: \.isNewline).map { $0.split(whereSeparator: \.isWhitespace) }.filter { !$0.isEmpty }
         guard lines.count % 5 == 0, !lines.isEmpty else {
-            throw CloudError.badInput(.file(path), "\(lines.count) non-empty lines; a trajectory log has 5 per frame (a header and 4 matrix rows)")
+            throw CloudError.badInput(
+                .file(path), "\(lines.count) non-empty lines; a trajectory log has 5 per frame (a header and 4 matrix rows)")
         }
         var poses: [Pose] = []
         poses.reserveCapacity(lines.count / 5)
         for f in 0..<(lines.count / 5) {
             let header = lines[5 * f]
             guard header.count == 3, header.allSatisfy({ Int($0) != nil }) else {
-                throw CloudError.badInput(.file(path), "line \(5 * f + 1): expected 'id id frame', found '\(header.joined(separator: " "))'")
+                throw CloudError.badInput(
+                    .file(path), "line \(5 * f + 1): expected 'id id frame', found '\(header.joined(separator: " "))'")
             }
             var rows: [[Double]] = []
             for r in 1...4 {
@@ -43,10 +45,13 @@ public enum TrajectoryLog {
             guard rows[3] == [0, 0, 0, 1] else {
                 throw CloudError.badInput(.file(path), "frame \(f): the matrix's last row must be 0 0 0 1")
             }
-            let pose = Pose(rows: (SIMD3(rows[0][0], rows[0][1], rows[0][2]),
-                                   SIMD3(rows[1][0], rows[1][1], rows[1][2]),
-                                   SIMD3(rows[2][0], rows[2][1], rows[2][2])),
-                            translation: SIMD3(rows[0][3], rows[1][3], rows[2][3]))
+            let pose = Pose(
+                rows: (
+                    SIMD3(rows[0][0], rows[0][1], rows[0][2]),
+                    SIMD3(rows[1][0], rows[1][1], rows[1][2]),
+                    SIMD3(rows[2][0], rows[2][1], rows[2][2])
+                ),
+                translation: SIMD3(rows[0][3], rows[1][3], rows[2][3]))
             // A camera-to-world pose moves the camera, it does not scale or mirror the scene; a
             // bundle written from these frames (--bundle) would be refused when read back.
             if let problem = pose.placementProblem {

@@ -1,7 +1,7 @@
 import CDevices
 import CloudCore
-import SafeIO
 import Foundation
+import SafeIO
 
 /// A camera that stopped delivering after streaming had begun (unplugged, or fakenect's recording
 /// used up). Unlike a failure to open, the frames captured before it are good: the capture keeps them.

@@ -72,8 +72,10 @@ public struct FramePairer<Depth, Color> {
         return best.flatMap { clock.distance(stamps[$0], stamp) <= tolerance ? $0 : nil }
     }
 
-    private static func appending<T>(_ item: (stamp: UInt64, frame: T), to list: [(stamp: UInt64, frame: T)], keeping limit: Int,
-                                     dropped: inout Int) -> [(stamp: UInt64, frame: T)] {
+    private static func appending<T>(
+        _ item: (stamp: UInt64, frame: T), to list: [(stamp: UInt64, frame: T)], keeping limit: Int,
+        dropped: inout Int
+    ) -> [(stamp: UInt64, frame: T)] {
         var list = list + [item]
         if list.count > limit {
             dropped += list.count - limit

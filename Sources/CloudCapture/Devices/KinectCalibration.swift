@@ -21,11 +21,14 @@ public struct KinectCalibration: Equatable, Sendable {
     public var fromDevice: Bool
 
     /// libfreenect's defaults ("ripped from" a Kinect by its authors), used when the device cannot be asked.
-    public static let defaults = KinectCalibration(emitterDistance: 7.5, rgbDistance: 2.3, referenceDistance: 120,
-                                                   referencePixelSize: 0.1042, constShift: 200, fromDevice: false)
+    public static let defaults = KinectCalibration(
+        emitterDistance: 7.5, rgbDistance: 2.3, referenceDistance: 120,
+        referencePixelSize: 0.1042, constShift: 200, fromDevice: false)
 
-    public init(emitterDistance: Double, rgbDistance: Double, referenceDistance: Double, referencePixelSize: Double,
-                constShift: Double, fromDevice: Bool) {
+    public init(
+        emitterDistance: Double, rgbDistance: Double, referenceDistance: Double, referencePixelSize: Double,
+        constShift: Double, fromDevice: Bool
+    ) {
         self.emitterDistance = emitterDistance
         self.rgbDistance = rgbDistance
         self.referenceDistance = referenceDistance
@@ -50,8 +53,9 @@ public struct KinectCalibration: Equatable, Sendable {
     /// The 640x480 images' intrinsics (both cameras, once depth is registered to RGB). The
     /// principal point is the image centre, as libfreenect's `freenect_camera_to_world` takes it.
     public var intrinsics: CameraIntrinsics {
-        CameraIntrinsics(fx: focalLength, fy: focalLength, cx: Double(Self.width / 2), cy: Double(Self.height / 2),
-                         referenceWidth: Self.width, referenceHeight: Self.height)
+        CameraIntrinsics(
+            fx: focalLength, fy: focalLength, cx: Double(Self.width / 2), cy: Double(Self.height / 2),
+            referenceWidth: Self.width, referenceHeight: Self.height)
     }
 
     /// Millimetres of raw value `raw`, or nil where it means no depth: libfreenect's

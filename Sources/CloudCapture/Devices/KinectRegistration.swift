@@ -9,7 +9,8 @@ extension KinectCalibration {
     /// the direction libfreenect's registration shifts in. libfreenect additionally warps by a
     /// per-device polynomial (reg_info) of a few pixels, which this does not apply (Docs/devices.md).
     public func registeredMillimetres(raw: UnsafeBufferPointer<UInt16>, table: [UInt16]) -> [UInt8] {
-        let width = Self.width, height = Self.height
+        let width = Self.width
+        let height = Self.height
         precondition(raw.count >= width * height && table.count == 2048)
         var registered = [UInt16](repeating: 0, count: width * height)
         // The parallax in pixels is parallaxNumerator / millimetres.

@@ -22,22 +22,26 @@ public final class KinectSource: DepthSource {
         self.index = index
         let spec = "kinect:\(index)"
         let defaults = KinectCalibration.defaults
-        var constants = cdv_kinect_calibration(dcmos_emitter_dist: defaults.emitterDistance, dcmos_rcmos_dist: defaults.rgbDistance,
-                                               reference_distance: defaults.referenceDistance,
-                                               reference_pixel_size: defaults.referencePixelSize,
-                                               const_shift: defaults.constShift, from_device: 0)
+        var constants = cdv_kinect_calibration(
+            dcmos_emitter_dist: defaults.emitterDistance, dcmos_rcmos_dist: defaults.rgbDistance,
+            reference_distance: defaults.referenceDistance,
+            reference_pixel_size: defaults.referencePixelSize,
+            const_shift: defaults.constShift, from_device: 0)
         var status = cdv_status()
         guard let device = cdv_kinect_open(Int32(index), &constants, &status) else {
             throw DeviceSupport.error(status, source: spec) { USBDiscovery.permissionAdvice(backend: .libfreenect) }
         }
         self.device = device
-        calibration = KinectCalibration(emitterDistance: constants.dcmos_emitter_dist, rgbDistance: constants.dcmos_rcmos_dist,
-                                        referenceDistance: constants.reference_distance,
-                                        referencePixelSize: constants.reference_pixel_size,
-                                        constShift: constants.const_shift, fromDevice: constants.from_device != 0)
+        calibration = KinectCalibration(
+            emitterDistance: constants.dcmos_emitter_dist, rgbDistance: constants.dcmos_rcmos_dist,
+            referenceDistance: constants.reference_distance,
+            referencePixelSize: constants.reference_pixel_size,
+            constShift: constants.const_shift, fromDevice: constants.from_device != 0)
         table = calibration.millimetreTable()
         if !calibration.fromDevice {
-            warnings.append("\(spec): this libfreenect cannot read the camera's calibration (fakenect playback?); using libfreenect's defaults (focal length \(Int(calibration.focalLength.rounded())) px, RGB camera \(calibration.baseline) mm beside the IR camera)")
+            warnings.append(
+                "\(spec): this libfreenect cannot read the camera's calibration (fakenect playback?); using libfreenect's defaults (focal length \(Int(calibration.focalLength.rounded())) px, RGB camera \(calibration.baseline) mm beside the IR camera)"
+            )
         }
     }
 
@@ -51,11 +55,13 @@ public final class KinectSource: DepthSource {
         let depth = pair.depth.withUnsafeBytes { raw in
             calibration.registeredMillimetres(raw: raw.bindMemory(to: UInt16.self), table: table)
         }
-        let w = KinectCalibration.width, h = KinectCalibration.height
-        return CapturedFrame(depth: .init(width: w, height: h, encoding: .uint16(unitsPerMetre: 1000), data: depth),
-                             color: .init(width: w, height: h, layout: .rgb8, planes: [pair.color]),
-                             intrinsics: calibration.intrinsics, pose: nil,
-                             timestamp: Double(pair.stamp) / pairer.clock.ticksPerSecond)
+        let w = KinectCalibration.width
+        let h = KinectCalibration.height
+        return CapturedFrame(
+            depth: .init(width: w, height: h, encoding: .uint16(unitsPerMetre: 1000), data: depth),
+            color: .init(width: w, height: h, layout: .rgb8, planes: [pair.color]),
+            intrinsics: calibration.intrinsics, pose: nil,
+            timestamp: Double(pair.stamp) / pairer.clock.ticksPerSecond)
     }
 
     private func step() throws -> (depth: [UInt8], color: [UInt8], stamp: UInt64)? {

@@ -38,11 +38,12 @@ public enum KnownDepthCameras {
         case (primeSense, 0x0600): return Model(name: "Asus Xtion Pro", backend: .openni2)
         case (primeSense, 0x0601): return Model(name: "Asus Xtion Pro Live / PrimeSense Carmine", backend: .openni2)
         case (primeSense, 0x0200), (primeSense, 0x0300), (primeSense, 0x0401), (primeSense, 0x0500),
-             (primeSense, 0x0609), (primeSense, 0x1280), (primeSense, 0x2100):
+            (primeSense, 0x0609), (primeSense, 0x1280), (primeSense, 0x2100):
             return Model(name: "PrimeSense sensor (product \(hex(product)))", backend: .openni2)
         case (orbbec, _):
-            return Model(name: "Orbbec camera (product \(hex(product)))",
-                         wouldServe: "Orbbec's OpenNI2 driver (liborbbec.so in OpenNI2/Drivers; Debian's OpenNI2 lacks it)")
+            return Model(
+                name: "Orbbec camera (product \(hex(product)))",
+                wouldServe: "Orbbec's OpenNI2 driver (liborbbec.so in OpenNI2/Drivers; Debian's OpenNI2 lacks it)")
         case (intel, 0x0a80): return realSense("R200")
         case (intel, 0x0aa5): return realSense("SR300")
         case (intel, 0x0ad3): return realSense("D415")

@@ -1,7 +1,7 @@
 import CDevices
 import CloudCore
-import SafeIO
 import Foundation
+import SafeIO
 
 /// An OpenNI2 device or `.oni` recording (`--source openni2[:URI|FILE.oni]`) through libOpenNI2's C
 /// API: PrimeSense Carmine, Asus Xtion and other PS1080 cameras (Debian's OpenNI2 drivers), and
@@ -47,7 +47,9 @@ public final class OpenNI2Source: DepthSource {
         if info.has_color == 0 {
             warnings.append("\(spec): no color stream; the clouds have no color")
         } else if info.registered == 0 {
-            warnings.append("\(spec): depth is not registered to color (\(isRecording ? "the recording was made without registration" : "the device does not support it")); colors are sampled as if both cameras saw from one point")
+            warnings.append(
+                "\(spec): depth is not registered to color (\(isRecording ? "the recording was made without registration" : "the device does not support it")); colors are sampled as if both cameras saw from one point"
+            )
         }
     }
 
@@ -66,22 +68,26 @@ public final class OpenNI2Source: DepthSource {
         guard let pair else { return nil }
         let depth = pair.depth
         let color = info.has_color != 0 ? pair.color : nil
-        return CapturedFrame(depth: .init(width: depth.width, height: depth.height,
-                                          encoding: .uint16(unitsPerMetre: Double(info.depth_units_per_metre)), data: depth.bytes),
-                             color: color.map { .init(width: $0.width, height: $0.height, layout: .rgb8, planes: [$0.bytes]) },
-                             intrinsics: try intrinsics(width: depth.width, height: depth.height), pose: nil,
-                             timestamp: Double(pair.stamp) / pairer.clock.ticksPerSecond)
+        return CapturedFrame(
+            depth: .init(
+                width: depth.width, height: depth.height,
+                encoding: .uint16(unitsPerMetre: Double(info.depth_units_per_metre)), data: depth.bytes),
+            color: color.map { .init(width: $0.width, height: $0.height, layout: .rgb8, planes: [$0.bytes]) },
+            intrinsics: try intrinsics(width: depth.width, height: depth.height), pose: nil,
+            timestamp: Double(pair.stamp) / pairer.clock.ticksPerSecond)
     }
 
     /// Pinhole intrinsics from the fields of view, the principal point at the image centre.
     private func intrinsics(width: Int, height: Int) throws -> CameraIntrinsics {
-        let h = Double(info.horizontal_fov), v = Double(info.vertical_fov)
+        let h = Double(info.horizontal_fov)
+        let v = Double(info.vertical_fov)
         guard h > 0, h < .pi, v > 0, v < .pi else {
             throw CloudError.io("\(name): OpenNI2 reports no usable field of view (\(h), \(v) rad), so the cloud cannot be scaled")
         }
-        return CameraIntrinsics(fx: Double(width) / 2 / tan(h / 2), fy: Double(height) / 2 / tan(v / 2),
-                                cx: Double(width - 1) / 2, cy: Double(height - 1) / 2,
-                                referenceWidth: width, referenceHeight: height)
+        return CameraIntrinsics(
+            fx: Double(width) / 2 / tan(h / 2), fy: Double(height) / 2 / tan(v / 2),
+            cx: Double(width - 1) / 2, cy: Double(height - 1) / 2,
+            referenceWidth: width, referenceHeight: height)
     }
 
     private func step() throws -> (depth: DeviceFrame, color: DeviceFrame, stamp: UInt64)? {

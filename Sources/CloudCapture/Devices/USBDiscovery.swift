@@ -49,7 +49,10 @@ public struct DiscoveredCamera: Equatable, Encodable, Sendable {
     public var problem: String?
 
     enum CodingKeys: String, CodingKey {
-        case model, vendorID = "vendorId", productID = "productId", bus, port, serial, backend, source, problem
+        case model
+        case vendorID = "vendorId"
+        case productID = "productId"
+        case bus, port, serial, backend, source, problem
     }
 
     /// Every key present, null when unknown: scripts can index without checking.
@@ -73,16 +76,19 @@ public enum USBDiscovery {
     public static func devices() throws -> [USBDevice] {
         var status = cdv_status()
         var buffer = [cdv_usb_device](repeating: cdv_usb_device(), count: 256)
-        let count = cdv_usb_list(&buffer, Int32(buffer.count), { vendor, product in
-            KnownDepthCameras.model(vendor: vendor, product: product) == nil ? 0 : 1
-        }, &status)
+        let count = cdv_usb_list(
+            &buffer, Int32(buffer.count),
+            { vendor, product in
+                KnownDepthCameras.model(vendor: vendor, product: product) == nil ? 0 : 1
+            }, &status)
         guard count >= 0 else { throw CloudError.io(status.text) }
         return buffer.prefix(Int(min(count, Int32(buffer.count)))).map { d in
             let ports = withUnsafeBytes(of: d.ports) { Array($0.prefix(Int(d.port_count))).map(Int.init) }
             let serial = withUnsafeBytes(of: d.serial) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             let access: USBDevice.Access = d.open_status == CDV_OK ? .ok : d.open_status == CDV_PERMISSION ? .denied : .failed
-            return USBDevice(vendorID: d.vendor_id, productID: d.product_id, bus: Int(d.bus), address: Int(d.address),
-                             ports: ports, serial: serial.isEmpty ? nil : serial, access: access)
+            return USBDevice(
+                vendorID: d.vendor_id, productID: d.product_id, bus: Int(d.bus), address: Int(d.address),
+                ports: ports, serial: serial.isEmpty ? nil : serial, access: access)
         }
     }
 
@@ -93,10 +99,11 @@ public enum USBDiscovery {
         var kinects = 0
         return devices.compactMap { device in
             guard let model = KnownDepthCameras.model(vendor: device.vendorID, product: device.productID) else { return nil }
-            var camera = DiscoveredCamera(model: model.name, vendorID: KnownDepthCameras.hex(device.vendorID),
-                                          productID: KnownDepthCameras.hex(device.productID), bus: device.bus,
-                                          port: "\(device.bus)-" + device.ports.map(String.init).joined(separator: "."),
-                                          serial: device.serial, backend: model.backend?.rawValue)
+            var camera = DiscoveredCamera(
+                model: model.name, vendorID: KnownDepthCameras.hex(device.vendorID),
+                productID: KnownDepthCameras.hex(device.productID), bus: device.bus,
+                port: "\(device.bus)-" + device.ports.map(String.init).joined(separator: "."),
+                serial: device.serial, backend: model.backend?.rawValue)
             if let backend = model.backend {
                 let spec = backend == .libfreenect ? "kinect:\(kinects)" : "openni2"
                 if backend == .libfreenect { kinects += 1 }
@@ -141,8 +148,9 @@ public enum USBDiscovery {
         let found = try cameras()
         if let spec = defaultSource(among: found) { return spec }
         let unusable = found.map { "\($0.model) at USB \($0.port): \($0.problem ?? "not streamable")" }
-        throw CloudError.io("no depth camera found" + (unusable.isEmpty ? "" : " that this build can stream from (\(unusable.joined(separator: "; ")))")
-                            + "; use --source synthetic to capture from the built-in simulated camera")
+        throw CloudError.io(
+            "no depth camera found" + (unusable.isEmpty ? "" : " that this build can stream from (\(unusable.joined(separator: "; ")))")
+                + "; use --source synthetic to capture from the built-in simulated camera")
     }
 
     /// The udev advice for a backend's camera that libusb may not open, when discovery finds one.

@@ -1,6 +1,5 @@
 import CloudImages
 
-
 /// What one of a photo's further images is, from its own XMP, as Image I/O writes auxiliary images
 /// (Docs/formats.md, "Photos with depth", cites the documents): the depth or disparity map, the
 /// portrait effects matte, or another auxiliary image (the semantic segmentation mattes of skin,
@@ -17,8 +16,10 @@ enum AppleAuxiliaryImage: Equatable {
     static let gainMapNamespace = "http://ns.apple.com/hdrgainmap/1.0/"
     /// The names a portrait effects matte goes by as apdi:AuxiliaryImageType or SubType: HEIF's auxC
     /// URN, Image I/O's auxiliary data type, and the subtype an iPhone writes.
-    static let portraitMatteNames: Set<String> = ["urn:com:apple:photo:2018:aux:portraiteffectsmatte",
-                                                  "kcgimageauxiliarydatatypeportraiteffectsmatte", "portraiteffectsmatte"]
+    static let portraitMatteNames: Set<String> = [
+        "urn:com:apple:photo:2018:aux:portraiteffectsmatte",
+        "kcgimageauxiliarydatatypeportraiteffectsmatte", "portraiteffectsmatte"
+    ]
 
     /// nil when the packet says nothing of what the image is.
     init?(_ xmp: XMPPacket) {
@@ -30,7 +31,8 @@ enum AppleAuxiliaryImage: Equatable {
         if inNamespace(Self.portraitMatteNamespace) || names.contains(where: Self.portraitMatteNames.contains) {
             self = .portraitEffectsMatte
         } else if inNamespace(Self.semanticMatteNamespace) || inNamespace(Self.gainMapNamespace)
-                    || names.contains(where: { $0.contains("matte") || $0.contains("gainmap") }) {
+            || names.contains(where: { $0.contains("matte") || $0.contains("gainmap") })
+        {
             // Another matte or a gain map, whatever type it also gives, is no depth.
             self = .other
         } else if type == "depth" || type == "disparity" || xmp.values(AppleDepthMetadata.depthData, "IntrinsicMatrix") != nil {

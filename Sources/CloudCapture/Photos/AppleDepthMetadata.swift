@@ -44,9 +44,11 @@ public struct AppleDepthMetadata: Equatable, Sendable {
             guard let value = try numbers(namespace, name, count: 1)?[0] else { throw bad("no \(name)") }
             return value
         }
-        let p = Self.pixelDataInfo, d = Self.depthData
+        let p = Self.pixelDataInfo
+        let d = Self.depthData
 
-        let intMin = try number(p, "IntMinValue"), intMax = try number(p, "IntMaxValue")
+        let intMin = try number(p, "IntMinValue")
+        let intMax = try number(p, "IntMaxValue")
         guard intMin < intMax else { throw bad("IntMinValue \(intMin) is not below IntMaxValue \(intMax)") }
         intRange = intMin...intMax
         floatMin = try number(p, "FloatMinValue")
@@ -68,8 +70,10 @@ public struct AppleDepthMetadata: Equatable, Sendable {
         isFiltered = xmp.values(d, "Filtered")?.first?.lowercased() == "true"
 
         guard let matrix = try numbers(d, "IntrinsicMatrix", count: 9) else { throw bad("no IntrinsicMatrix") }
-        let width = try number(d, "IntrinsicMatrixReferenceWidth"), height = try number(d, "IntrinsicMatrixReferenceHeight")
-        guard let w = Int(exactly: width), let h = Int(exactly: height), w > 0, h > 0, w <= ImageLimits.maxSide, h <= ImageLimits.maxSide else {
+        let width = try number(d, "IntrinsicMatrixReferenceWidth")
+        let height = try number(d, "IntrinsicMatrixReferenceHeight")
+        guard let w = Int(exactly: width), let h = Int(exactly: height), w > 0, h > 0, w <= ImageLimits.maxSide, h <= ImageLimits.maxSide
+        else {
             throw bad("the intrinsics' reference size \(width)x\(height) is not an image size")
         }
         // Column-major, as simd_float3x3 is stored: fx 0 0 | 0 fy 0 | cx cy 1.
@@ -77,8 +81,9 @@ public struct AppleDepthMetadata: Equatable, Sendable {
             throw bad("IntrinsicMatrix \(matrix) is not a pinhole camera matrix (column-major, last entry 1)")
         }
         // Taken as the capture bundle takes AVFoundation's matrix (BundleSource): principal point as given.
-        intrinsics = CameraIntrinsics(fx: matrix[0], fy: matrix[4], cx: matrix[6], cy: matrix[7],
-                                      referenceWidth: w, referenceHeight: h)
+        intrinsics = CameraIntrinsics(
+            fx: matrix[0], fy: matrix[4], cx: matrix[6], cy: matrix[7],
+            referenceWidth: w, referenceHeight: h)
         try intrinsics.validate(origin: "\(origin): depth XMP IntrinsicMatrix")
 
         let forward = try numbers(d, "LensDistortionCoefficients")

@@ -26,13 +26,15 @@ struct ApplePolynomialLens {
 
     func tables(center: SIMD2<Double>, referenceWidth: Int, referenceHeight: Int, origin: String) throws -> LensDistortion {
         guard !forward.isEmpty, forward.count <= 32, inverse.count == forward.count else {
-            throw CloudError.badInput(.file(origin), "the lens distortion coefficients number \(forward.count) and \(inverse.count), not the same 1...32")
+            throw CloudError.badInput(
+                .file(origin), "the lens distortion coefficients number \(forward.count) and \(inverse.count), not the same 1...32")
         }
         guard pixelSize > 0, pixelSize < 1 else {
             throw CloudError.badInput(.file(origin), "PixelSize \(pixelSize) mm is not a sensor's pixel size")
         }
-        var lens = LensDistortion(center: center, referenceWidth: referenceWidth, referenceHeight: referenceHeight,
-                                  lookupTable: [], inverseLookupTable: [])
+        var lens = LensDistortion(
+            center: center, referenceWidth: referenceWidth, referenceHeight: referenceHeight,
+            lookupTable: [], inverseLookupTable: [])
         let radii = (0..<Self.tableSize).map { Double($0) * lens.maxRadius / Double(Self.tableSize - 1) }
         lens.lookupTable = radii.map { Self.magnification(forward, radius: $0, pixelSize: pixelSize) }
         lens.inverseLookupTable = radii.map { Self.magnification(inverse, radius: $0, pixelSize: pixelSize) }

@@ -30,7 +30,8 @@ struct DepthPhoto {
         if bytes.starts(with: [0xFF, 0xD8]) { return try jpeg(bytes, withMatte: withMatte, origin: path) }
         // ISO BMFF: a size, then 'ftyp'.
         if bytes.count >= 12, bytes[4..<8].elementsEqual("ftyp".utf8) { return try heic(bytes, withMatte: withMatte, origin: path) }
-        throw CloudError.badInput(.file(path), "not a JPEG or HEIC photo (it starts \(bytes.prefix(8).map { String($0, radix: 16) }.joined(separator: " ")))")
+        throw CloudError.badInput(
+            .file(path), "not a JPEG or HEIC photo (it starts \(bytes.prefix(8).map { String($0, radix: 16) }.joined(separator: " ")))")
     }
 
     private static func heic(_ bytes: [UInt8], withMatte: Bool, origin: String) throws -> DepthPhoto {
@@ -40,9 +41,10 @@ struct DepthPhoto {
             throw CloudError.badInput(.file(origin), "the depth image has no XMP, so its range and calibration are unknown")
         }
         let metadata = try AppleDepthMetadata(XMPPacket(xmp, origin: "\(origin): depth XMP"), origin: origin)
-        return DepthPhoto(container: "HEIC", color: try photo.color.colorImage(origin: origin), depth: depth, metadata: metadata,
-                          hasMatte: photo.hasMatte, matte: photo.matte, orientation: PhotoOrientation(1),
-                          heifRepresentation: photo.depthRepresentation)
+        return DepthPhoto(
+            container: "HEIC", color: try photo.color.colorImage(origin: origin), depth: depth, metadata: metadata,
+            hasMatte: photo.hasMatte, matte: photo.matte, orientation: PhotoOrientation(1),
+            heifRepresentation: photo.depthRepresentation)
     }
 
     private static func jpeg(_ bytes: [UInt8], withMatte: Bool, origin: String) throws -> DepthPhoto {
@@ -62,7 +64,9 @@ struct DepthPhoto {
             default: break
             }
         }
-        guard let depth else { throw CloudError.badInput(.file(origin), "none of the JPEG's \(index.images.count - 1) further images is a depth image") }
+        guard let depth else {
+            throw CloudError.badInput(.file(origin), "none of the JPEG's \(index.images.count - 1) further images is a depth image")
+        }
         func gray(_ range: Range<Int>, _ what: String) throws -> DecodedImage {
             let image = try bytes[range].withUnsafeBytes { try ImageFile.decode($0, origin: "\(origin): \(what)") }
             guard image.channels == 1, image.bitDepth == 8 else {
@@ -71,10 +75,11 @@ struct DepthPhoto {
             return image
         }
         let primary = try bytes[index.images[0]].withUnsafeBytes { try ImageFile.decode($0, origin: origin) }
-        return DepthPhoto(container: "JPEG", color: try primary.colorImage(origin: origin), depth: try gray(depth.image, "depth image"),
-                          metadata: depth.metadata, hasMatte: matte != nil,
-                          matte: try withMatte ? matte.map { try gray($0, "portrait matte") } : nil,
-                          orientation: PhotoOrientation(try exifOrientation(bytes, segments: segments, origin: origin)),
-                          heifRepresentation: nil)
+        return DepthPhoto(
+            container: "JPEG", color: try primary.colorImage(origin: origin), depth: try gray(depth.image, "depth image"),
+            metadata: depth.metadata, hasMatte: matte != nil,
+            matte: try withMatte ? matte.map { try gray($0, "portrait matte") } : nil,
+            orientation: PhotoOrientation(try exifOrientation(bytes, segments: segments, origin: origin)),
+            heifRepresentation: nil)
     }
 }

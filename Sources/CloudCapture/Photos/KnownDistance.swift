@@ -18,10 +18,14 @@ public struct KnownDistance: Equatable, Sendable {
         let parts = text.split(separator: "=", omittingEmptySubsequences: false)
         let pixel = parts.first.map { $0.split(separator: ",", omittingEmptySubsequences: false) } ?? []
         guard parts.count == 2, pixel.count == 2, let x = Int(pixel[0]), let y = Int(pixel[1]), let metres = Double(parts[1]) else {
-            throw CloudError.badInput(.option("known-distance", "'\(text)'"), "expected X,Y=METRES (a pixel of the color image and its distance), e.g. 1510,2100=1.25")
+            throw CloudError.badInput(
+                .option("known-distance", "'\(text)'"),
+                "expected X,Y=METRES (a pixel of the color image and its distance), e.g. 1510,2100=1.25")
         }
         guard x >= 0, y >= 0, metres.isFinite, metres > 0 else {
-            throw CloudError.badInput(.option("known-distance", "'\(text)'"), "the pixel must not be negative and the distance must be a positive number of metres")
+            throw CloudError.badInput(
+                .option("known-distance", "'\(text)'"),
+                "the pixel must not be negative and the distance must be a positive number of metres")
         }
         self.init(x: x, y: y, metres: metres)
     }

@@ -39,7 +39,8 @@ struct PhotoOrientation: Equatable {
         for y in 0..<height {
             for x in 0..<width {
                 let p = shown(SIMD2(Double(x), Double(y)), width: width, height: height)
-                let to = (Int(p.y) * outWidth + Int(p.x)) * channels, from = (y * width + x) * channels
+                let to = (Int(p.y) * outWidth + Int(p.x)) * channels
+                let from = (y * width + x) * channels
                 for c in 0..<channels { out[to + c] = pixels[from + c] }
             }
         }

@@ -44,14 +44,19 @@ public final class PhotoSource: DepthSource {
         var planeValues = turned.pixels
         var accuracy = metadata.accuracy
         if let known = options.knownDistance {
-            let scale = try Self.scale(turned.pixels, width: turned.width, height: turned.height, format: metadata.nativeFormat,
-                                       intrinsics: intrinsics, distortion: distortion, colorWidth: color.width,
-                                       colorHeight: color.height, known: known, origin: path)
+            let scale = try Self.scale(
+                turned.pixels, width: turned.width, height: turned.height, format: metadata.nativeFormat,
+                intrinsics: intrinsics, distortion: distortion, colorWidth: color.width,
+                colorHeight: color.height, known: known, origin: path)
             planeValues = planeValues.map { metadata.nativeFormat == .disparity ? $0 / Float(scale) : $0 * Float(scale) }
-            warnings.append("photo:\(path): depth scaled by \(Self.format(scale)) so that pixel \(known.x),\(known.y) lies \(known.metres) m away (--known-distance); the cloud is as metric as that distance")
+            warnings.append(
+                "photo:\(path): depth scaled by \(Self.format(scale)) so that pixel \(known.x),\(known.y) lies \(known.metres) m away (--known-distance); the cloud is as metric as that distance"
+            )
             accuracy = .absolute
         } else if accuracy == .relative {
-            warnings.append("photo:\(path): depth accuracy is relative (portrait disparity has no known scale): the cloud's units are not metres; --known-distance X,Y=METRES scales it")
+            warnings.append(
+                "photo:\(path): depth accuracy is relative (portrait disparity has no known scale): the cloud's units are not metres; --known-distance X,Y=METRES scales it"
+            )
         }
         if photo.orientation.value != 1 {
             warnings.append("photo:\(path): EXIF orientation \(photo.orientation.value) applied to color, depth and calibration")
@@ -59,13 +64,17 @@ public final class PhotoSource: DepthSource {
         // A little-endian Float32 plane, as DepthMap reads them.
         var data = [UInt8](repeating: 0, count: 4 * planeValues.count)
         data.withUnsafeMutableBytes { out in
-            for (i, value) in planeValues.enumerated() { out.storeBytes(of: value.bitPattern.littleEndian, toByteOffset: 4 * i, as: UInt32.self) }
+            for (i, value) in planeValues.enumerated() {
+                out.storeBytes(of: value.bitPattern.littleEndian, toByteOffset: 4 * i, as: UInt32.self)
+            }
         }
-        let depth = CapturedFrame.Depth(width: turned.width, height: turned.height,
-                                        encoding: metadata.nativeFormat == .disparity ? .disparityFloat32 : .depthFloat32,
-                                        data: data, accuracy: accuracy, isFiltered: metadata.isFiltered)
-        frame = CapturedFrame(depth: depth, color: CapturedFrame.Color(width: color.width, height: color.height, layout: .rgb8, planes: [color.pixels]),
-                              intrinsics: intrinsics, pose: nil, timestamp: 0, distortion: distortion)
+        let depth = CapturedFrame.Depth(
+            width: turned.width, height: turned.height,
+            encoding: metadata.nativeFormat == .disparity ? .disparityFloat32 : .depthFloat32,
+            data: data, accuracy: accuracy, isFiltered: metadata.isFiltered)
+        frame = CapturedFrame(
+            depth: depth, color: CapturedFrame.Color(width: color.width, height: color.height, layout: .rgb8, planes: [color.pixels]),
+            intrinsics: intrinsics, pose: nil, timestamp: 0, distortion: distortion)
     }
 
     public func nextFrame() throws -> CapturedFrame? {
@@ -86,11 +95,15 @@ public final class PhotoSource: DepthSource {
 
     /// The factor that takes the photo's depth to metres: the known distance over the distance the
     /// photo gives at that pixel (the median of its 3x3 depth neighbourhood, along the pixel's ray).
-    static func scale(_ values: [Float], width: Int, height: Int, format: AppleDepthMetadata.NativeFormat,
-                      intrinsics: CameraIntrinsics, distortion: LensDistortion?, colorWidth: Int, colorHeight: Int,
-                      known: KnownDistance, origin: String) throws -> Double {
+    static func scale(
+        _ values: [Float], width: Int, height: Int, format: AppleDepthMetadata.NativeFormat,
+        intrinsics: CameraIntrinsics, distortion: LensDistortion?, colorWidth: Int, colorHeight: Int,
+        known: KnownDistance, origin: String
+    ) throws -> Double {
         guard known.x < colorWidth, known.y < colorHeight else {
-            throw CloudError.badInput(.file(origin), "\(option: "known-distance") pixel \(known.x),\(known.y) lies outside the \(colorWidth)x\(colorHeight) photo")
+            throw CloudError.badInput(
+                .file(origin), "\(option: "known-distance") pixel \(known.x),\(known.y) lies outside the \(colorWidth)x\(colorHeight) photo"
+            )
         }
         // The depth pixel whose footprint holds the color pixel's centre.
         let u = min(width - 1, Int((Double(known.x) + 0.5) * Double(width) / Double(colorWidth)))

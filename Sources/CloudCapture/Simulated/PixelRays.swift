@@ -27,9 +27,10 @@ struct PixelRays {
         footprints = scene.solids.map { solid in
             var (u0, u1, v0, v1) = (Double.infinity, -Double.infinity, Double.infinity, -Double.infinity)
             for i in 0..<8 {
-                let world = Vec3(i & 1 == 0 ? solid.box.lo.x : solid.box.hi.x,
-                                 i & 2 == 0 ? solid.box.lo.y : solid.box.hi.y,
-                                 i & 4 == 0 ? solid.box.lo.z : solid.box.hi.z)
+                let world = Vec3(
+                    i & 1 == 0 ? solid.box.lo.x : solid.box.hi.x,
+                    i & 2 == 0 ? solid.box.lo.y : solid.box.hi.y,
+                    i & 4 == 0 ? solid.box.lo.z : solid.box.hi.z)
                 let p = pose.inverseRotate(world.simd - pose.translation)
                 // A corner at or behind the camera plane projects nowhere useful: test everywhere.
                 guard p.z > 1e-9 else { return everywhere }
@@ -38,8 +39,10 @@ struct PixelRays {
             }
             let limit = Double(Int32.max)  // far off-image projections need no exact bound
             func clamp(_ x: Double) -> Int { Int(max(-limit, min(limit, x))) }
-            return (u: clamp(u0.rounded(.down) - 1)...clamp(u1.rounded(.up) + 1),
-                    v: clamp(v0.rounded(.down) - 1)...clamp(v1.rounded(.up) + 1))
+            return (
+                u: clamp(u0.rounded(.down) - 1)...clamp(u1.rounded(.up) + 1),
+                v: clamp(v0.rounded(.down) - 1)...clamp(v1.rounded(.up) + 1)
+            )
         }
     }
 

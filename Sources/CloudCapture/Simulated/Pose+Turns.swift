@@ -38,8 +38,10 @@ extension Pose {
         inverseRotate(p - translation)
     }
 
-    private static func product(_ a: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>),
-                                _ b: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>)) -> (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>) {
+    private static func product(
+        _ a: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>),
+        _ b: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>)
+    ) -> (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>) {
         func row(_ r: SIMD3<Double>) -> SIMD3<Double> { b.0 * r.x + b.1 * r.y + b.2 * r.z }
         return (row(a.0), row(a.1), row(a.2))
     }

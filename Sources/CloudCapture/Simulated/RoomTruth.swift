@@ -47,8 +47,10 @@ public struct RoomTruth: Sendable {
             corners = [(SIMD2(0, 0), .south), (SIMD2(w, 0), .east), (SIMD2(w, d), .north), (SIMD2(0, d), .west)]
         case .L:
             let f = SyntheticShape.notchFraction
-            corners = [(SIMD2(0, 0), .south), (SIMD2((1 - f) * w, 0), .notchWest), (SIMD2((1 - f) * w, f * d), .notchNorth),
-                       (SIMD2(w, f * d), .east), (SIMD2(w, d), .north), (SIMD2(0, d), .west)]
+            corners = [
+                (SIMD2(0, 0), .south), (SIMD2((1 - f) * w, 0), .notchWest), (SIMD2((1 - f) * w, f * d), .notchNorth),
+                (SIMD2(w, f * d), .east), (SIMD2(w, d), .north), (SIMD2(0, d), .west)
+            ]
         }
         let place = scene.roomToWorld
         let outline = corners.map { c -> SIMD2<Double> in

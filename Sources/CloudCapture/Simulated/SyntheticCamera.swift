@@ -45,16 +45,19 @@ public final class SyntheticCamera: DepthSource {
     public init(settings: SyntheticSettings = SyntheticSettings()) throws {
         try settings.validate()
         // The color planes are YUV 4:2:0, 1.5 bytes per pixel.
-        try FrameMemory.require(depth: settings.depthSize, rawBytesPerSample: settings.format.encoding.bytesPerSample,
-                                colorBytes: settings.colorSize.width * settings.colorSize.height * 3 / 2,
-                                color: settings.colorSize, about: .source(settings.spec))
+        try FrameMemory.require(
+            depth: settings.depthSize, rawBytesPerSample: settings.format.encoding.bytesPerSample,
+            colorBytes: settings.colorSize.width * settings.colorSize.height * 3 / 2,
+            color: settings.colorSize, about: .source(settings.spec))
         self.settings = settings
-        let scene = SyntheticScene(size: settings.room, shape: settings.shape, door: settings.door,
-                                   furniture: settings.furniture, yaw: settings.yaw)
+        let scene = SyntheticScene(
+            size: settings.room, shape: settings.shape, door: settings.door,
+            furniture: settings.furniture, yaw: settings.yaw)
         self.scene = scene
         intrinsics = Self.intrinsics(color: settings.reference)
         lens = settings.distortion ? SyntheticLens(reference: settings.reference) : nil
-        let upright = settings.path?.poses(count: settings.frames, scene: scene)
+        let upright =
+            settings.path?.poses(count: settings.frames, scene: scene)
             ?? Array(repeating: Pose.lookAt(eye: scene.eye, target: scene.target), count: settings.frames)
         if settings.yaw == 0 && settings.roll == 0 {
             (roomPoses, poses) = (upright, upright)
@@ -72,8 +75,9 @@ public final class SyntheticCamera: DepthSource {
     /// view, square pixels, and a principal point slightly off-centre as real calibrations have.
     public static func intrinsics(color size: ImageSize) -> CameraIntrinsics {
         let (w, h) = (Double(size.width), Double(size.height))
-        return CameraIntrinsics(fx: 0.76 * w, fy: 0.76 * w, cx: 0.497 * w, cy: 0.503 * h,
-                                referenceWidth: size.width, referenceHeight: size.height)
+        return CameraIntrinsics(
+            fx: 0.76 * w, fy: 0.76 * w, cx: 0.497 * w, cy: 0.503 * h,
+            referenceWidth: size.width, referenceHeight: size.height)
     }
 
     public var name: String { settings.spec }
@@ -88,9 +92,10 @@ public final class SyntheticCamera: DepthSource {
     /// Renders frame `index` of the sequence, without advancing the source.
     public func renderFrame(_ index: Int = 0) -> CapturedFrame {
         let pose = roomPoses[index]
-        return CapturedFrame(depth: renderDepth(pose: pose, frame: index), color: renderColor(pose: pose),
-                             intrinsics: intrinsics, pose: poses[index], timestamp: Double(index) * Self.frameInterval,
-                             distortion: distortion)
+        return CapturedFrame(
+            depth: renderDepth(pose: pose, frame: index), color: renderColor(pose: pose),
+            intrinsics: intrinsics, pose: poses[index], timestamp: Double(index) * Self.frameInterval,
+            distortion: distortion)
     }
 
     /// The depth plane of the camera at room-frame `pose`, with the noise of `frame`'s streams.
@@ -120,7 +125,9 @@ public final class SyntheticCamera: DepthSource {
                         let dropped = random.unit() < Self.dropoutRate
                         let g = random.gaussian()
                         let cosine = abs(hit.normal.dot(d)) / d.length
-                        z = dropped || cosine < Self.grazingCosine ? 0
+                        z =
+                            dropped || cosine < Self.grazingCosine
+                            ? 0
                             : kinect ? KinectNoise.measure(depth: z, gaussian: g) : z + Self.noiseSigma(depth: z) * g
                     }
                     format.store(z, into: row, at: u)

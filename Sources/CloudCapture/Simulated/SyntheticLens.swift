@@ -24,8 +24,9 @@ struct SyntheticLens {
     init(reference size: ImageSize) {
         let (w, h) = (Double(size.width), Double(size.height))
         center = SIMD2(0.502 * w, 0.499 * h)
-        var lens = LensDistortion(center: center, referenceWidth: size.width, referenceHeight: size.height,
-                                  lookupTable: [], inverseLookupTable: [])
+        var lens = LensDistortion(
+            center: center, referenceWidth: size.width, referenceHeight: size.height,
+            lookupTable: [], inverseLookupTable: [])
         let maxRadius = lens.maxRadius
         self.maxRadius = maxRadius
         let n = Self.tableEntries

@@ -161,8 +161,10 @@ public struct SyntheticScene: Sendable {
         let (topLength, topWidth, topThickness, tableHeight) = (1.2, 0.8, 0.04, 0.75)
         if furniture >= 1 {
             // The table top comes first: `tableTopHeight` reads it.
-            solids.append(solid(standing(tx, ty, base: (tableHeight - topThickness) * s, topLength, topWidth, topThickness),
-                                .tableTop, Palette.tableTop))
+            solids.append(
+                solid(
+                    standing(tx, ty, base: (tableHeight - topThickness) * s, topLength, topWidth, topThickness),
+                    .tableTop, Palette.tableTop))
             let legSide = 0.06
             let legHeight = tableHeight - topThickness
             for (sx, sy) in [(-1.0, -1.0), (1, -1), (-1, 1), (1, 1)] {
@@ -173,15 +175,19 @@ public struct SyntheticScene: Sendable {
             }
             solids.append(solid(standing(0.85 * w, 0.5 * d, base: 0, 0.5, 0.4, 0.45), .box(0), Palette.boxes[0]))
             solids.append(solid(standing(0.56 * w, 0.87 * d, base: 0, 0.4, 0.4, 0.6), .box(1), Palette.boxes[1]))
-            solids.append(solid(standing(tx + 0.2 * s, ty - 0.1 * s, base: tableHeight * s, 0.3, 0.25, 0.2),
-                                .box(2), Palette.boxes[2]))
+            solids.append(
+                solid(
+                    standing(tx + 0.2 * s, ty - 0.1 * s, base: tableHeight * s, 0.3, 0.25, 0.2),
+                    .box(2), Palette.boxes[2]))
         }
         if furniture >= 2 {
             // Since s <= W / 3 and D / 3, the shelf spans at most [0.65, 0.95] W and [0.88, 1] D:
             // clear of box 1 (x <= 0.63 W) and the table (y <= 0.87 D), and of the L's notch.
             let shelf = (length: 0.9, depth: 0.35)
-            solids.append(solid(standing(0.65 * w + shelf.length * s / 2, d - shelf.depth * s / 2, base: 0, shelf.length, shelf.depth, 1.8),
-                                .bookshelf, Palette.bookshelf))
+            solids.append(
+                solid(
+                    standing(0.65 * w + shelf.length * s / 2, d - shelf.depth * s / 2, base: 0, shelf.length, shelf.depth, 1.8),
+                    .bookshelf, Palette.bookshelf))
             // At most [0, 0.28] W and [0.15, 0.75] D, away from everything else; the camera
             // passes above it (0.85 s <= 0.34 H, the eye is at 0.6 H or 1.5 m).
             let sofaDepth = 0.85
@@ -209,8 +215,9 @@ public struct SyntheticScene: Sendable {
     /// The furniture (the L room's notch is part of the room, not furniture).
     public var objects: [Object] {
         solids.filter { !$0.isNotch }.map {
-            Object(surface: $0.surface, min: $0.box.lo.simd, max: $0.box.hi.simd,
-                   albedo: SIMD3(UInt8($0.albedo.x), UInt8($0.albedo.y), UInt8($0.albedo.z)))
+            Object(
+                surface: $0.surface, min: $0.box.lo.simd, max: $0.box.hi.simd,
+                albedo: SIMD3(UInt8($0.albedo.x), UInt8($0.albedo.y), UInt8($0.albedo.z)))
         }
     }
 
@@ -229,7 +236,8 @@ public struct SyntheticScene: Sendable {
     /// The first surface a ray from `origin` (inside the room, outside the furniture; room frame)
     /// meets. Returns nil for an origin outside the room or in the notch, or a zero direction.
     public func intersect(origin: SIMD3<Double>, direction: SIMD3<Double>) -> Hit? {
-        let o = Vec3(origin), d = Vec3(direction)
+        let o = Vec3(origin)
+        let d = Vec3(direction)
         guard d.dot(d) > 0, o.x > 0, o.y > 0, o.z > 0, o.x < size.x, o.y < size.y, o.z < size.z else { return nil }
         if let notch { guard !all(origin .> notch.min .& origin .< notch.max) else { return nil } }
         let hit = cast(origin: o, direction: d, inverse: d.reciprocal)
@@ -322,8 +330,9 @@ public struct SyntheticScene: Sendable {
     /// The shaded sRGB color the camera sees at a hit.
     public func color(of hit: Hit) -> SIMD3<UInt8> {
         let solid = solids.firstIndex { $0.surface == hit.surface } ?? -1
-        let c = shade(albedo: albedo(surface: hit.surface, solid: solid, at: Vec3(hit.point)),
-                      point: Vec3(hit.point), normal: Vec3(hit.normal))
+        let c = shade(
+            albedo: albedo(surface: hit.surface, solid: solid, at: Vec3(hit.point)),
+            point: Vec3(hit.point), normal: Vec3(hit.normal))
         return SIMD3(c.r, c.g, c.b)
     }
 

@@ -58,7 +58,8 @@ public enum KinectNoise {
     /// The Gaussian disparity noise in pixels: (1.4 mm z^2)^2 less the steps' share, in disparity.
     static let disparitySigma: Double = {
         let stepPerSquareMetre = 1 / (focalLength * baseline * disparitySteps)
-        return focalLength * baseline * (errorPerSquareMetre * errorPerSquareMetre - stepPerSquareMetre * stepPerSquareMetre / 12).squareRoot()
+        return focalLength * baseline
+            * (errorPerSquareMetre * errorPerSquareMetre - stepPerSquareMetre * stepPerSquareMetre / 12).squareRoot()
     }()
 
     /// The depth reported for true depth `z` given a standard normal draw `g`; 0 (no depth) when

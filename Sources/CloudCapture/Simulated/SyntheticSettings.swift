@@ -33,12 +33,14 @@ public struct SyntheticSettings: Equatable, Sendable {
     /// 0: an empty room; 1: a table and three boxes; 2: those and a bookshelf and a sofa against walls.
     public var furniture: Int
 
-    public init(room: SIMD3<Double> = SIMD3(4.0, 3.0, 2.5), seed: UInt64 = 0, noise: Bool = true,
-                depthSize: ImageSize = ImageSize(width: 256, height: 192),
-                colorSize: ImageSize = ImageSize(width: 1920, height: 1440),
-                format: SyntheticDepthFormat = .depth16, distortion: Bool = false, referenceSize: ImageSize? = nil,
-                path: SyntheticPath? = nil, frames: Int = 1, sensor: SyntheticSensor? = nil, yaw: Double = 0,
-                roll: Double = 0, shape: SyntheticShape = .box, door: Bool = false, furniture: Int = 1) {
+    public init(
+        room: SIMD3<Double> = SIMD3(4.0, 3.0, 2.5), seed: UInt64 = 0, noise: Bool = true,
+        depthSize: ImageSize = ImageSize(width: 256, height: 192),
+        colorSize: ImageSize = ImageSize(width: 1920, height: 1440),
+        format: SyntheticDepthFormat = .depth16, distortion: Bool = false, referenceSize: ImageSize? = nil,
+        path: SyntheticPath? = nil, frames: Int = 1, sensor: SyntheticSensor? = nil, yaw: Double = 0,
+        roll: Double = 0, shape: SyntheticShape = .box, door: Bool = false, furniture: Int = 1
+    ) {
         self.room = room
         self.seed = seed
         self.noise = noise
@@ -72,8 +74,10 @@ public struct SyntheticSettings: Equatable, Sendable {
     /// exhaust memory if someone fused them all.
     public static let maxFrames = 100_000
 
-    public static let keys = ["room", "seed", "noise", "depth", "color", "format", "distortion", "reference", "path", "frames",
-                              "sensor", "yaw", "roll", "shape", "door", "furniture"]
+    public static let keys = [
+        "room", "seed", "noise", "depth", "color", "format", "distortion", "reference", "path", "frames",
+        "sensor", "yaw", "roll", "shape", "door", "furniture"
+    ]
 
     /// Largest turn `yaw=` and `roll=` accept, either way: one full turn.
     public static let maxAngle = 360.0

@@ -38,10 +38,15 @@ struct AxisBox {
     /// `inverse` is the reciprocal of the ray direction.
     @inline(__always)
     func entry(origin o: Vec3, inverse inv: Vec3) -> (t: Double, axis: Int)? {
-        let ax = (lo.x - o.x) * inv.x, bx = (hi.x - o.x) * inv.x
-        let ay = (lo.y - o.y) * inv.y, by = (hi.y - o.y) * inv.y
-        let az = (lo.z - o.z) * inv.z, bz = (hi.z - o.z) * inv.z
-        let nx = min(ax, bx), ny = min(ay, by), nz = min(az, bz)
+        let ax = (lo.x - o.x) * inv.x
+        let bx = (hi.x - o.x) * inv.x
+        let ay = (lo.y - o.y) * inv.y
+        let by = (hi.y - o.y) * inv.y
+        let az = (lo.z - o.z) * inv.z
+        let bz = (hi.z - o.z) * inv.z
+        let nx = min(ax, bx)
+        let ny = min(ay, by)
+        let nz = min(az, bz)
         let near = max(nx, max(ny, nz))
         let far = min(max(ax, bx), min(max(ay, by), max(az, bz)))
         guard near <= far, near > 0 else { return nil }
@@ -62,10 +67,12 @@ struct AxisBox {
 
     /// Whether `p` lies on the box's surface, within `tolerance` of it.
     func hasOnSurface(_ p: Vec3, tolerance: Double) -> Bool {
-        let inGrown = p.x >= lo.x - tolerance && p.x <= hi.x + tolerance
+        let inGrown =
+            p.x >= lo.x - tolerance && p.x <= hi.x + tolerance
             && p.y >= lo.y - tolerance && p.y <= hi.y + tolerance
             && p.z >= lo.z - tolerance && p.z <= hi.z + tolerance
-        let inShrunk = p.x > lo.x + tolerance && p.x < hi.x - tolerance
+        let inShrunk =
+            p.x > lo.x + tolerance && p.x < hi.x - tolerance
             && p.y > lo.y + tolerance && p.y < hi.y - tolerance
             && p.z > lo.z + tolerance && p.z < hi.z - tolerance
         return inGrown && !inShrunk

@@ -48,15 +48,17 @@ public struct HEIFPhoto: Sendable {
         }
         color = try decode(Int32(CIC_HEIF_COLOR), width: info.width, height: info.height, channels: 3, what: "color image")
         hasMatte = info.has_matte != 0
-        matte = withMatte && hasMatte
+        matte =
+            withMatte && hasMatte
             ? try decode(Int32(CIC_HEIF_MATTE), width: info.matte_width, height: info.matte_height, channels: 1, what: "portrait matte")
             : nil
         guard info.has_depth != 0 else { return }
         depth = try decode(Int32(CIC_HEIF_DEPTH), width: info.depth_width, height: info.depth_height, channels: 1, what: "depth image")
         if info.has_representation != 0 {
-            depthRepresentation = DepthRepresentation(type: Int(info.representation_type),
-                                                      dMin: info.has_d_min != 0 ? info.d_min : nil,
-                                                      dMax: info.has_d_max != 0 ? info.d_max : nil)
+            depthRepresentation = DepthRepresentation(
+                type: Int(info.representation_type),
+                dMin: info.has_d_min != 0 ? info.d_min : nil,
+                dMax: info.has_d_max != 0 ? info.d_max : nil)
         }
         if info.depth_xmp_size > 0 {
             let size = info.depth_xmp_size

@@ -45,7 +45,8 @@ public struct JPEGSegments: Sendable {
     public func application(_ n: UInt8, signature: [UInt8], in bytes: [UInt8]) -> [Range<Int>] {
         segments.compactMap { segment in
             guard segment.marker == 0xE0 + n, segment.payload.count >= signature.count,
-                  bytes[segment.payload.prefix(signature.count)].elementsEqual(signature) else { return nil }
+                bytes[segment.payload.prefix(signature.count)].elementsEqual(signature)
+            else { return nil }
             return (segment.payload.lowerBound + signature.count)..<segment.payload.upperBound
         }
     }

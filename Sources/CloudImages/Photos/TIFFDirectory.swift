@@ -36,15 +36,19 @@ public struct TIFFDirectory: Sendable {
         let magic = Self.read16(bytes, base + 2, bigEndian)
         guard magic == 42 else { throw bad("the TIFF header's magic number is \(magic), not 42") }
         let first = Int(Self.read32(bytes, base + 4, bigEndian))
-        guard first >= 8, first <= range.count - 2 else { throw bad("the first directory's offset \(first) lies outside the \(range.count) bytes") }
+        guard first >= 8, first <= range.count - 2 else {
+            throw bad("the first directory's offset \(first) lies outside the \(range.count) bytes")
+        }
         let count = Int(Self.read16(bytes, base + first, bigEndian))
         guard count <= Self.maxEntries, first + 2 + 12 * count <= range.count else {
             throw bad("the directory's \(count) entries do not fit in the \(range.count) bytes")
         }
         for i in 0..<count {
             let at = base + first + 2 + 12 * i
-            entries.append(Entry(tag: Self.read16(bytes, at, bigEndian), type: Self.read16(bytes, at + 2, bigEndian),
-                                 count: Self.read32(bytes, at + 4, bigEndian), valueOffset: at + 8))
+            entries.append(
+                Entry(
+                    tag: Self.read16(bytes, at, bigEndian), type: Self.read16(bytes, at + 2, bigEndian),
+                    count: Self.read32(bytes, at + 4, bigEndian), valueOffset: at + 8))
         }
     }
 
@@ -65,7 +69,10 @@ public struct TIFFDirectory: Sendable {
         if size <= 4 { return entry.valueOffset..<(entry.valueOffset + size) }
         let offset = Int(Self.read32(bytes, entry.valueOffset, bigEndian))
         guard offset <= end - base, size <= end - base - offset else {
-            throw CloudError.badInput(.file(origin), "tag 0x\(String(entry.tag, radix: 16, uppercase: true)) points at \(size) bytes at offset \(offset), outside the \(end - base) bytes")
+            throw CloudError.badInput(
+                .file(origin),
+                "tag 0x\(String(entry.tag, radix: 16, uppercase: true)) points at \(size) bytes at offset \(offset), outside the \(end - base) bytes"
+            )
         }
         return (base + offset)..<(base + offset + size)
     }

@@ -26,7 +26,9 @@ public struct XMPPacket: Sendable {
         var status = cic_status()
         let callback: cic_xmp_property = { context, namespace, name, value, _ in
             let collector = Unmanaged<Collector>.fromOpaque(context!).takeUnretainedValue()
-            let namespace = String(cString: namespace!), name = String(cString: name!), value = String(cString: value!)
+            let namespace = String(cString: namespace!)
+            let name = String(cString: name!)
+            let value = String(cString: value!)
             let key = namespace + " " + name
             if let i = collector.index[key] {
                 collector.properties[i].values.append(value)

@@ -13,8 +13,10 @@ struct CaptureDocument {
     var cloudBytes: Int
     var json: String
 
-    init(id: String, created: Date, report: CaptureReport, filters: [FilterStepReport], warnings: [String],
-         describe: (String) -> String) throws {
+    init(
+        id: String, created: Date, report: CaptureReport, filters: [FilterStepReport], warnings: [String],
+        describe: (String) -> String
+    ) throws {
         var object = try JSONValue(encoding: FilteredCaptureReport(report: report, filters: filters))
         let file = report.files.first
         for key in ["files", "images", "rgbdDirectory", "bundleDirectory"] { object[key] = nil }
@@ -35,7 +37,7 @@ struct CaptureDocument {
         let base = "/v1/captures/\(id)"
         object["links"] = JSONValue([
             "self": base, "cloud_ply": base + "/cloud.ply", "cloud_pcd": base + "/cloud.pcd",
-            "preview": base + "/preview.png", "depth": base + "/depth.png",
+            "preview": base + "/preview.png", "depth": base + "/depth.png"
         ])
         json = String(decoding: try object.encoded(), as: UTF8.self)
     }

@@ -18,7 +18,8 @@ enum CaptureLabelFields {
             throw Problem.unprocessable("name: \(name.count) characters; at most \(maxNameLength)", field: "name")
         }
         guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw Problem.unprocessable("name \(MessageTextShort.of(name)): control characters (tabs, line breaks) are not allowed", field: "name")
+            throw Problem.unprocessable(
+                "name \(MessageTextShort.of(name)): control characters (tabs, line breaks) are not allowed", field: "name")
         }
         return name.isEmpty ? nil : name
     }
@@ -29,7 +30,8 @@ enum CaptureLabelFields {
         guard note.count <= maxNoteLength else {
             throw Problem.unprocessable("note: \(note.count) characters; at most \(maxNoteLength)", field: "note")
         }
-        guard !note.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && !"\n\t\r".unicodeScalars.contains($0) }) else {
+        guard !note.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && !"\n\t\r".unicodeScalars.contains($0) })
+        else {
             throw Problem.unprocessable("note: control characters other than tabs and line breaks are not allowed", field: "note")
         }
         return note.isEmpty ? nil : note
@@ -42,8 +44,12 @@ enum CaptureLabelFields {
             let tag = raw.trimmingCharacters(in: .whitespaces)
             guard !tag.isEmpty else { continue }
             guard tag.count <= maxTagLength,
-                  tag.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || $0.properties.numericType != nil || "-_.:".unicodeScalars.contains($0) }) else {
-                throw Problem.unprocessable("tag \(MessageTextShort.of(tag)): needs 1...\(maxTagLength) letters, digits, '-', '_', '.' or ':'", field: "tags")
+                tag.unicodeScalars.allSatisfy({
+                    $0.properties.isAlphabetic || $0.properties.numericType != nil || "-_.:".unicodeScalars.contains($0)
+                })
+            else {
+                throw Problem.unprocessable(
+                    "tag \(MessageTextShort.of(tag)): needs 1...\(maxTagLength) letters, digits, '-', '_', '.' or ':'", field: "tags")
             }
             if !tags.contains(tag) { tags.append(tag) }
         }

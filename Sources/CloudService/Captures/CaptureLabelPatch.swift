@@ -4,7 +4,8 @@ import Foundation
 /// RFC 7396): each left out (the value stays), null (it is cleared) or given.
 struct CaptureLabelPatch: Decodable {
     enum Change<Value> {
-        case keep, clear, set(Value)
+        case keep, clear
+        case set(Value)
     }
 
     var name: Change<String>
@@ -19,8 +20,10 @@ struct CaptureLabelPatch: Decodable {
         tags = try Self.change(TagList.self, "tags", in: container, needs: "an array of strings, or null").map(\.tags)
     }
 
-    private static func change<Value: Decodable>(_ type: Value.Type, _ key: String, in container: KeyedDecodingContainer<JSONKey>,
-                                                 needs: String) throws -> Change<Value> {
+    private static func change<Value: Decodable>(
+        _ type: Value.Type, _ key: String, in container: KeyedDecodingContainer<JSONKey>,
+        needs: String
+    ) throws -> Change<Value> {
         let codingKey = JSONKey(key)
         guard container.contains(codingKey) else { return .keep }
         if try container.decodeNil(forKey: codingKey) { return .clear }

@@ -12,7 +12,9 @@ struct CaptureLabelRoute {
             let id = try CaptureID(path: context.parameters.get("id"), noun: "capture")
             let type = request.headers[.contentType]?.lowercased() ?? ""
             guard type.hasPrefix("application/merge-patch+json") || type.hasPrefix("application/json") else {
-                throw Problem.unsupportedMediaType("PATCH /v1/captures/{id} takes application/merge-patch+json (or application/json): {\"name\": ..., \"tags\": [...], \"note\": ...}")
+                throw Problem.unsupportedMediaType(
+                    "PATCH /v1/captures/{id} takes application/merge-patch+json (or application/json): {\"name\": ..., \"tags\": [...], \"note\": ...}"
+                )
             }
             let body = try await request.body.collect(upTo: 64 << 10)
             let patch = try JSONBody.decode(LabelPatchBody.self, from: Data(buffer: body)).patch
@@ -31,7 +33,8 @@ private struct LabelPatchBody: Decodable {
 
     init(from decoder: Decoder) throws {
         if let unknown = JSONBody.unknownKey(in: try decoder.container(keyedBy: JSONKey.self), known: CaptureLabelFields.names) {
-            throw Problem.badRequest("unknown key \(MessageTextShort.of(unknown)); a capture's name, tags and note can change, nothing else", field: unknown)
+            throw Problem.badRequest(
+                "unknown key \(MessageTextShort.of(unknown)); a capture's name, tags and note can change, nothing else", field: unknown)
         }
         patch = try CaptureLabelPatch(from: decoder)
     }

@@ -13,7 +13,9 @@ struct CaptureListQuery {
         var sort = CaptureQuery.Sort.newest
         if let text = parameters["sort"] {
             guard let parsed = CaptureQuery.Sort(rawValue: String(text)) else {
-                throw Problem.badRequest("sort \(MessageTextShort.of(String(text))): needs one of \(CaptureQuery.Sort.allCases.map(\.rawValue).joined(separator: ", "))", field: "sort")
+                throw Problem.badRequest(
+                    "sort \(MessageTextShort.of(String(text))): needs one of \(CaptureQuery.Sort.allCases.map(\.rawValue).joined(separator: ", "))",
+                    field: "sort")
             }
             sort = parsed
         }

@@ -31,7 +31,9 @@ struct CaptureOrder: Sendable {
         switch name {
         case "range":
             guard let parsed = DepthRange(text: value) else {
-                throw Problem.unprocessable("range \(MessageTextShort.of(value)): needs MIN,MAX in metres with 0 <= MIN <= MAX, e.g. 0.3,4 (MAX may be inf)", field: name)
+                throw Problem.unprocessable(
+                    "range \(MessageTextShort.of(value)): needs MIN,MAX in metres with 0 <= MIN <= MAX, e.g. 0.3,4 (MAX may be inf)",
+                    field: name)
             }
             range = parsed.limits
         case "organized":
@@ -67,7 +69,9 @@ struct CaptureOrder: Sendable {
     /// Refuses combinations before any work: the pipeline's own check, and one cloud per capture.
     func check() throws {
         if (frameLimit ?? 2) > 1 && !fuse {
-            throw Problem.unprocessable("frames \(frameLimit.map(String.init) ?? "all"): a capture stores one cloud; add fuse=true to merge the frames", field: "fuse")
+            throw Problem.unprocessable(
+                "frames \(frameLimit.map(String.init) ?? "all"): a capture stores one cloud; add fuse=true to merge the frames",
+                field: "fuse")
         }
         do {
             try pipeline(outputs: [], pictures: nil, observer: SilentObserver()).check()
@@ -77,9 +81,12 @@ struct CaptureOrder: Sendable {
         }
     }
 
-    func pipeline(outputs: [(path: String, format: CloudFileFormat)], pictures: PreviewOutputs?, observer: CaptureObserver) -> CapturePipeline {
-        CapturePipeline(sourceSpec: sourceSpec, sourceOptions: options, frame: frame, range: range, frameLimit: frameLimit,
-                        fuse: fuse, outputs: outputs, filters: filters, pictures: pictures, observer: observer)
+    func pipeline(outputs: [(path: String, format: CloudFileFormat)], pictures: PreviewOutputs?, observer: CaptureObserver)
+        -> CapturePipeline
+    {
+        CapturePipeline(
+            sourceSpec: sourceSpec, sourceOptions: options, frame: frame, range: range, frameLimit: frameLimit,
+            fuse: fuse, outputs: outputs, filters: filters, pictures: pictures, observer: observer)
     }
 
     static func step(_ name: String, _ value: String?) throws -> FilterStep {
@@ -103,8 +110,10 @@ struct CaptureOrder: Sendable {
     /// earlier have them so too), unlike errors, whose options `FieldWording` words.
     static func httpWording(_ message: String) -> String {
         var text = message
-        let flags = filterFields.union(["range", "organized", "fuse", "frames", "frame", "depth-scale", "depth-encoding", "intrinsics",
-                                        "known-distance", "matte"])
+        let flags = filterFields.union([
+            "range", "organized", "fuse", "frames", "frame", "depth-scale", "depth-encoding", "intrinsics",
+            "known-distance", "matte"
+        ])
         // Longest first: --frames before --frame, which would otherwise take its prefix.
         for flag in flags.sorted(by: { $0.count > $1.count }) {
             // A switch is a true field ("add fuse=true"); what follows it is not its value.

@@ -19,17 +19,19 @@ extension CaptureRecord {
         // The pipeline words its warnings and filter steps as the CLI's flags; over HTTP they are
         // fields (captures stored before this rewording are read the same way).
         if case .array(let warnings) = object["warnings"] {
-            object["warnings"] = .array(warnings.map { warning in
-                guard case .string(let text) = warning else { return warning }
-                return .string(CaptureOrder.httpWording(text))
-            })
+            object["warnings"] = .array(
+                warnings.map { warning in
+                    guard case .string(let text) = warning else { return warning }
+                    return .string(CaptureOrder.httpWording(text))
+                })
         }
         if case .array(let filters) = object["filters"] {
-            object["filters"] = .array(filters.map { step in
-                var step = step
-                if case .string(let argument) = step["argument"] { step["argument"] = .string(CaptureOrder.httpWording(argument)) }
-                return step
-            })
+            object["filters"] = .array(
+                filters.map { step in
+                    var step = step
+                    if case .string(let argument) = step["argument"] { step["argument"] = .string(CaptureOrder.httpWording(argument)) }
+                    return step
+                })
         }
         return object
     }

@@ -17,7 +17,9 @@ struct CaptureRequestJSON: Decodable {
         .union(CaptureLabelFields.names).union(["known_distance", "matte"])
     /// Keys with one value each, in the CLI's order: frames, fuse and frame before the filters
     /// they constrain.
-    private static let scalarKeys = ["frames", "fuse", "frame", "range", "organized", "depth_scale", "depth_encoding", "known_distance", "matte"]
+    private static let scalarKeys = [
+        "frames", "fuse", "frame", "range", "organized", "depth_scale", "depth_encoding", "known_distance", "matte"
+    ]
 
     /// Nil when the key is missing or not a string.
     var source: String?
@@ -31,7 +33,9 @@ struct CaptureRequestJSON: Decodable {
     init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: JSONKey.self)
         if let unknown = JSONBody.unknownKey(in: container, known: Self.keys) {
-            throw Problem.badRequest("unknown key \(MessageTextShort.of(unknown)); this route takes \(Self.keys.sorted().joined(separator: ", "))", field: unknown)
+            throw Problem.badRequest(
+                "unknown key \(MessageTextShort.of(unknown)); this route takes \(Self.keys.sorted().joined(separator: ", "))",
+                field: unknown)
         }
         source = try? container.decode(String.self, forKey: JSONKey("source"))
         for key in Self.scalarKeys where container.contains(JSONKey(key)) {
@@ -43,7 +47,8 @@ struct CaptureRequestJSON: Decodable {
         }
         if container.contains(JSONKey("filters")) {
             guard let list = try? container.decode([String].self, forKey: JSONKey("filters")) else {
-                throw Problem.badRequest("filters: needs an array of steps such as [\"voxel=0.01\", \"sor=20,2\", \"normals\"]", field: "filters")
+                throw Problem.badRequest(
+                    "filters: needs an array of steps such as [\"voxel=0.01\", \"sor=20,2\", \"normals\"]", field: "filters")
             }
             filters = list
         }
@@ -53,7 +58,8 @@ struct CaptureRequestJSON: Decodable {
     /// The capture the body asks for, checked as an upload's fields are.
     func order(allowed: [String]) throws -> CaptureOrder {
         guard let source, !source.isEmpty else {
-            throw Problem.badRequest("key source is required: a source spec such as \"synthetic\" or \"redwood:/data/scan\"", field: "source")
+            throw Problem.badRequest(
+                "key source is required: a source spec such as \"synthetic\" or \"redwood:/data/scan\"", field: "source")
         }
         let spec: SourceSpec
         do {
@@ -69,7 +75,9 @@ struct CaptureRequestJSON: Decodable {
             for step in filters {
                 let pair = step.split(separator: "=", maxSplits: 1).map(String.init)
                 guard let name = pair.first, CaptureOrder.filterFields.contains(name) else {
-                    throw Problem.unprocessable("filters: \(MessageTextShort.of(step)) is not a filter; use \(CaptureOrder.filterFields.sorted().joined(separator: ", "))", field: "filters")
+                    throw Problem.unprocessable(
+                        "filters: \(MessageTextShort.of(step)) is not a filter; use \(CaptureOrder.filterFields.sorted().joined(separator: ", "))",
+                        field: "filters")
                 }
                 fields.append((name, pair.count == 2 ? pair[1] : ""))
             }
@@ -101,7 +109,9 @@ struct CaptureRequestJSON: Decodable {
         case .rgbd(let color, let depth):
             for p in [color, depth].compactMap({ $0 }) { try checkAllowed(path: p, source: source, allowed: allowed) }
             return
-        case .tum(let d), .redwood(let d), .pclGrabber(let d), .bundle(let d), .polycam(let d), .photo(let d), .stray(let d), .record3d(let d): path = d
+        case .tum(let d), .redwood(let d), .pclGrabber(let d), .bundle(let d), .polycam(let d), .photo(let d), .stray(let d),
+            .record3d(let d):
+            path = d
         }
         if let path { try checkAllowed(path: path, source: source, allowed: allowed) }
     }
@@ -113,7 +123,10 @@ struct CaptureRequestJSON: Decodable {
             return resolved == base || resolved.hasPrefix(base.hasSuffix("/") ? base : base + "/")
         }
         guard inside else {
-            throw Problem(.forbidden, "source \(MessageTextShort.of(source)): the server reads only folders it was started with --allow-dir for\(allowed.isEmpty ? " (none)" : "")", field: "source")
+            throw Problem(
+                .forbidden,
+                "source \(MessageTextShort.of(source)): the server reads only folders it was started with --allow-dir for\(allowed.isEmpty ? " (none)" : "")",
+                field: "source")
         }
     }
 }

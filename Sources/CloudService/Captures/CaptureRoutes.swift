@@ -30,15 +30,17 @@ struct CaptureRoutes {
         let type = request.headers[.contentType]?.lowercased() ?? ""
         if type.hasPrefix("application/json") { return try await createFromJSON(request) }
         guard type.hasPrefix("multipart/form-data") else {
-            throw Problem.unsupportedMediaType("POST /v1/captures takes multipart/form-data (uploaded images or an archive) or application/json (a server-side source)")
+            throw Problem.unsupportedMediaType(
+                "POST /v1/captures takes multipart/form-data (uploaded images or an archive) or application/json (a server-side source)")
         }
         let folder = try service.store.makeUploadFolder()
         var handedOver = false
         defer { if !handedOver { try? FileManager.default.removeItem(at: folder) } }
-        let upload = MultipartUpload(fileParts: ["depth", "color", "intrinsics", "bundle", "photo"],
-                                     fieldNames: CaptureOrder.commonFields.union(["depth_scale", "depth_encoding", "source"])
-                                        .union(CaptureLabelFields.names).union(["known_distance", "matte"]),
-                                     limit: service.configuration.maxUploadBytes)
+        let upload = MultipartUpload(
+            fileParts: ["depth", "color", "intrinsics", "bundle", "photo"],
+            fieldNames: CaptureOrder.commonFields.union(["depth_scale", "depth_encoding", "source"])
+                .union(CaptureLabelFields.names).union(["known_distance", "matte"]),
+            limit: service.configuration.maxUploadBytes)
         let parts = try await upload.receive(request, into: folder.path)
         service.metrics.bytesWritten.increment(by: Int64(parts.files.values.reduce(0) { $0 + $1.bytes }))
         if let archive = parts.files["bundle"] {
@@ -54,13 +56,19 @@ struct CaptureRoutes {
     /// An uploaded frame: depth (required), color, intrinsics (required), and the fields.
     static func uploadOrder(_ parts: UploadedParts) throws -> CaptureOrder {
         guard let depth = parts.files["depth"] else {
-            throw Problem.badRequest("part depth is required: the depth image (16-bit PNG, TIFF or PGM, float TIFF, PCLZF); or send a photo part (an iPhone HEIC or JPEG with depth)", field: "depth")
+            throw Problem.badRequest(
+                "part depth is required: the depth image (16-bit PNG, TIFF or PGM, float TIFF, PCLZF); or send a photo part (an iPhone HEIC or JPEG with depth)",
+                field: "depth")
         }
         guard let intrinsics = parts.files["intrinsics"] else {
-            throw Problem.badRequest("part intrinsics is required: the camera's calibration (Open3D JSON, PCL grabber XML or cloudgen JSON)", field: "intrinsics")
+            throw Problem.badRequest(
+                "part intrinsics is required: the camera's calibration (Open3D JSON, PCL grabber XML or cloudgen JSON)", field: "intrinsics"
+            )
         }
         if let source = parts.field("source") {
-            throw Problem.badRequest("field source \(MessageTextShort.of(source)) names a server-side source; send it as a JSON body, not beside uploaded images", field: "source")
+            throw Problem.badRequest(
+                "field source \(MessageTextShort.of(source)) names a server-side source; send it as a JSON body, not beside uploaded images",
+                field: "source")
         }
         var order = CaptureOrder(sourceSpec: "rgbd:\(parts.files["color"]?.path ?? ""),\(depth.path)")
         order.options.intrinsicsPath = intrinsics.path
@@ -116,12 +124,16 @@ extension CaptureOrder {
             switch name {
             case "depth_scale":
                 guard let scale = Double(value), scale.isFinite, scale > 0 else {
-                    throw Problem.unprocessable("depth_scale \(MessageTextShort.of(value)): needs the raw depth units per metre, a positive number (1000 for millimetres, 5000 for TUM)", field: name)
+                    throw Problem.unprocessable(
+                        "depth_scale \(MessageTextShort.of(value)): needs the raw depth units per metre, a positive number (1000 for millimetres, 5000 for TUM)",
+                        field: name)
                 }
                 options.depthUnitsPerMetre = scale
             case "depth_encoding":
                 guard let encoding = DepthFileEncoding(rawValue: value) else {
-                    throw Problem.unprocessable("depth_encoding \(MessageTextShort.of(value)): needs \(DepthFileEncoding.allCases.map(\.rawValue).joined(separator: ", "))", field: name)
+                    throw Problem.unprocessable(
+                        "depth_encoding \(MessageTextShort.of(value)): needs \(DepthFileEncoding.allCases.map(\.rawValue).joined(separator: ", "))",
+                        field: name)
                 }
                 options.depthEncoding = encoding
             case "source", "name", "tags", "note":

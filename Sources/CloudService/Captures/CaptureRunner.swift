@@ -22,14 +22,17 @@ struct CaptureRunner: Sendable {
     /// `paths` names the server's files in errors, warnings and the source's name as the client
     /// knows them (an upload's part names). The capture is held to the request's shares of CPU and
     /// memory, and stops (nothing staged) once `cancelled` is raised: its client has gone.
-    func capture(_ order: CaptureOrder, observer: CollectingObserver, cancelled: CancellationFlag,
-                 paths: ClientPaths = ClientPaths()) throws -> Staged {
+    func capture(
+        _ order: CaptureOrder, observer: CollectingObserver, cancelled: CancellationFlag,
+        paths: ClientPaths = ClientPaths()
+    ) throws -> Staged {
         let staging = try store.makeStaging()
         do {
             let cloudPath = staging.appendingPathComponent(CaptureFiles.cloud).path
             // The depth picture is drawn when first asked for; the depth map it needs is kept as it is.
-            let pictures = PreviewOutputs(previewPath: nil, depthImagePath: nil, depthBlend: nil,
-                                          depthMapPath: staging.appendingPathComponent(CaptureFiles.depthMap).path)
+            let pictures = PreviewOutputs(
+                previewPath: nil, depthImagePath: nil, depthBlend: nil,
+                depthMapPath: staging.appendingPathComponent(CaptureFiles.depthMap).path)
             var pipeline = order.pipeline(outputs: [(cloudPath, .ply(.binary))], pictures: pictures, observer: observer)
             pipeline.filters = limits.pipeline(order.steps, organized: order.organized, cancelled: cancelled)
             pipeline.memoryShare = limits.memoryShare
@@ -37,10 +40,12 @@ struct CaptureRunner: Sendable {
             if cancelled.isRaised { throw CancellationError() }
             if let lost { throw lost }
             let id = CaptureID()
-            let document = try CaptureDocument(id: id.description, created: Date(), report: report, filters: filters,
-                                               warnings: observer.warnings.map(paths.warning), describe: paths.source)
-            let record = CaptureRecord(id: id, created: document.created, source: document.source, points: document.points,
-                                       bounds: document.bounds, bytes: document.cloudBytes, frames: report.frames, report: document.json)
+            let document = try CaptureDocument(
+                id: id.description, created: Date(), report: report, filters: filters,
+                warnings: observer.warnings.map(paths.warning), describe: paths.source)
+            let record = CaptureRecord(
+                id: id, created: document.created, source: document.source, points: document.points,
+                bounds: document.bounds, bytes: document.cloudBytes, frames: report.frames, report: document.json)
             return Staged(folder: staging, record: record)
         } catch {
             store.abandon(staging: staging)

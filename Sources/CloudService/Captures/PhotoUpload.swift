@@ -11,10 +11,12 @@ enum PhotoUpload {
 
     static func order(_ photo: UploadedParts.File, _ parts: UploadedParts) throws -> CaptureOrder {
         if let extra = excludedParts.first(where: { parts.files[$0] != nil }) {
-            throw Problem.badRequest("part \(extra) cannot come with a photo: the photo holds its own color, depth and calibration", field: extra)
+            throw Problem.badRequest(
+                "part \(extra) cannot come with a photo: the photo holds its own color, depth and calibration", field: extra)
         }
         if let source = parts.field("source") {
-            throw Problem.badRequest("field source \(MessageTextShort.of(source)) names a server-side source; a photo is captured as photo:", field: "source")
+            throw Problem.badRequest(
+                "field source \(MessageTextShort.of(source)) names a server-side source; a photo is captured as photo:", field: "source")
         }
         var order = CaptureOrder(sourceSpec: "photo:\(photo.path)")
         try order.applyImageFields(parts.fields)

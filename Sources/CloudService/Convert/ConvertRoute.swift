@@ -12,7 +12,7 @@ struct ConvertRoute {
 
     static let formats: [String: [String: CloudFileFormat]] = [
         "ply": ["binary": .ply(.binary), "ascii": .ply(.ascii)],
-        "pcd": ["binary": .pcd(.binary), "ascii": .pcd(.ascii), "binary_compressed": .pcd(.compressed)],
+        "pcd": ["binary": .pcd(.binary), "ascii": .pcd(.ascii), "binary_compressed": .pcd(.compressed)]
     ]
 
     func register(on router: Router<BasicRequestContext>) {
@@ -23,8 +23,9 @@ struct ConvertRoute {
         let folder = try service.store.makeUploadFolder()
         var handedOver = false
         defer { if !handedOver { try? FileManager.default.removeItem(at: folder) } }
-        let upload = MultipartUpload(fileParts: ["cloud"], fieldNames: CaptureOrder.filterFields.union(["format", "encoding", "range"]),
-                                     limit: service.configuration.maxUploadBytes)
+        let upload = MultipartUpload(
+            fileParts: ["cloud"], fieldNames: CaptureOrder.filterFields.union(["format", "encoding", "range"]),
+            limit: service.configuration.maxUploadBytes)
         let parts = try await upload.receive(request, into: folder.path)
         guard let input = parts.files["cloud"] else {
             throw Problem.badRequest("part cloud is required: the PLY or PCD file to convert", field: "cloud")
@@ -35,7 +36,9 @@ struct ConvertRoute {
         }
         let encodingName = parts.field("encoding") ?? "binary"
         guard let format = encodings[encodingName] else {
-            throw Problem.badRequest("encoding \(MessageTextShort.of(encodingName)): \(container.uppercased()) is written as \(encodings.keys.sorted().joined(separator: ", "))", field: "encoding")
+            throw Problem.badRequest(
+                "encoding \(MessageTextShort.of(encodingName)): \(container.uppercased()) is written as \(encodings.keys.sorted().joined(separator: ", "))",
+                field: "encoding")
         }
         let stepFields = parts.fields.filter { !["format", "encoding"].contains($0.name) }
         try WorkLimits.checkStepCount(stepFields.count, field: stepFields.first?.name ?? "filters")
@@ -54,10 +57,12 @@ struct ConvertRoute {
                 var warnings: [String] = []
                 let (cloud, reports) = try limits.pipeline(steps, cancelled: cancelled).run(loaded, warnings: &warnings)
                 if let empty = reports.firstIndex(where: { $0.pointsOut == 0 }) {
-                    throw CloudError.badInput(.part("cloud"), "no points to write: \(steps[empty].option) kept none of its \(reports[empty].pointsIn) points")
+                    throw CloudError.badInput(
+                        .part("cloud"), "no points to write: \(steps[empty].option) kept none of its \(reports[empty].pointsIn) points")
                 }
-                _ = try CloudWriter.write(cloud, to: output, format: format, viewpoint: loaded.header.viewpoint,
-                                          relativeUnits: loaded.header.relativeUnits)
+                _ = try CloudWriter.write(
+                    cloud, to: output, format: format, viewpoint: loaded.header.viewpoint,
+                    relativeUnits: loaded.header.relativeUnits)
             }
         } catch let error as CloudError where error.kind != .deviceOrIO {
             // Whatever the steps refuse, the uploaded cloud is what they refuse it for.
@@ -67,9 +72,12 @@ struct ConvertRoute {
         }
         // The folder goes once the file has been sent.
         handedOver = true
-        let name = (input.filename.map { ($0 as NSString).deletingPathExtension } ?? "cloud").filter { $0.isLetter || $0.isNumber || "-_.".contains($0) }
-        return try TemporaryFileResponse.stream(output, removing: folder, contentType: container == "ply" ? "application/x-ply" : "application/x-pcd",
-                                                filename: "\(name.isEmpty ? "cloud" : name).\(container)")
+        let name = (input.filename.map { ($0 as NSString).deletingPathExtension } ?? "cloud").filter {
+            $0.isLetter || $0.isNumber || "-_.".contains($0)
+        }
+        return try TemporaryFileResponse.stream(
+            output, removing: folder, contentType: container == "ply" ? "application/x-ply" : "application/x-pcd",
+            filename: "\(name.isEmpty ? "cloud" : name).\(container)")
     }
 }
 
@@ -91,7 +99,11 @@ enum TemporaryFileResponse {
             }
             try await writer.finish(nil)
         }
-        return Response(status: .ok, headers: [.contentType: contentType, .contentLength: String(size),
-                                               .contentDisposition: "attachment; filename=\"\(filename)\""], body: body)
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: contentType, .contentLength: String(size),
+                .contentDisposition: "attachment; filename=\"\(filename)\""
+            ], body: body)
     }
 }

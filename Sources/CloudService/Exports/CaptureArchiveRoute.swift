@@ -28,8 +28,12 @@ struct CaptureArchiveRoute {
                 try await zip.write { try await writer.write(ByteBuffer(bytes: $0)) }
                 try await writer.finish(nil)
             }
-            return Response(status: .ok, headers: [.contentType: "application/zip", .contentLength: String(zip.size),
-                                                   .contentDisposition: DownloadName.contentDisposition(base + ".zip")], body: body)
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: "application/zip", .contentLength: String(zip.size),
+                    .contentDisposition: DownloadName.contentDisposition(base + ".zip")
+                ], body: body)
         }
     }
 }

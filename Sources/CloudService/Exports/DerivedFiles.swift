@@ -57,8 +57,10 @@ final class DerivedFiles: Sendable {
     /// Ensures `name` exists in the capture `folder`'s derived/ folder, made by `make(path,
     /// cancelled)`, and returns its path. A capture deleted meanwhile is not found (404), and
     /// leaves no folder behind.
-    func file(_ name: String, in folder: URL, capture: CaptureID,
-              make: @escaping @Sendable (String, CancellationFlag) throws -> Void) async throws -> String {
+    func file(
+        _ name: String, in folder: URL, capture: CaptureID,
+        make: @escaping @Sendable (String, CancellationFlag) throws -> Void
+    ) async throws -> String {
         let directory = folder.appendingPathComponent(CaptureFiles.derived)
         let path = directory.appendingPathComponent(name).path
         if FileManager.default.fileExists(atPath: path) {
@@ -98,7 +100,8 @@ final class DerivedFiles: Sendable {
                 throw error
             }
         }
-        throw Problem(.serviceUnavailable, "the work for this file was cancelled by other clients three times; retry", headers: [.retryAfter: "1"])
+        throw Problem(
+            .serviceUnavailable, "the work for this file was cancelled by other clients three times; retry", headers: [.retryAfter: "1"])
     }
 
     /// The flight making `path` (a new one from `start` when none runs, or only a cancelled one),
@@ -179,8 +182,10 @@ final class DerivedFiles: Sendable {
             let derived = captures.appendingPathComponent(id).appendingPathComponent(CaptureFiles.derived)
             for name in (try? manager.contentsOfDirectory(atPath: derived.path)) ?? [] {
                 let path = derived.appendingPathComponent(name).path
-                guard let attributes = try? manager.attributesOfItem(atPath: path), attributes[.type] as? FileAttributeType == .typeRegular else { continue }
-                found.append((path, (attributes[.size] as? NSNumber)?.intValue ?? 0, attributes[.modificationDate] as? Date ?? .distantPast))
+                guard let attributes = try? manager.attributesOfItem(atPath: path), attributes[.type] as? FileAttributeType == .typeRegular
+                else { continue }
+                found.append(
+                    (path, (attributes[.size] as? NSNumber)?.intValue ?? 0, attributes[.modificationDate] as? Date ?? .distantPast))
             }
         }
         return found

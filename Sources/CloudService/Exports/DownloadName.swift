@@ -33,9 +33,10 @@ enum DownloadName {
     /// RFC 6266's header for `filename`: an ASCII `filename` (other characters as `_`) for old
     /// clients, and the exact name as RFC 5987's `filename*=UTF-8''...` for the rest.
     static func contentDisposition(_ filename: String) -> String {
-        let ascii = String(filename.unicodeScalars.map { scalar -> Character in
-            scalar.isASCII && scalar.value >= 0x20 && scalar != "\"" && scalar != "\\" && scalar.value != 0x7f ? Character(scalar) : "_"
-        })
+        let ascii = String(
+            filename.unicodeScalars.map { scalar -> Character in
+                scalar.isASCII && scalar.value >= 0x20 && scalar != "\"" && scalar != "\\" && scalar.value != 0x7f ? Character(scalar) : "_"
+            })
         // RFC 5987 attr-char: what may stand unescaped in an ext-value.
         let attrChars = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$&+-.^_`|~")
         let encoded = filename.addingPercentEncoding(withAllowedCharacters: attrChars) ?? ascii
@@ -48,7 +49,8 @@ extension ServiceState {
     /// makes of the capture's base name; answers other than the file (304, problems) pass as they are.
     func attachment(_ response: Response, capture text: String?, file: (String) -> String) async throws -> Response {
         guard response.status == .ok || response.status == .partialContent, let text, let id = CaptureID(validating: text),
-              let record = try await store.index.capture(id) else { return response }
+            let record = try await store.index.capture(id)
+        else { return response }
         var response = response
         response.headers[.contentDisposition] = DownloadName.contentDisposition(file(DownloadName.base(record)))
         return response

@@ -21,7 +21,8 @@ struct ExportRoutes {
         // Each download is an attachment named after the capture and the variant (DownloadName).
         for container in ["ply", "pcd"] {
             routes.add(.get, "/v1/captures/{id}/cloud.\(container)", to: router) { request, context in
-                try await service.attachment(try await cloud(request, context, container: container), capture: context.parameters.get("id")) {
+                try await service.attachment(try await cloud(request, context, container: container), capture: context.parameters.get("id"))
+                {
                     DownloadName.cloud($0, container: container, query: request.orderedQuery)
                 }
             }
@@ -32,7 +33,9 @@ struct ExportRoutes {
             }
         }
         routes.add(.get, "/v1/captures/{id}/depth.png", to: router) { request, context in
-            try await service.attachment(try await depthImage(request, context), capture: context.parameters.get("id")) { $0 + "-depth.png" }
+            try await service.attachment(try await depthImage(request, context), capture: context.parameters.get("id")) {
+                $0 + "-depth.png"
+            }
         }
     }
 
@@ -40,7 +43,8 @@ struct ExportRoutes {
         let record = try await service.record(context.parameters.get("id"))
         let (id, folder) = try await service.captureFolder(record.id.description)
         var query = ExportQuery(request, allowed: CaptureOrder.filterFields.subtracting(["foreground"]).union(["encoding", "format"]))
-        let encodings: [String: CloudFileFormat] = container == "ply"
+        let encodings: [String: CloudFileFormat] =
+            container == "ply"
             ? ["binary": .ply(.binary), "ascii": .ply(.ascii)]
             : ["binary": .pcd(.binary), "ascii": .pcd(.ascii), "binary_compressed": .pcd(.compressed)]
         // `encoding`, as convert and the CLI call it; `format` is its older name here, still taken.
@@ -50,7 +54,9 @@ struct ExportRoutes {
         }
         let formatName = spelled ?? older ?? "binary"
         guard let format = encodings[formatName] else {
-            throw Problem.badRequest("encoding \(MessageTextShort.of(formatName)): \(container.uppercased()) is written as \(encodings.keys.sorted().joined(separator: ", "))", field: spelled == nil ? "format" : "encoding")
+            throw Problem.badRequest(
+                "encoding \(MessageTextShort.of(formatName)): \(container.uppercased()) is written as \(encodings.keys.sorted().joined(separator: ", "))",
+                field: spelled == nil ? "format" : "encoding")
         }
         try query.finish()
         try WorkLimits.checkStepCount(query.remaining.count, field: query.remaining.first?.name ?? "filters")
@@ -72,13 +78,16 @@ struct ExportRoutes {
             let (cloud, reports) = try limits.pipeline(steps, cancelled: cancelled).run(loaded, warnings: &warnings)
             if let empty = reports.firstIndex(where: { $0.pointsOut == 0 }) {
                 let option = steps[empty].option
-                throw Problem.unprocessable("\(FieldWording.text(option)) kept none of the capture's \(reports[empty].pointsIn) points",
-                                            field: FieldWording.field(option))
+                throw Problem.unprocessable(
+                    "\(FieldWording.text(option)) kept none of the capture's \(reports[empty].pointsIn) points",
+                    field: FieldWording.field(option))
             }
-            _ = try CloudWriter.write(cloud, to: path, format: format, viewpoint: loaded.header.viewpoint,
-                                      relativeUnits: loaded.header.relativeUnits)
+            _ = try CloudWriter.write(
+                cloud, to: path, format: format, viewpoint: loaded.header.viewpoint,
+                relativeUnits: loaded.header.relativeUnits)
         }
-        return try await FileResponse.serve(variant, contentType: contentType, etag: "\(id)-\(name.prefix(64))", request: request, context: context)
+        return try await FileResponse.serve(
+            variant, contentType: contentType, etag: "\(id)-\(name.prefix(64))", request: request, context: context)
     }
 
     /// The first frame's depth as a jet picture over a scale bar (as `capture --depth-image`).
@@ -110,11 +119,14 @@ struct ExportRoutes {
         let height = Int(try query.number("height", default: 480, within: 16...4096, whole: true))
         try query.finish()
         let (name, variant) = try await previewFile(id, folder, azimuth: azimuth, elevation: elevation, width: width, height: height)
-        return try await FileResponse.serve(variant, contentType: "image/png", etag: "\(id)-\(name.prefix(64))", request: request, context: context)
+        return try await FileResponse.serve(
+            variant, contentType: "image/png", etag: "\(id)-\(name.prefix(64))", request: request, context: context)
     }
 
     /// A preview's derived-file name and path, rendered on first request (preview.png and capture.zip share it).
-    func previewFile(_ id: CaptureID, _ folder: URL, azimuth: Double, elevation: Double, width: Int, height: Int) async throws -> (String, String) {
+    func previewFile(_ id: CaptureID, _ folder: URL, azimuth: Double, elevation: Double, width: Int, height: Int) async throws -> (
+        String, String
+    ) {
         let name = DerivedFiles.name("preview \(azimuth) \(elevation) \(width) \(height)", extension: "png")
         let stored = folder.appendingPathComponent(CaptureFiles.cloud).path
         let variant = try await service.derived.file(name, in: folder, capture: id) { path, _ in
@@ -122,8 +134,9 @@ struct ExportRoutes {
             var view = RenderView(width: width, height: height, azimuth: Float(azimuth), elevation: Float(elevation))
             if let camera = loaded.header.viewpoint { view = view.turned(fromCamera: camera) }
             let renderer = PointRenderer(cloud: loaded.cloud, origin: "capture \(id)")
-            let style = RenderStyle(color: renderer.defaultColorMode,
-                                    pointSize: RenderStyle.automaticPointSize(points: loaded.cloud.finiteCount, width: width, height: height))
+            let style = RenderStyle(
+                color: renderer.defaultColorMode,
+                pointSize: RenderStyle.automaticPointSize(points: loaded.cloud.finiteCount, width: width, height: height))
             _ = try PreviewWriter(renderer: renderer, view: view, style: style).write(to: path)
         }
         return (name, variant)
@@ -163,7 +176,8 @@ struct ExportQuery {
         guard let text = take(name) else { return value }
         guard let number = Double(text), range.contains(number), !whole || number.rounded() == number else {
             let limits = String(format: "%g...%g", range.lowerBound, range.upperBound)
-            throw Problem.badRequest("\(name) \(MessageTextShort.of(text)): needs a \(whole ? "whole number" : "number") within \(limits)", field: name)
+            throw Problem.badRequest(
+                "\(name) \(MessageTextShort.of(text)): needs a \(whole ? "whole number" : "number") within \(limits)", field: name)
         }
         return number
     }
@@ -171,7 +185,9 @@ struct ExportQuery {
     /// Refuses parameters the route does not take (a typo must not be silently ignored).
     func finish() throws {
         if let unknown = remaining.first(where: { !allowed.contains($0.name) }) {
-            throw Problem.badRequest("unknown query parameter \(MessageTextShort.of(unknown.name)); this route takes \(allowed.isEmpty ? "none" : allowed.sorted().joined(separator: ", "))", field: unknown.name)
+            throw Problem.badRequest(
+                "unknown query parameter \(MessageTextShort.of(unknown.name)); this route takes \(allowed.isEmpty ? "none" : allowed.sorted().joined(separator: ", "))",
+                field: unknown.name)
         }
     }
 }

@@ -1,8 +1,9 @@
+import Foundation
+import Hummingbird
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import Hummingbird
 
 /// A stored or derived file as an HTTP answer: Content-Length, a strong ETag (captures never
 /// change, so id, variant and size name the bytes), 304 for If-None-Match, and a single byte
@@ -10,19 +11,24 @@ import Hummingbird
 enum FileResponse {
     static let fileIO = FileIO()
 
-    static func serve(_ path: String, contentType: String, etag: String, request: Request,
-                      context: some RequestContext) async throws -> Response {
+    static func serve(
+        _ path: String, contentType: String, etag: String, request: Request,
+        context: some RequestContext
+    ) async throws -> Response {
         var info = stat()
         guard stat(path, &info) == 0 else { throw Problem.notFound("\(request.uri.path) is gone (the capture was deleted)") }
         let size = Int(info.st_size)
         let tag = "\"\(etag)-\(size)\""
-        var headers: HTTPFields = [.contentType: contentType, .eTag: tag, .acceptRanges: "bytes",
-                                   .cacheControl: "private, max-age=3600"]
+        var headers: HTTPFields = [
+            .contentType: contentType, .eTag: tag, .acceptRanges: "bytes",
+            .cacheControl: "private, max-age=3600"
+        ]
         if let match = request.headers[.ifNoneMatch], match == tag || match == "*" {
             return Response(status: .notModified, headers: headers)
         }
         if let rangeHeader = request.headers[.range], request.headers[.ifRange].map({ $0 == tag }) ?? true,
-           let range = try byteRange(rangeHeader, size: size) {
+            let range = try byteRange(rangeHeader, size: size)
+        {
             headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
             headers[.contentLength] = String(range.count)
             let body = try await fileIO.loadFile(path: path, range: range, context: context)
@@ -39,8 +45,9 @@ enum FileResponse {
         guard header.hasPrefix("bytes="), !header.contains(",") else { return nil }
         let spec = header.dropFirst("bytes=".count).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         guard spec.count == 2 else { return nil }
-        let unsatisfiable = Problem(.rangeNotSatisfiable, "the range \(header) lies outside the file's \(size) bytes",
-                                    headers: [.contentRange: "bytes */\(size)"])
+        let unsatisfiable = Problem(
+            .rangeNotSatisfiable, "the range \(header) lies outside the file's \(size) bytes",
+            headers: [.contentRange: "bytes */\(size)"])
         if spec[0].isEmpty {
             guard let suffix = Int(spec[1]), suffix >= 0 else { return nil }
             guard suffix > 0, size > 0 else { throw unsatisfiable }

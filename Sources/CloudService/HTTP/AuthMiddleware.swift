@@ -12,8 +12,9 @@ struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         }
         guard Self.authorized(request.head, token: token) else {
-            throw Problem(.unauthorized, "this server needs Authorization: Bearer TOKEN (the token of its --token-file)",
-                          headers: [.wwwAuthenticate: "Bearer"])
+            throw Problem(
+                .unauthorized, "this server needs Authorization: Bearer TOKEN (the token of its --token-file)",
+                headers: [.wwwAuthenticate: "Bearer"])
         }
         return try await next(request, context)
     }

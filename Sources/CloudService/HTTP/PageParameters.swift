@@ -19,7 +19,9 @@ struct PageParameters<Kind: ServerIDKind> {
         self.limit = limit
         after = try parameters["after"].map { text in
             guard let id = ServerID<Kind>(validating: String(text)) else {
-                throw Problem.badRequest("after \(MessageTextShort.of(String(text))): not a \(noun) id (take it from the previous page's next link)", field: "after")
+                throw Problem.badRequest(
+                    "after \(MessageTextShort.of(String(text))): not a \(noun) id (take it from the previous page's next link)",
+                    field: "after")
             }
             return id
         }

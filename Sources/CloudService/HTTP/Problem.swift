@@ -26,8 +26,9 @@ public struct Problem: HTTPResponseError, Sendable {
     static func unsupportedMediaType(_ detail: String) -> Problem { Problem(.unsupportedMediaType, detail) }
     /// The answer to a request whose client has gone (never read): 499, nginx's status for it,
     /// so that /metrics tells client aborts from server errors.
-    static let clientClosed = Problem(HTTPResponse.Status(code: 499, reasonPhrase: "Client Closed Request"),
-                                      "the connection closed before the answer (the client left, or stalled past --idle-timeout); its work was cancelled")
+    static let clientClosed = Problem(
+        HTTPResponse.Status(code: 499, reasonPhrase: "Client Closed Request"),
+        "the connection closed before the answer (the client left, or stalled past --idle-timeout); its work was cancelled")
 
     static func tooLarge(limit: Int) -> Problem {
         Problem(.contentTooLarge, "the request body is larger than the \(limit >> 20) MiB this server accepts (--max-upload-mb)")
@@ -62,8 +63,10 @@ public struct Problem: HTTPResponseError, Sendable {
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = try JSONEncoder.documents.encode(Body(title: status.reasonPhrase, status: status.code, detail: detail,
-                                                     instance: request.uri.path, field: field, part: part))
+        let body = try JSONEncoder.documents.encode(
+            Body(
+                title: status.reasonPhrase, status: status.code, detail: detail,
+                instance: request.uri.path, field: field, part: part))
         var headers = self.headers
         headers[.contentType] = "application/problem+json"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))

@@ -15,7 +15,8 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             // not the server's fault, and no one reads the answer. 499 (nginx's "client closed
             // request") in /metrics and the log.
             if Task.isCancelled || error is CancellationError || ConnectionPresence.current?.isGone == true {
-                context.logger.info("\(request.method.rawValue) \(request.uri.path): the connection closed before the answer; its work was cancelled")
+                context.logger.info(
+                    "\(request.method.rawValue) \(request.uri.path): the connection closed before the answer; its work was cancelled")
                 return try Problem.clientClosed.response(from: request, context: context)
             }
             var problem = Problem.from(error)
@@ -27,8 +28,9 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
                     problem = .notFound("no resource at \(request.uri.path)")
                 } else if !methods.contains(request.method) {
                     let allow = Array(Set(methods.map(\.rawValue))).sorted().joined(separator: ", ")
-                    problem = Problem(.methodNotAllowed, "\(request.method.rawValue) is not allowed on \(request.uri.path); use \(allow)",
-                                      headers: [.allow: allow])
+                    problem = Problem(
+                        .methodNotAllowed, "\(request.method.rawValue) is not allowed on \(request.uri.path); use \(allow)",
+                        headers: [.allow: allow])
                 }
             }
             if problem.status.code >= 500 {

@@ -39,18 +39,24 @@ struct RequestOrigins: Sendable {
     func check(_ request: HTTPRequest) throws {
         let authority = request.authority
         if let hosts, let authority, !hosts.contains(Self.hostName(authority)) {
-            throw Problem(.misdirectedRequest,
-                          "this server does not answer to the name \(MessageTextShort.of(Self.hostName(authority))); start it with --allow-host NAME to add one")
+            throw Problem(
+                .misdirectedRequest,
+                "this server does not answer to the name \(MessageTextShort.of(Self.hostName(authority))); start it with --allow-host NAME to add one"
+            )
         }
         let origin = request.headerFields[.origin].map { Self.normalised(origin: $0) }
         if let origin, origins.contains(origin) { return }
         let site = request.headerFields[Self.fetchSite]?.lowercased()
         let navigation = request.headerFields[Self.fetchMode]?.lowercased() == "navigate"
         if site == "cross-site" && !(navigation && request.method == .get) {
-            throw Problem(.forbidden, "requests from another site's pages are refused; start the server with --allow-origin ORIGIN to let one in")
+            throw Problem(
+                .forbidden, "requests from another site's pages are refused; start the server with --allow-origin ORIGIN to let one in")
         }
         if Self.changesState(request.method), let origin, origin != authority.map({ "http://\($0.lowercased())" }) {
-            throw Problem(.forbidden, "a \(request.method.rawValue) from the page of \(MessageTextShort.of(origin)) is refused: only the server's own page, or an origin given with --allow-origin, may change captures")
+            throw Problem(
+                .forbidden,
+                "a \(request.method.rawValue) from the page of \(MessageTextShort.of(origin)) is refused: only the server's own page, or an origin given with --allow-origin, may change captures"
+            )
         }
     }
 

@@ -15,8 +15,10 @@ public final class RouteTable: Sendable {
 
     public var routes: [Route] { entries.withLockedValue { $0 } }
 
-    func add<Context: RequestContext>(_ method: HTTPRequest.Method, _ path: String, to router: Router<Context>,
-                                      _ handler: @escaping @Sendable (Request, Context) async throws -> Response) {
+    func add<Context: RequestContext>(
+        _ method: HTTPRequest.Method, _ path: String, to router: Router<Context>,
+        _ handler: @escaping @Sendable (Request, Context) async throws -> Response
+    ) {
         record(method, path)
         router.on(RouterPath(path), method: method, use: handler)
     }
@@ -53,7 +55,7 @@ private struct RecordingRouter<Context: RequestContext>: RouterMethods {
     let router: Router<Context>
 
     func on<Responder: HTTPResponder>(_ path: RouterPath, method: HTTPRequest.Method, responder: Responder) -> Self
-        where Responder.Context == Context {
+    where Responder.Context == Context {
         table.record(method, path.description)
         router.on(path, method: method, responder: responder)
         return self

@@ -16,36 +16,48 @@ public final class ServiceMetrics: Sendable {
     let derivedEvictions: Counter
     private static let latencyBuckets: [Duration] = [
         .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
-        .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10), .seconds(30),
+        .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10), .seconds(30)
     ]
 
     init() {
         capturesStored = registry.makeGauge(name: "cloudgen_captures_stored", help: "Captures in the index")
         jobsQueued = registry.makeGauge(name: "cloudgen_jobs_queued", help: "Upload jobs waiting for a worker")
         jobsRunning = registry.makeGauge(name: "cloudgen_jobs_running", help: "Upload jobs being captured")
-        bytesWritten = registry.makeCounter(name: "cloudgen_bytes_written_total", help: "Bytes of clouds, previews and uploads written to disk")
-        derivedBytes = registry.makeGauge(name: "cloudgen_derived_bytes", help: "Bytes of derived files (encodings, filtered exports, previews) on disk")
-        derivedBudget = registry.makeGauge(name: "cloudgen_derived_budget_bytes", help: "The derived files' byte budget (--derived-cache-mb)")
-        derivedEvictions = registry.makeCounter(name: "cloudgen_derived_evictions_total", help: "Derived files removed, least recently used first, to stay within the budget")
+        bytesWritten = registry.makeCounter(
+            name: "cloudgen_bytes_written_total", help: "Bytes of clouds, previews and uploads written to disk")
+        derivedBytes = registry.makeGauge(
+            name: "cloudgen_derived_bytes", help: "Bytes of derived files (encodings, filtered exports, previews) on disk")
+        derivedBudget = registry.makeGauge(
+            name: "cloudgen_derived_budget_bytes", help: "The derived files' byte budget (--derived-cache-mb)")
+        derivedEvictions = registry.makeCounter(
+            name: "cloudgen_derived_evictions_total", help: "Derived files removed, least recently used first, to stay within the budget")
     }
 
     func recordRequest(route: String, method: String, status: Int, seconds: Double) {
-        registry.makeCounter(name: "cloudgen_http_requests_total",
-                             labels: [("route", route), ("method", method), ("status", String(status))],
-                             help: "HTTP requests answered").increment()
-        registry.makeDurationHistogram(name: "cloudgen_http_request_duration_seconds", labels: [("route", route)],
-                                       buckets: Self.latencyBuckets, help: "Time from request head to response head")
-            .recordNanoseconds(Int64(seconds * 1e9))
+        registry.makeCounter(
+            name: "cloudgen_http_requests_total",
+            labels: [("route", route), ("method", method), ("status", String(status))],
+            help: "HTTP requests answered"
+        ).increment()
+        registry.makeDurationHistogram(
+            name: "cloudgen_http_request_duration_seconds", labels: [("route", route)],
+            buckets: Self.latencyBuckets, help: "Time from request head to response head"
+        )
+        .recordNanoseconds(Int64(seconds * 1e9))
     }
 
     /// A pool's load as it is now (read when /metrics is asked for): how many of its threads are
     /// busy and how much work waits. It is what says a capture is running, not just requested.
     func recordLoad(of pool: WorkerPool) {
         let load = pool.load
-        registry.makeGauge(name: "cloudgen_pool_running", labels: [("pool", pool.name)], help: "Work items a worker pool's threads are doing")
-            .set(Double(load.running))
-        registry.makeGauge(name: "cloudgen_pool_queued", labels: [("pool", pool.name)], help: "Work items waiting for a worker pool's thread")
-            .set(Double(load.queued))
+        registry.makeGauge(
+            name: "cloudgen_pool_running", labels: [("pool", pool.name)], help: "Work items a worker pool's threads are doing"
+        )
+        .set(Double(load.running))
+        registry.makeGauge(
+            name: "cloudgen_pool_queued", labels: [("pool", pool.name)], help: "Work items waiting for a worker pool's thread"
+        )
+        .set(Double(load.queued))
     }
 
     var text: String { registry.emitToString() }
@@ -63,8 +75,9 @@ struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         let elapsed = ContinuousClock.now - start
         // Hummingbird's router names a miss "NotFound"; no route has that pattern.
         let route = context.coreContext.endpointPath.value.flatMap { $0 == "NotFound" ? nil : $0 } ?? "unmatched"
-        metrics.recordRequest(route: route, method: request.method.rawValue, status: response.status.code,
-                              seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        metrics.recordRequest(
+            route: route, method: request.method.rawValue, status: response.status.code,
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         return response
     }
 }

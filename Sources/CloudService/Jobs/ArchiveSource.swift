@@ -11,18 +11,21 @@ enum ArchiveSource {
     static func spec(kind: String?, folder: String) throws -> String {
         if let kind {
             guard kinds.contains(kind) else {
-                throw Problem.unprocessable("source \(MessageTextShort.of(kind)): an archive holds one of \(kinds.joined(separator: ", "))", field: "source")
+                throw Problem.unprocessable(
+                    "source \(MessageTextShort.of(kind)): an archive holds one of \(kinds.joined(separator: ", "))", field: "source")
             }
             return "\(kind):\(folder)"
         }
         let names = Set((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
         if let recognised = SourceKind.recognise(folderEntries: names) { return "\(recognised.name):\(folder)" }
         if names.contains("metadata") && names.contains("rgbd") {
-            throw Problem.unprocessable("bundle: a Record3D .r3d recording, whose depth is LZFSE-compressed, which cloudgen cannot read; "
-                                        + "export the recording from Record3D as \"EXR + JPG\" and upload a zip of that folder", field: "bundle")
+            throw Problem.unprocessable(
+                "bundle: a Record3D .r3d recording, whose depth is LZFSE-compressed, which cloudgen cannot read; "
+                    + "export the recording from Record3D as \"EXR + JPG\" and upload a zip of that folder", field: "bundle")
         }
         let layouts = SourceKind.all.compactMap(\.layout?.description)
-        throw Problem.unprocessable("bundle: the archive holds neither \(layouts.dropLast().joined(separator: ", ")) nor \(layouts.last ?? ""); "
-                                    + "say which with the source field", field: "bundle")
+        throw Problem.unprocessable(
+            "bundle: the archive holds neither \(layouts.dropLast().joined(separator: ", ")) nor \(layouts.last ?? ""); "
+                + "say which with the source field", field: "bundle")
     }
 }

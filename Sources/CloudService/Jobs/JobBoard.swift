@@ -38,7 +38,8 @@ final class JobBoard: Sendable {
         let files = parts.clientFileNames
         let load = service.capturePool.load
         if load.queued >= service.capturePool.queueLimit {
-            throw Problem(.serviceUnavailable, "the server is busy (\(load.queued) captures waiting); retry shortly", headers: [.retryAfter: "5"])
+            throw Problem(
+                .serviceUnavailable, "the server is busy (\(load.queued) captures waiting); retry shortly", headers: [.retryAfter: "5"])
         }
         let job = JobRecord(id: JobID(), state: .queued, created: Date(), updated: Date())
         try await service.store.index.insertJob(job)
@@ -58,8 +59,10 @@ final class JobBoard: Sendable {
         return job
     }
 
-    private func run(_ submitted: JobRecord, archive: String, kind: String?, order: CaptureOrder, folder: URL, paths: ClientPaths,
-                     labels: CaptureLabels, files: [String: String]) async {
+    private func run(
+        _ submitted: JobRecord, archive: String, kind: String?, order: CaptureOrder, folder: URL, paths: ClientPaths,
+        labels: CaptureLabels, files: [String: String]
+    ) async {
         let started = NIOLockedValueBox(false)
         let outcome: Result<CaptureID, Error>
         do {
@@ -72,15 +75,17 @@ final class JobBoard: Sendable {
                 try update(running)
                 let unpacked = folder.appendingPathComponent("unpacked")
                 try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: false)
-                let summary = try ArchiveExtractor.extract(archive: archive, into: unpacked.path, limits: service.archiveLimits, origin: "bundle")
+                let summary = try ArchiveExtractor.extract(
+                    archive: archive, into: unpacked.path, limits: service.archiveLimits, origin: "bundle")
                 var order = order
                 let root = summary.root
                 order.sourceSpec = try ArchiveSource.spec(kind: kind, folder: root)
                 let progress = JobProgress(board: self, job: running)
                 var paths = paths
                 paths.archiveRoot = root
-                return try service.runner.capture(order, observer: CollectingObserver(cancelled: cancelled) { done, total in progress.advance(done, total) },
-                                                  cancelled: cancelled, paths: paths)
+                return try service.runner.capture(
+                    order, observer: CollectingObserver(cancelled: cancelled) { done, total in progress.advance(done, total) },
+                    cancelled: cancelled, paths: paths)
             }
             staged.record.labels = labels
             staged.record.uploadedFiles = files

@@ -31,7 +31,10 @@ struct JobDocument: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, state, created, updated, framesDone = "frames_done", framesTotal = "frames_total", capture, problem
+        case id, state, created, updated
+        case framesDone = "frames_done"
+        case framesTotal = "frames_total"
+        case capture, problem
     }
 
     func encode(to encoder: Encoder) throws {

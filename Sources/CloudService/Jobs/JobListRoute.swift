@@ -17,7 +17,9 @@ struct JobListRoute {
             var states: [JobRecord.State] = []
             for (key, value) in parameters where key == "state" {
                 guard let state = JobRecord.State(rawValue: String(value)) else {
-                    throw Problem.badRequest("state \(MessageTextShort.of(String(value))): needs \(JobRecord.State.allCases.map(\.rawValue).joined(separator: ", "))", field: "state")
+                    throw Problem.badRequest(
+                        "state \(MessageTextShort.of(String(value))): needs \(JobRecord.State.allCases.map(\.rawValue).joined(separator: ", "))",
+                        field: "state")
                 }
                 if !states.contains(state) { states.append(state) }
             }

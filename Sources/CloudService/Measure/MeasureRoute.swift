@@ -26,7 +26,8 @@ struct MeasureRoute {
         var settings = MeasureSettings()
         let upName = query.take("up") ?? UpChoice.auto.rawValue
         guard let up = UpChoice(rawValue: upName) else {
-            throw Problem.badRequest("up \(MessageTextShort.of(upName)): give \(UpChoice.allCases.map(\.rawValue).joined(separator: ", "))", field: "up")
+            throw Problem.badRequest(
+                "up \(MessageTextShort.of(upName)): give \(UpChoice.allCases.map(\.rawValue).joined(separator: ", "))", field: "up")
         }
         settings.up = up.vector
         // To the millimetre, so that fractions cannot make endless distinct reports.
@@ -41,7 +42,8 @@ struct MeasureRoute {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             try AtomicFile.write(try encoder.encode(measured.report), to: path)
         }
-        return try await FileResponse.serve(report, contentType: "application/json", etag: "\(id)-\(name.prefix(64))",
-                                            request: request, context: context)
+        return try await FileResponse.serve(
+            report, contentType: "application/json", etag: "\(id)-\(name.prefix(64))",
+            request: request, context: context)
     }
 }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CloudCore
 import Foundation
 import Hummingbird
@@ -9,14 +6,20 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `cloudgen serve`: opens the store (reconciling what a crash left), builds the routes and runs
 /// until SIGTERM or SIGINT, which finish the requests in flight first and then stop the running
 /// jobs (`RunningJobs`).
 public enum CloudServer {
     /// The application for `configuration`, its store opened and reconciled. Tests drive it in
     /// process (HummingbirdTesting) or live; `announce` is told the address once it listens.
-    public static func application(_ configuration: ServiceConfiguration, logger: Logger,
-                                   announce: @escaping @Sendable (String) -> Void = { _ in }) async throws -> some ApplicationProtocol {
+    public static func application(
+        _ configuration: ServiceConfiguration, logger: Logger,
+        announce: @escaping @Sendable (String) -> Void = { _ in }
+    ) async throws -> some ApplicationProtocol {
         try configuration.validate()
         let store = try CaptureStore(root: URL(fileURLWithPath: configuration.dataDirectory, isDirectory: true))
         let reconciled = try await store.reconcile()
@@ -46,8 +49,9 @@ public enum CloudServer {
         return Application(
             responder: DepartureAwareResponder(routes: router.buildResponder()),
             server: .http1(configuration: http1),
-            configuration: .init(address: .hostname(host, port: configuration.port), serverName: "cloudgen",
-                                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),
+            configuration: .init(
+                address: .hostname(host, port: configuration.port), serverName: "cloudgen",
+                availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),
             // Stopped after the HTTP server (a group stops its services last to first), and waited for.
             services: [service.jobs.running],
             onServerRunning: { channel in

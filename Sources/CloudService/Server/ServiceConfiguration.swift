@@ -37,9 +37,11 @@ public struct ServiceConfiguration: Sendable {
     /// together (`--derived-cache-mb`); past it the least recently used are removed.
     public var derivedCacheBytes: Int = 1 << 30
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String = "cloudgen-data",
-                maxUploadBytes: Int = 512 << 20, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
-                token: String? = nil, allowedDirectories: [String] = []) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String = "cloudgen-data",
+        maxUploadBytes: Int = 512 << 20, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+        token: String? = nil, allowedDirectories: [String] = []
+    ) {
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory
@@ -62,12 +64,18 @@ public struct ServiceConfiguration: Sendable {
             throw CloudError.badInput("--idle-timeout \(idleTimeoutSeconds): needs 1...3600 seconds")
         }
         guard derivedCacheBytes >= 1 << 20 else { throw CloudError.badInput("--derived-cache-mb: needs at least 1") }
-        guard (8...65536).contains(maxConnections) else { throw CloudError.badInput("--max-connections \(maxConnections): needs 8...65536") }
-        for origin in allowedOrigins where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) || origin.dropFirst(8).contains("/") {
-            throw CloudError.badInput("--allow-origin \(MessageTextShort.of(origin)): needs an origin as browsers send it, e.g. https://scans.example:8443 (scheme, name, port; no path)")
+        guard (8...65536).contains(maxConnections) else {
+            throw CloudError.badInput("--max-connections \(maxConnections): needs 8...65536")
+        }
+        for origin in allowedOrigins
+        where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) || origin.dropFirst(8).contains("/") {
+            throw CloudError.badInput(
+                "--allow-origin \(MessageTextShort.of(origin)): needs an origin as browsers send it, e.g. https://scans.example:8443 (scheme, name, port; no path)"
+            )
         }
         if !Self.isLoopback(host) && token == nil {
-            throw CloudError.badInput("--host \(host): listening beyond this machine needs --token-file FILE (a bearer token every request must carry)")
+            throw CloudError.badInput(
+                "--host \(host): listening beyond this machine needs --token-file FILE (a bearer token every request must carry)")
         }
     }
 
@@ -78,9 +86,12 @@ public struct ServiceConfiguration: Sendable {
     /// The token in `path`: its first line, trimmed; an empty or short one is refused.
     public static func readToken(_ path: String) throws -> String {
         let bytes = try InputFile.readAll(path, role: "the token file", limit: 4096)
-        let token = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        let token =
+            String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) }
+            ?? ""
         guard token.count >= 16 else {
-            throw CloudError.badInput("\(path): the token must be at least 16 characters on the first line (e.g. from `openssl rand -hex 32`)")
+            throw CloudError.badInput(
+                "\(path): the token must be at least 16 characters on the first line (e.g. from `openssl rand -hex 32`)")
         }
         return token
     }

@@ -19,7 +19,8 @@ public enum ServiceIntrospection {
 extension ServiceState {
     /// Every route group of the service, on `router` and in `routes`.
     func registerRoutes(on router: Router<BasicRequestContext>) {
-        routes.add(ServiceRoutes(index: store.index, metrics: metrics, capturePool: capturePool, exportPool: exportPool).collection, to: router)
+        routes.add(
+            ServiceRoutes(index: store.index, metrics: metrics, capturePool: capturePool, exportPool: exportPool).collection, to: router)
         CaptureRoutes(service: self).register(on: router)
         routes.add(CaptureLabelRoute(index: store.index).collection, to: router)
         CaptureArchiveRoute(service: self).register(on: router)

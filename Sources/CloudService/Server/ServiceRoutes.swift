@@ -20,8 +20,9 @@ struct ServiceRoutes {
             metrics.capturesStored.set(Double(count))
             metrics.recordLoad(of: capturePool)
             metrics.recordLoad(of: exportPool)
-            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-                            body: .init(byteBuffer: ByteBuffer(string: metrics.text)))
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                body: .init(byteBuffer: ByteBuffer(string: metrics.text)))
         }
         routes.get("/v1/devices") { _, _ in
             let report = try await exportPool.run { try DeviceReport.discover() }
@@ -33,8 +34,9 @@ struct ServiceRoutes {
             Response.json(Data(OpenAPIDocument.json.utf8), status: .ok)
         }
         routes.get("/") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
-                     body: .init(byteBuffer: ByteBuffer(string: ServicePage.html)))
+            Response(
+                status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: ServicePage.html)))
         }
         return routes
     }

@@ -28,7 +28,8 @@ final class ServiceState: Sendable {
         derived = DerivedFiles(pool: exportPool, metrics: metrics, budget: configuration.derivedCacheBytes, captures: store.captures)
         // An archive may unpack to several times its size (PNG depth compresses well), not more.
         let limits = ArchiveLimits(maxTotalBytes: configuration.maxUploadBytes * 8, maxMembers: 100_000)
-        jobs = JobBoard(service: JobServices(store: store, runner: runner, capturePool: capturePool, metrics: metrics, archiveLimits: limits))
+        jobs = JobBoard(
+            service: JobServices(store: store, runner: runner, capturePool: capturePool, metrics: metrics, archiveLimits: limits))
     }
 
     /// A capture id from the path (404 for anything else).

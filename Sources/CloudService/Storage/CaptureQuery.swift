@@ -2,7 +2,12 @@
 /// those whose text matches and that carry every tag named.
 public struct CaptureQuery: Sendable {
     public enum Sort: String, Sendable, CaseIterable {
-        case created, newest = "-created", name, nameDescending = "-name", points, mostPoints = "-points"
+        case created
+        case newest = "-created"
+        case name
+        case nameDescending = "-name"
+        case points
+        case mostPoints = "-points"
 
         /// Whether the order runs from the largest key down.
         var descending: Bool { rawValue.hasPrefix("-") }

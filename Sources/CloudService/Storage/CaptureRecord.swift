@@ -33,8 +33,10 @@ public struct CaptureRecord: Equatable, Sendable {
     /// Counts the changes of `labels`, so that the document's ETag changes with them.
     public var revision: Int
 
-    public init(id: CaptureID, created: Date, source: String, points: Int, bounds: Bounds?, bytes: Int, frames: Int, report: String,
-                labels: CaptureLabels = CaptureLabels(), uploadedFiles: [String: String] = [:], revision: Int = 0) {
+    public init(
+        id: CaptureID, created: Date, source: String, points: Int, bounds: Bounds?, bytes: Int, frames: Int, report: String,
+        labels: CaptureLabels = CaptureLabels(), uploadedFiles: [String: String] = [:], revision: Int = 0
+    ) {
         self.id = id
         self.created = created.wholeMilliseconds
         self.source = source

@@ -14,7 +14,8 @@ public struct ReconcileReport: Equatable, Sendable, CustomStringConvertible {
     /// Jobs queued or running when the server stopped, now failed ("interrupted").
     public var jobsInterrupted = 0
 
-    public init(stagingRemoved: Int = 0, uploadsRemoved: Int = 0, orphansRemoved: Int = 0, rowsRepaired: Int = 0, jobsInterrupted: Int = 0) {
+    public init(stagingRemoved: Int = 0, uploadsRemoved: Int = 0, orphansRemoved: Int = 0, rowsRepaired: Int = 0, jobsInterrupted: Int = 0)
+    {
         self.stagingRemoved = stagingRemoved
         self.uploadsRemoved = uploadsRemoved
         self.orphansRemoved = orphansRemoved

@@ -33,7 +33,9 @@ public final class CaptureStore: Sendable {
         for folder in [root, captures, staging, uploads] {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
-                guard isDirectory.boolValue else { throw CloudError.badInput("\(folder.path): not a folder; the data folder needs one here") }
+                guard isDirectory.boolValue else {
+                    throw CloudError.badInput("\(folder.path): not a folder; the data folder needs one here")
+                }
                 continue
             }
             do {

@@ -1,10 +1,11 @@
+import CloudCore
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CloudCore
-import Foundation
 
 /// The fsync and rename steps that make a capture's folder survive a power cut, not only a
 /// killed process: file contents, then the folder's entries, then the rename into place.

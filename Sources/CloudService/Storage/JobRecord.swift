@@ -20,8 +20,10 @@ public struct JobRecord: Equatable, Sendable {
     /// Why a failed job failed: a JSON object, stored and returned verbatim.
     public var problem: String?
 
-    public init(id: JobID, state: State, created: Date, updated: Date, framesDone: Int = 0, framesTotal: Int? = nil,
-                captureID: CaptureID? = nil, problem: String? = nil) {
+    public init(
+        id: JobID, state: State, created: Date, updated: Date, framesDone: Int = 0, framesTotal: Int? = nil,
+        captureID: CaptureID? = nil, problem: String? = nil
+    ) {
         self.id = id
         self.state = state
         self.created = created.wholeMilliseconds

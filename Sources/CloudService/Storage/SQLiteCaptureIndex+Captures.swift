@@ -4,17 +4,22 @@ import GRDB
 
 extension SQLiteCaptureIndex {
     public func insert(_ capture: CaptureRecord) async throws {
-        let tags = try Self.jsonText(capture.labels.tags), files = try Self.jsonText(capture.uploadedFiles)
+        let tags = try Self.jsonText(capture.labels.tags)
+        let files = try Self.jsonText(capture.uploadedFiles)
         try await writing { db in
-            try db.execute(sql: """
-                INSERT INTO capture (id, created, source, points, minX, minY, minZ, maxX, maxY, maxZ, bytes, frames, report,
-                                     name, note, tags, files, revision)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [capture.id.rawValue, capture.created.unixMilliseconds, capture.source, capture.points,
-                                 capture.bounds?.min.x, capture.bounds?.min.y, capture.bounds?.min.z,
-                                 capture.bounds?.max.x, capture.bounds?.max.y, capture.bounds?.max.z,
-                                 capture.bytes, capture.frames, capture.report,
-                                 capture.labels.name, capture.labels.note, tags, files, capture.revision])
+            try db.execute(
+                sql: """
+                    INSERT INTO capture (id, created, source, points, minX, minY, minZ, maxX, maxY, maxZ, bytes, frames, report,
+                                         name, note, tags, files, revision)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    capture.id.rawValue, capture.created.unixMilliseconds, capture.source, capture.points,
+                    capture.bounds?.min.x, capture.bounds?.min.y, capture.bounds?.min.z,
+                    capture.bounds?.max.x, capture.bounds?.max.y, capture.bounds?.max.z,
+                    capture.bytes, capture.frames, capture.report,
+                    capture.labels.name, capture.labels.note, tags, files, capture.revision
+                ])
             try Self.indexTags(capture.labels.tags, of: capture.id, db)
         }
     }
@@ -37,12 +42,14 @@ extension SQLiteCaptureIndex {
     /// The page's SELECT: keyset paging on (sort key, id), so that a page starts right after the
     /// previous one's last row however many rows came or went before it.
     static func listSQL(_ query: CaptureQuery) -> (String, StatementArguments) {
-        let key: String? = switch query.sort {
-        case .created, .newest: nil
-        case .name, .nameDescending: "sortName"
-        case .points, .mostPoints: "points"
-        }
-        let direction = query.sort.descending ? "DESC" : "ASC", beyond = query.sort.descending ? "<" : ">"
+        let key: String? =
+            switch query.sort {
+            case .created, .newest: nil
+            case .name, .nameDescending: "sortName"
+            case .points, .mostPoints: "points"
+            }
+        let direction = query.sort.descending ? "DESC" : "ASC"
+        let beyond = query.sort.descending ? "<" : ">"
         var conditions: [String] = []
         var arguments: StatementArguments = []
         if let after = query.after {
@@ -63,7 +70,8 @@ extension SQLiteCaptureIndex {
         }
         let tags = Array(Set(query.tags)).sorted()
         if !tags.isEmpty {
-            conditions.append("""
+            conditions.append(
+                """
                 id IN (SELECT captureID FROM capture_tag WHERE tag IN (\(tags.map { _ in "?" }.joined(separator: ", ")))
                        GROUP BY captureID HAVING COUNT(*) = \(tags.count))
                 """)
@@ -79,12 +87,15 @@ extension SQLiteCaptureIndex {
         let path = path
         let tags = try Self.jsonText(labels.tags)
         return try await writing { db in
-            try db.execute(sql: "UPDATE capture SET name = ?, note = ?, tags = ?, revision = revision + 1 WHERE id = ?",
-                           arguments: [labels.name, labels.note, tags, id.rawValue])
+            try db.execute(
+                sql: "UPDATE capture SET name = ?, note = ?, tags = ?, revision = revision + 1 WHERE id = ?",
+                arguments: [labels.name, labels.note, tags, id.rawValue])
             guard db.changesCount > 0 else { return nil }
             try db.execute(sql: "DELETE FROM capture_tag WHERE captureID = ?", arguments: [id.rawValue])
             try Self.indexTags(labels.tags, of: id, db)
-            return try Row.fetchOne(db, sql: "SELECT * FROM capture WHERE id = ?", arguments: [id.rawValue]).map { try Self.capture($0, path) }
+            return try Row.fetchOne(db, sql: "SELECT * FROM capture WHERE id = ?", arguments: [id.rawValue]).map {
+                try Self.capture($0, path)
+            }
         }
     }
 
@@ -123,16 +134,19 @@ extension SQLiteCaptureIndex {
         let c = ["minX", "minY", "minZ", "maxX", "maxY", "maxZ"].compactMap { row[$0] as Double? }
         let bounds = c.count == 6 ? CaptureRecord.Bounds(min: SIMD3(c[0], c[1], c[2]), max: SIMD3(c[3], c[4], c[5])) : nil
         let id: CaptureID = try id(row["id"], path)
-        let tagsText: String = row["tags"], filesText: String = row["files"]
+        let tagsText: String = row["tags"]
+        let filesText: String = row["files"]
         guard let tags = try? JSONDecoder().decode([String].self, from: Data(tagsText.utf8)),
-              let files = try? JSONDecoder().decode([String: String].self, from: Data(filesText.utf8)) else {
+            let files = try? JSONDecoder().decode([String: String].self, from: Data(filesText.utf8))
+        else {
             throw CloudError.io("\(path): capture \(id) has tags or file names that are not the JSON the server writes")
         }
-        return CaptureRecord(id: id, created: Date(unixMilliseconds: row["created"]),
-                             source: row["source"], points: row["points"], bounds: bounds, bytes: row["bytes"],
-                             frames: row["frames"], report: row["report"],
-                             labels: CaptureLabels(name: row["name"], tags: tags, note: row["note"]),
-                             uploadedFiles: files, revision: row["revision"])
+        return CaptureRecord(
+            id: id, created: Date(unixMilliseconds: row["created"]),
+            source: row["source"], points: row["points"], bounds: bounds, bytes: row["bytes"],
+            frames: row["frames"], report: row["report"],
+            labels: CaptureLabels(name: row["name"], tags: tags, note: row["note"]),
+            uploadedFiles: files, revision: row["revision"])
     }
 
     /// `text` as a LIKE pattern that matches exactly it: the wildcards `%` and `_`, and the

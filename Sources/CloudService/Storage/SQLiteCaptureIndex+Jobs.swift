@@ -5,22 +5,30 @@ import GRDB
 extension SQLiteCaptureIndex {
     public func insertJob(_ job: JobRecord) async throws {
         try await writing { db in
-            try db.execute(sql: """
-                INSERT INTO job (id, state, created, updated, framesDone, framesTotal, captureID, problem)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [job.id.rawValue, job.state.rawValue, job.created.unixMilliseconds,
-                                 job.updated.unixMilliseconds, job.framesDone, job.framesTotal,
-                                 job.captureID?.rawValue, job.problem])
+            try db.execute(
+                sql: """
+                    INSERT INTO job (id, state, created, updated, framesDone, framesTotal, captureID, problem)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    job.id.rawValue, job.state.rawValue, job.created.unixMilliseconds,
+                    job.updated.unixMilliseconds, job.framesDone, job.framesTotal,
+                    job.captureID?.rawValue, job.problem
+                ])
         }
     }
 
     public func updateJob(_ job: JobRecord) async throws -> Bool {
         try await writing { db in
-            try db.execute(sql: """
-                UPDATE job SET state = ?, updated = ?, framesDone = ?, framesTotal = ?, captureID = ?, problem = ?
-                WHERE id = ?
-                """, arguments: [job.state.rawValue, job.updated.unixMilliseconds, job.framesDone, job.framesTotal,
-                                 job.captureID?.rawValue, job.problem, job.id.rawValue])
+            try db.execute(
+                sql: """
+                    UPDATE job SET state = ?, updated = ?, framesDone = ?, framesTotal = ?, captureID = ?, problem = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    job.state.rawValue, job.updated.unixMilliseconds, job.framesDone, job.framesTotal,
+                    job.captureID?.rawValue, job.problem, job.id.rawValue
+                ])
             return db.changesCount > 0
         }
     }
@@ -38,17 +46,19 @@ extension SQLiteCaptureIndex {
             throw CloudError.io("\(path): job \(id) has an unknown state")
         }
         let captureID: String? = row["captureID"]
-        return JobRecord(id: id, state: state, created: Date(unixMilliseconds: row["created"]),
-                         updated: Date(unixMilliseconds: row["updated"]), framesDone: row["framesDone"],
-                         framesTotal: row["framesTotal"], captureID: try captureID.map { try Self.id($0, path) },
-                         problem: row["problem"])
+        return JobRecord(
+            id: id, state: state, created: Date(unixMilliseconds: row["created"]),
+            updated: Date(unixMilliseconds: row["updated"]), framesDone: row["framesDone"],
+            framesTotal: row["framesTotal"], captureID: try captureID.map { try Self.id($0, path) },
+            problem: row["problem"])
     }
 
     public func markUnfinishedJobsInterrupted(at date: Date) async throws -> Int {
         try await writing { db in
-            try db.execute(sql: """
-                UPDATE job SET state = 'failed', problem = ?, updated = ? WHERE state IN ('queued', 'running')
-                """, arguments: [JobRecord.interruptedProblem, date.unixMilliseconds])
+            try db.execute(
+                sql: """
+                    UPDATE job SET state = 'failed', problem = ?, updated = ? WHERE state IN ('queued', 'running')
+                    """, arguments: [JobRecord.interruptedProblem, date.unixMilliseconds])
             return db.changesCount
         }
     }
@@ -72,7 +82,9 @@ extension SQLiteCaptureIndex {
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let bound = arguments
         return try await reading { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM job \(filter) ORDER BY id DESC LIMIT ?", arguments: bound).map { try Self.job($0, path) }
+            try Row.fetchAll(db, sql: "SELECT * FROM job \(filter) ORDER BY id DESC LIMIT ?", arguments: bound).map {
+                try Self.job($0, path)
+            }
         }
     }
 }

@@ -22,7 +22,8 @@ public final class SQLiteCaptureIndex: CaptureIndex {
             // The pool asks for WAL; a file system that cannot share memory maps keeps another mode.
             let mode = try pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
             guard mode == "wal" else {
-                throw CloudError.io("\(path): SQLite cannot use WAL mode here (journal mode \(mode ?? "unknown")); put the data folder on a local disk")
+                throw CloudError.io(
+                    "\(path): SQLite cannot use WAL mode here (journal mode \(mode ?? "unknown")); put the data folder on a local disk")
             }
             let problems = try pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
             guard problems == ["ok"] else {
@@ -45,7 +46,9 @@ public final class SQLiteCaptureIndex: CaptureIndex {
     private static func openFailure(_ path: String, _ error: DatabaseError) -> CloudError {
         switch error.resultCode {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT:
-            return .badInput("\(path): not an SQLite database, or a damaged one (\(error.message ?? "\(error.resultCode)")); the capture index cannot be opened")
+            return .badInput(
+                "\(path): not an SQLite database, or a damaged one (\(error.message ?? "\(error.resultCode)")); the capture index cannot be opened"
+            )
         default:
             return .io("\(path): cannot open the capture index: \(error.message ?? "\(error.resultCode)")")
         }
@@ -57,53 +60,55 @@ public final class SQLiteCaptureIndex: CaptureIndex {
             // Times are milliseconds since 1970 (INTEGER). WITHOUT ROWID keeps each table ordered by its
             // id, which is time-ordered: the list query (id < ? ORDER BY id DESC LIMIT ?) walks
             // the primary key and needs no other index.
-            try db.execute(sql: """
-                CREATE TABLE capture (
-                    id TEXT NOT NULL PRIMARY KEY,
-                    created INTEGER NOT NULL,
-                    source TEXT NOT NULL,
-                    points INTEGER NOT NULL,
-                    minX REAL, minY REAL, minZ REAL, maxX REAL, maxY REAL, maxZ REAL,
-                    bytes INTEGER NOT NULL,
-                    frames INTEGER NOT NULL,
-                    report TEXT NOT NULL
-                ) WITHOUT ROWID;
-                CREATE TABLE job (
-                    id TEXT NOT NULL PRIMARY KEY,
-                    state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'succeeded', 'failed')),
-                    created INTEGER NOT NULL,
-                    updated INTEGER NOT NULL,
-                    framesDone INTEGER NOT NULL,
-                    framesTotal INTEGER,
-                    captureID TEXT,
-                    problem TEXT
-                ) WITHOUT ROWID;
-                -- Start-up looks for the unfinished jobs only.
-                CREATE INDEX job_unfinished ON job (state) WHERE state IN ('queued', 'running');
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE capture (
+                        id TEXT NOT NULL PRIMARY KEY,
+                        created INTEGER NOT NULL,
+                        source TEXT NOT NULL,
+                        points INTEGER NOT NULL,
+                        minX REAL, minY REAL, minZ REAL, maxX REAL, maxY REAL, maxZ REAL,
+                        bytes INTEGER NOT NULL,
+                        frames INTEGER NOT NULL,
+                        report TEXT NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE TABLE job (
+                        id TEXT NOT NULL PRIMARY KEY,
+                        state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'succeeded', 'failed')),
+                        created INTEGER NOT NULL,
+                        updated INTEGER NOT NULL,
+                        framesDone INTEGER NOT NULL,
+                        framesTotal INTEGER,
+                        captureID TEXT,
+                        problem TEXT
+                    ) WITHOUT ROWID;
+                    -- Start-up looks for the unfinished jobs only.
+                    CREATE INDEX job_unfinished ON job (state) WHERE state IN ('queued', 'running');
+                    """)
         }
         migrator.registerMigration("v2-labels") { db in
             // A capture's name, note and uploaded file names (JSON: part -> name), its tags in the
             // order given (JSON) and once more one per row, for ?tag=. Older rows get no labels.
-            try db.execute(sql: """
-                ALTER TABLE capture ADD COLUMN name TEXT;
-                ALTER TABLE capture ADD COLUMN note TEXT;
-                ALTER TABLE capture ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';
-                ALTER TABLE capture ADD COLUMN files TEXT NOT NULL DEFAULT '{}';
-                ALTER TABLE capture ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
-                CREATE TABLE capture_tag (
-                    captureID TEXT NOT NULL REFERENCES capture (id) ON DELETE CASCADE,
-                    tag TEXT NOT NULL,
-                    PRIMARY KEY (captureID, tag)
-                ) WITHOUT ROWID;
-                CREATE INDEX capture_tag_by_tag ON capture_tag (tag, captureID);
-                -- The listing's other orders walk these as the newest-first order walks the key; a
-                -- page starts with a seek on (key, id), which a plain column allows and an
-                -- expression does not: the name's sort key is a column computed from it.
-                ALTER TABLE capture ADD COLUMN sortName TEXT COLLATE NOCASE GENERATED ALWAYS AS (COALESCE(name, '')) VIRTUAL;
-                CREATE INDEX capture_by_points ON capture (points, id);
-                CREATE INDEX capture_by_name ON capture (sortName, id);
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE capture ADD COLUMN name TEXT;
+                    ALTER TABLE capture ADD COLUMN note TEXT;
+                    ALTER TABLE capture ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';
+                    ALTER TABLE capture ADD COLUMN files TEXT NOT NULL DEFAULT '{}';
+                    ALTER TABLE capture ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+                    CREATE TABLE capture_tag (
+                        captureID TEXT NOT NULL REFERENCES capture (id) ON DELETE CASCADE,
+                        tag TEXT NOT NULL,
+                        PRIMARY KEY (captureID, tag)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX capture_tag_by_tag ON capture_tag (tag, captureID);
+                    -- The listing's other orders walk these as the newest-first order walks the key; a
+                    -- page starts with a seek on (key, id), which a plain column allows and an
+                    -- expression does not: the name's sort key is a column computed from it.
+                    ALTER TABLE capture ADD COLUMN sortName TEXT COLLATE NOCASE GENERATED ALWAYS AS (COALESCE(name, '')) VIRTUAL;
+                    CREATE INDEX capture_by_points ON capture (points, id);
+                    CREATE INDEX capture_by_name ON capture (sortName, id);
+                    """)
         }
         return migrator
     }

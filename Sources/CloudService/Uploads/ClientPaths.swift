@@ -29,7 +29,8 @@ struct ClientPaths: Sendable {
         case let .file(path):
             if let name = parts[path] { return .part(name) }
             // A place inside an uploaded file ("PATH: depth XMP", "PATH color"): the same place in its part.
-            if let (file, name) = parts.first(where: { path.hasPrefix($0.key) && [":", " "].contains(path.dropFirst($0.key.count).first) }) {
+            if let (file, name) = parts.first(where: { path.hasPrefix($0.key) && [":", " "].contains(path.dropFirst($0.key.count).first) })
+            {
                 return .part(name, within: String(path.dropFirst(file.count)))
             }
             return archiveRoot.flatMap { subject.moved(from: $0, to: archiveName) } ?? subject

@@ -1,11 +1,12 @@
+import CloudArchives
+import CloudCore
+import Foundation
+import Hummingbird
+import SafeIO
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CloudCore
-import CloudArchives
-import SafeIO
-import Foundation
-import Hummingbird
 
 /// Receives a multipart/form-data body part by part: file parts are written straight to disk as
 /// they arrive (never whole in memory), text fields are kept up to 64 KiB each. The body is counted
@@ -122,7 +123,8 @@ private final class PartWriter {
             if fd >= 0 {
                 flush()
                 closeFile()
-                parts.files[name] = .init(name: name, path: "\(folder)/\(name)", filename: Self.parameter("filename", of: disposition ?? ""), bytes: bytes)
+                parts.files[name] = .init(
+                    name: name, path: "\(folder)/\(name)", filename: Self.parameter("filename", of: disposition ?? ""), bytes: bytes)
             } else {
                 guard let text = String(validating: field, as: UTF8.self) else {
                     problem = .badRequest("field \(name): not UTF-8 text", field: name)
@@ -131,7 +133,9 @@ private final class PartWriter {
                 // Refused as the body streams in: a form of thousands of filter steps is turned
                 // away within its first kilobytes, not parsed whole and then refused.
                 guard parts.fields.count < MultipartUpload.maxFields else {
-                    problem = Problem.unprocessable("more than \(MultipartUpload.maxFields) fields; a request may ask for at most \(WorkLimits.maxSteps) filter steps", field: name)
+                    problem = Problem.unprocessable(
+                        "more than \(MultipartUpload.maxFields) fields; a request may ask for at most \(WorkLimits.maxSteps) filter steps",
+                        field: name)
                     return
                 }
                 parts.fields.append((name, text.trimmingCharacters(in: .whitespacesAndNewlines)))

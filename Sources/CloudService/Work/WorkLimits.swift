@@ -20,7 +20,8 @@ struct WorkLimits: Sendable {
 
     init(configuration: ServiceConfiguration) {
         cpuShare = CPUShare(seconds: configuration.maxRequestSeconds, holder: "a request on this server", setting: "--max-request-seconds")
-        memoryShare = MemoryShare(bytes: configuration.maxRequestMemoryBytes, holder: "a request on this server", setting: "--max-request-memory-mb")
+        memoryShare = MemoryShare(
+            bytes: configuration.maxRequestMemoryBytes, holder: "a request on this server", setting: "--max-request-memory-mb")
     }
 
     /// Refuses a request for more than `maxSteps` steps, naming the field they came in.
@@ -46,8 +47,9 @@ struct WorkLimits: Sendable {
         do {
             try cpuShare.admit(steps[...], points: points)
             for step in steps {
-                try MemoryBudget.require(step.filter.workingBytes(points: points), for: "\(step.filter.name) on \(points) points",
-                                         about: .option(step.option), within: memoryShare, held: cloudBytes)
+                try MemoryBudget.require(
+                    step.filter.workingBytes(points: points), for: "\(step.filter.name) on \(points) points",
+                    about: .option(step.option), within: memoryShare, held: cloudBytes)
             }
         } catch let error as CloudError {
             var problem = Problem.from(error)

@@ -44,8 +44,10 @@ public final class WorkerPool: Sendable {
                 item.start = { continuation.resume(with: Result { try work(item.cancelled) }) }
                 item.abandon = { continuation.resume(throwing: CancellationError()) }
                 if !queue.add(item, limit: queueLimit) {
-                    continuation.resume(throwing: Problem(.serviceUnavailable, "the server is busy (\(name): \(queueLimit) requests waiting); retry shortly",
-                                                          headers: [.retryAfter: "1"]))
+                    continuation.resume(
+                        throwing: Problem(
+                            .serviceUnavailable, "the server is busy (\(name): \(queueLimit) requests waiting); retry shortly",
+                            headers: [.retryAfter: "1"]))
                 }
             }
         } onCancel: {

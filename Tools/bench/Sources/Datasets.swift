@@ -132,15 +132,16 @@ enum DatasetBench {
             tumPoints = try frame(spec: tumSpec, output: tumPly, laps: &laps).count
             return tumPoints
         }
-        results["tum_frame"] = PipelineResult(source: tumSpec, frames: 1, points: tumPoints,
-                                              bytes: fileSize(tumPly), timing: tumTiming)
+        results["tum_frame"] = PipelineResult(
+            source: tumSpec, frames: 1, points: tumPoints,
+            bytes: fileSize(tumPly), timing: tumTiming)
 
         let sequences = [
             ("redwood_sequence", "redwood:\(data.path)", "decode", "redwood.ply", runs, warmup),
             // The simulated camera's orbit has no Open3D counterpart (Open3D reads no such source):
             // our throughput alone, with the frames rendered rather than decoded. Rendering takes
             // seconds per run, so a few runs do: the figure is for scale, not for a ratio.
-            ("synthetic_orbit", "synthetic:path=orbit,frames=24", "simulate", "orbit.ply", min(runs, 3), min(warmup, 1)),
+            ("synthetic_orbit", "synthetic:path=orbit,frames=24", "simulate", "orbit.ply", min(runs, 3), min(warmup, 1))
         ]
         for (key, spec, acquire, file, runs, warmup) in sequences {
             let ply = out.appendingPathComponent(file).path
@@ -150,14 +151,16 @@ enum DatasetBench {
                 last = (cloud.count, frames)
                 return cloud.count
             }
-            results[key] = PipelineResult(source: spec, frames: last.frames, points: last.points,
-                                          bytes: fileSize(ply), timing: timing)
+            results[key] = PipelineResult(
+                source: spec, frames: last.frames, points: last.points,
+                bytes: fileSize(ply), timing: timing)
         }
 
         let meta = DatasetMeta(
             tumFrame: .init(colorFile: tum.color.path, depthFile: tum.depth.path, cloudgenPly: tumPly),
-            redwood: .init(directory: data.path, frames: results["redwood_sequence"]!.frames,
-                           cloudgenPly: out.appendingPathComponent("redwood.ply").path))
+            redwood: .init(
+                directory: data.path, frames: results["redwood_sequence"]!.frames,
+                cloudgenPly: out.appendingPathComponent("redwood.ply").path))
         try benchJSON(meta).write(to: workdir.appendingPathComponent("datasets.json"))
         return results
     }

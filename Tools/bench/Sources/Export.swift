@@ -23,8 +23,10 @@ enum Export {
     /// Writes the frame's Open3D inputs and our cloud into `folder`. Integer depth is handed over as
     /// the camera stored it, so that Open3D does its own scaling; float depth (Float16 on phones,
     /// which Open3D cannot read) goes over as our float32 metres.
-    static func write(spec: String, captured: CapturedFrame, frame: RGBDFrame, cloud: PointCloud,
-                      to folder: URL) throws {
+    static func write(
+        spec: String, captured: CapturedFrame, frame: RGBDFrame, cloud: PointCloud,
+        to folder: URL
+    ) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let d = captured.depth
         let depthBytes: Data

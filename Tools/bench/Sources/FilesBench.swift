@@ -45,10 +45,15 @@ enum FilesBench {
             var writes: [String: Timing] = [:]
             let out = dir.appendingPathComponent("cloudgen-out")
             try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-            for (key, file, format) in [("ply_binary", "w.ply", CloudFileFormat.ply(.binary)), ("pcd_binary", "w.pcd", .pcd(.binary)),
-                                        ("pcd_binary_compressed", "w-compressed.pcd", .pcd(.compressed))] {
+            for (key, file, format) in [
+                ("ply_binary", "w.ply", CloudFileFormat.ply(.binary)), ("pcd_binary", "w.pcd", .pcd(.binary)),
+                ("pcd_binary_compressed", "w-compressed.pcd", .pcd(.compressed))
+            ] {
                 let path = out.appendingPathComponent(file).path
-                var t = try measure(runs: runs, warmup: warmup) { try writeCloud(cloud, to: path, format: format); return 1 }
+                var t = try measure(runs: runs, warmup: warmup) {
+                    try writeCloud(cloud, to: path, format: format)
+                    return 1
+                }
                 t.bytes = fileSize(path)
                 writes[key] = t
             }

@@ -80,17 +80,23 @@ enum FilterPipelineBench {
         // TUM's default calibration, which `tum:` assumes, at the frame's own 640x480.
         let tumK = TUMSource.defaultIntrinsics
         let cases: [(key: String, spec: String, input: FilterPipelineInput)] = [
-            ("grabber_frame", "redwood:\(grabberFolder.path)",
-             FilterPipelineInput(intrinsicsFile: grabberFolder.appendingPathComponent("camera_intrinsic.json").path,
-                                 colorFile: grabberFolder.appendingPathComponent("color/000000.png").path,
-                                 depthFile: grabberFolder.appendingPathComponent("depth/000000.png").path,
-                                 depthScale: 1000, width: k.referenceWidth, height: k.referenceHeight,
-                                 fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy,
-                                 cloudgenPly: out.appendingPathComponent("grabber-filtered.ply").path)),
-            ("tum_frame", "tum:\(tum.folder.path)",
-             FilterPipelineInput(tumFolder: tum.folder.path, colorFile: tum.color.path, depthFile: tum.depth.path, depthScale: 5000,
-                                 width: 640, height: 480, fx: tumK.fx, fy: tumK.fy, cx: tumK.cx, cy: tumK.cy,
-                                 cloudgenPly: out.appendingPathComponent("tum-filtered.ply").path)),
+            (
+                "grabber_frame", "redwood:\(grabberFolder.path)",
+                FilterPipelineInput(
+                    intrinsicsFile: grabberFolder.appendingPathComponent("camera_intrinsic.json").path,
+                    colorFile: grabberFolder.appendingPathComponent("color/000000.png").path,
+                    depthFile: grabberFolder.appendingPathComponent("depth/000000.png").path,
+                    depthScale: 1000, width: k.referenceWidth, height: k.referenceHeight,
+                    fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy,
+                    cloudgenPly: out.appendingPathComponent("grabber-filtered.ply").path)
+            ),
+            (
+                "tum_frame", "tum:\(tum.folder.path)",
+                FilterPipelineInput(
+                    tumFolder: tum.folder.path, colorFile: tum.color.path, depthFile: tum.depth.path, depthScale: 5000,
+                    width: 640, height: 480, fx: tumK.fx, fy: tumK.fy, cx: tumK.cx, cy: tumK.cy,
+                    cloudgenPly: out.appendingPathComponent("tum-filtered.ply").path)
+            )
         ]
         var results: [String: FilterPipelineResult] = [:]
         var inputs: [String: FilterPipelineInput] = [:]

@@ -12,6 +12,7 @@ import CloudImages
 import CloudPCL
 import CloudRender
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -125,22 +126,26 @@ enum RenderBench {
         var encode = perPoint(try measure(runs: runs, warmup: warmup) { try PNGWriter.encode(rgb: image, origin: "bench").count })
         let png = try PNGWriter.encode(rgb: image, origin: "bench")
         encode.bytes = png.count
-        let whole = perPoint(try measure(runs: runs, warmup: warmup) {
-            try PNGWriter.encode(rgb: try renderer.render(try renderer.camera(for: view), style: style).image, origin: "bench").count
-        })
-        let (process, stages, share) = try measureProcess(positional[1], plyPath: plyPath, runs: max(3, runs / 2),
-                                                          out: workdir.appendingPathComponent("render-cloudgen.png").path)
-        return Result(build: build, points: cloud.count, size: [1280, 720], threads: ProcessInfo.processInfo.activeProcessorCount,
-                      cloud: plyPath, cloudName: cloudName, read: read, framing: framing, rasterise: rasterise,
-                      rasteriseOneThread: oneThread, shade: shade, encodePNG: encode, pngBytes: png.count, renderToPNG: whole,
-                      process: process, processStagesMs: stages, processStagesShare: share)
+        let whole = perPoint(
+            try measure(runs: runs, warmup: warmup) {
+                try PNGWriter.encode(rgb: try renderer.render(try renderer.camera(for: view), style: style).image, origin: "bench").count
+            })
+        let (process, stages, share) = try measureProcess(
+            positional[1], plyPath: plyPath, runs: max(3, runs / 2),
+            out: workdir.appendingPathComponent("render-cloudgen.png").path)
+        return Result(
+            build: build, points: cloud.count, size: [1280, 720], threads: ProcessInfo.processInfo.activeProcessorCount,
+            cloud: plyPath, cloudName: cloudName, read: read, framing: framing, rasterise: rasterise,
+            rasteriseOneThread: oneThread, shade: shade, encodePNG: encode, pngBytes: png.count, renderToPNG: whole,
+            process: process, processStagesMs: stages, processStagesShare: share)
     }
 
     /// Whole `cloudgen render --json` processes (after one untimed), each timed from spawn to exit,
     /// with the stages each one reports. posix_spawn and waitpid, as Python's subprocess does on
     /// Open3D's side: Foundation's Process added tens of milliseconds a run here.
     static func measureProcess(_ executable: String, plyPath: String, runs: Int, out: String) throws
-        -> (Timing, stages: [String: Double], share: Double) {
+        -> (Timing, stages: [String: Double], share: Double)
+    {
         var samples: [UInt64] = []
         var stages: [String: [Double]] = [:]
         var shares: [Double] = []

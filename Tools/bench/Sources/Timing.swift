@@ -82,6 +82,7 @@ func measureStages(runs: Int, warmup: Int, _ body: (inout Laps) throws -> Int) r
         for stage in laps.order where perStage[stage] == nil { order.append(stage) }
         for (stage, ns) in laps.nanoseconds { perStage[stage, default: []].append(ns) }
     }
-    return StagedTiming(whole: Timing(nanoseconds: whole),
-                        stages: perStage.mapValues { Timing(nanoseconds: $0) }, stageOrder: order)
+    return StagedTiming(
+        whole: Timing(nanoseconds: whole),
+        stages: perStage.mapValues { Timing(nanoseconds: $0) }, stageOrder: order)
 }

@@ -54,7 +54,7 @@ func fail(_ message: String, status: Int32) -> Never {
 /// and a phone LiDAR frame (Float16 metres at 256x192, color at 1920x1440).
 let frameSpecs = [
     ("A", "synthetic:depth=640x480,color=640x480,format=mm16,noise=1"),
-    ("B", "synthetic:depth=256x192,color=1920x1440,format=depth16,noise=1"),
+    ("B", "synthetic:depth=256x192,color=1920x1440,format=depth16,noise=1")
 ]
 
 func benchFrame(_ spec: String, workdir: URL, name: String, runs: Int, warmup: Int) throws -> (FrameResult, PointCloud) {
@@ -65,8 +65,9 @@ func benchFrame(_ spec: String, workdir: URL, name: String, runs: Int, warmup: I
     let frame = try RGBDFrame(decoding: captured, origin: origin)
     let projector = BackProjection()
     let (cloud, counts) = try projector.run(frame)
-    try Export.write(spec: spec, captured: captured, frame: frame, cloud: cloud,
-                     to: workdir.appendingPathComponent(name))
+    try Export.write(
+        spec: spec, captured: captured, frame: frame, cloud: cloud,
+        to: workdir.appendingPathComponent(name))
 
     let convert = try measure(runs: runs, warmup: warmup) {
         try RGBDFrame(decoding: captured, origin: origin, colorAtDepthResolution: true).depth.width
@@ -74,8 +75,10 @@ func benchFrame(_ spec: String, workdir: URL, name: String, runs: Int, warmup: I
     let d = captured.depth
     let depthOnly = try measure(runs: runs, warmup: warmup) {
         try d.data.withUnsafeBytes {
-            try DepthMap(raw: $0, width: d.width, height: d.height, encoding: d.encoding,
-                         bytesPerRow: d.bytesPerRow, origin: origin).width
+            try DepthMap(
+                raw: $0, width: d.width, height: d.height, encoding: d.encoding,
+                bytesPerRow: d.bytesPerRow, origin: origin
+            ).width
         }
     }
     let colorOnly = try measure(runs: runs, warmup: warmup) {
@@ -102,7 +105,7 @@ func benchWrites(_ cloud: PointCloud, workdir: URL, runs: Int, warmup: Int) thro
     let cases: [(String, String, CloudFileFormat)] = [
         ("ply_binary", "a.ply", .ply(.binary)),
         ("pcd_binary", "a.pcd", .pcd(.binary)),
-        ("pcd_binary_compressed", "a-compressed.pcd", .pcd(.compressed)),
+        ("pcd_binary_compressed", "a-compressed.pcd", .pcd(.compressed))
     ]
     var results: [String: Timing] = [:]
     for (key, file, format) in cases {
@@ -187,12 +190,14 @@ do {
         try DatasetBench.run(data: URL(fileURLWithPath: $0, isDirectory: true), workdir: workdir, runs: runs, warmup: warmup)
     }
     let filterPipelines = try grabberPath.map {
-        try FilterPipelineBench.run(grabber: URL(fileURLWithPath: $0, isDirectory: true),
-                                    data: URL(fileURLWithPath: dataPath!, isDirectory: true),
-                                    workdir: workdir, runs: runs, warmup: warmup)
+        try FilterPipelineBench.run(
+            grabber: URL(fileURLWithPath: $0, isDirectory: true),
+            data: URL(fileURLWithPath: dataPath!, isDirectory: true),
+            workdir: workdir, runs: runs, warmup: warmup)
     }
-    let report = Report(build: build, runs: runs, warmup: warmup, frames: frames, writesA: writes, pipelines: pipelines,
-                        filterPipelines: filterPipelines)
+    let report = Report(
+        build: build, runs: runs, warmup: warmup, frames: frames, writesA: writes, pipelines: pipelines,
+        filterPipelines: filterPipelines)
     FileHandle.standardOutput.write(try benchJSON(report))
     FileHandle.standardOutput.write(Data("\n".utf8))
 } catch let error as CloudError {

@@ -1,7 +1,8 @@
+import CloudCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CloudCore
 
 /// What every fuzz target asserts about a reader, beyond "no crash" (which ASan and Swift's
 /// runtime checks enforce): bad bytes are answered with `CloudError.badInput` naming the input,

@@ -1,9 +1,11 @@
+import CloudCore
+import Foundation
+
+@testable import CloudArchives
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CloudCore
-@testable import CloudArchives
-import Foundation
 
 /// Uploaded archives (tar and zip): the input is the archive file, extracted into a fresh folder
 /// under small limits (so that a mutated size cannot make a run slow). Beyond the error contract,

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CloudCapture
 import CloudCore
 import CloudImages
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Capture bundles: the input is manifest.json, in a folder that also holds the frame files the
 /// seeds name (16x12 planes of each size, a 16x12 JPEG), so that a manifest can pass every check

@@ -1,6 +1,5 @@
 import CloudCapture
 
-
 /// Calibration files (`--intrinsics`, a Redwood folder's camera_intrinsic.json, a PCL grabber
 /// frame's XML): Open3D JSON, cloudgen JSON and PCL grabber XML, read from a file as given on
 /// the command line, then turned into intrinsics for a 640x480 depth image as the sources do.

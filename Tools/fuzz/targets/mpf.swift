@@ -1,6 +1,5 @@
 import CloudImages
 
-
 /// A portrait JPEG's structure before any decoding: its marker segments, the Multi-Picture Format
 /// index that places the depth and matte images, and the EXIF orientation.
 @_cdecl("LLVMFuzzerTestOneInput")

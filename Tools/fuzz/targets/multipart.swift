@@ -1,6 +1,5 @@
 @testable import CloudArchives
 
-
 /// The service's multipart/form-data parser, fed as a network would: the first byte picks the
 /// chunk size, the rest is the body (boundary "b"). Parts may be refused, never trap, and never
 /// yield more content than the body holds.

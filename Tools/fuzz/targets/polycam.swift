@@ -1,5 +1,6 @@
-@testable import CloudCapture
 import CloudCore
+
+@testable import CloudCapture
 
 /// A Polycam keyframe's camera file (keyframes/cameras/NAME.json): intrinsics at the image's
 /// size, scaled to a 256x192 depth map as the source does, and the ARKit pose turned into

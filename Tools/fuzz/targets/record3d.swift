@@ -1,5 +1,6 @@
-@testable import CloudCapture
 import CloudCore
+
+@testable import CloudCapture
 
 /// A Record3D export's metadata.json: K at the color images' size, scaled to a 256x192 depth map
 /// as a frame is, and the OpenGL-axes poses turned into cloudgen's, which must stay rotations.

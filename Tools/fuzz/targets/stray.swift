@@ -1,5 +1,6 @@
-@testable import CloudCapture
 import CloudCore
+
+@testable import CloudCapture
 
 /// A Stray Scanner export's index files and older depth frames: camera_matrix.csv (its intrinsics
 /// at a 320x240 video, scaled to a 256x192 depth map as the source does), odometry.csv (each

@@ -1,6 +1,5 @@
 import CloudCapture
 
-
 /// Open3D / Redwood trajectory logs (a redwood: folder's trajectory.log), read from a file.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

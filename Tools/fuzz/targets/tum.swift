@@ -24,7 +24,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         let depths = try TUMSource.readList(depthList, directory: FuzzFolder.path)
         guard !colors.isEmpty, !depths.isEmpty else { return }
         for pair in try TUMSource.associate(depths: depths, colors: colors, depthList: depthList) {
-            if let pose = truth?.pose(at: pair.depth.timestamp), !pose.isRigid() { FuzzContract.fail("a ground-truth pose that is not a rotation") }
+            if let pose = truth?.pose(at: pair.depth.timestamp), !pose.isRigid() {
+                FuzzContract.fail("a ground-truth pose that is not a rotation")
+            }
         }
     }
     return 0

@@ -1,5 +1,6 @@
-@testable import CloudCapture
 import CloudImages
+
+@testable import CloudCapture
 
 /// Apple's depth XMP as a photo carries it: the RDF/XML parsed by expat (XMPPacket), then read as
 /// the depthData and apdi properties (AppleDepthMetadata: ranges, intrinsics, lens tables).
