@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import NIOHTTP1
 
 /// Turns whatever a handler throws into a problem+json answer, and a miss of the router into 404,
 /// or 405 with `Allow` when the path exists for other methods. Nothing a request does reaches the
@@ -13,8 +14,10 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             // The client went away (or stalled past the idle timeout) and its work was cancelled:
             // not the server's fault, and no one reads the answer. 499 (nginx's "client closed
-            // request") in /metrics and the log.
-            if Task.isCancelled || error is CancellationError || ConnectionPresence.current?.isGone == true {
+            // request") in /metrics and the log. The parser's "stream ended" for a body cut off by
+            // the closing connection can arrive before the connection is marked gone.
+            let bodyCutOff = (error as? HTTPParserError) == .invalidEOFState
+            if Task.isCancelled || error is CancellationError || ConnectionPresence.current?.isGone == true || bodyCutOff {
                 context.logger.info(
                     "\(request.method.rawValue) \(request.uri.path): the connection closed before the answer; its work was cancelled")
                 return try Problem.clientClosed.response(from: request, context: context)
