@@ -97,7 +97,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics")
-            ]
+            ],
+            // The OpenAPI document is compiled into the binary as bytes: a bundled resource would
+            // be looked up by a path into the build tree, which an installed binary does not have.
+            resources: [.embedInCode("Resources/openapi.json")]
         ),
         .executableTarget(
             name: "cloudgen",

@@ -8,8 +8,6 @@ extension DepthRange: ExpressibleByArgument {
     public init?(argument: String) {
         self.init(text: argument)
     }
-
-    public static var defaultValueDescription: String { "none" }
 }
 
 /// `--frames N|all`.
