@@ -112,7 +112,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "cloudgen-bench",
-            dependencies: ["CloudCore", "CloudImages", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender"],
+            dependencies: [
+                "CloudCore", "CloudImages", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender", "CloudPipeline",
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
+            ],
             path: "Tools/bench/Sources"
         ),
         // Where ../shared/data is, for the test targets that read real captures.

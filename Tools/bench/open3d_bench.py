@@ -209,17 +209,17 @@ def read_image(path):
     return image
 
 
-def images_to_cloud(color_file, depth_file, depth_scale, intrinsic, lap, read_stage):
+def images_to_cloud(color_file, depth_file, depth_scale, intrinsic, lap):
     """A frame's two image files to Open3D's cloud, as an Open3D user makes it, without depth
-    truncation (cloudgen truncates nothing by default): laps `read_stage`, "convert" and
-    "backproject"."""
+    truncation (cloudgen truncates nothing by default). Laps the stages of `cloudgen capture
+    --json`: "acquire" (reading the files), "convert" and "backProject"."""
     color, depth = read_image(color_file), read_image(depth_file)
-    lap(read_stage)
+    lap("acquire")
     rgbd = o3d.geometry.RGBDImage.create_from_color_and_depth(
         color, depth, depth_scale=depth_scale, depth_trunc=math.inf, convert_rgb_to_intensity=False)
     lap("convert")
     cloud = o3d.geometry.PointCloud.create_from_rgbd_image(rgbd, intrinsic)
-    lap("backproject")
+    lap("backProject")
     return cloud
 
 
@@ -264,11 +264,10 @@ def bench_pipelines(workdir, runs, warmup):
     tum_ply = os.path.join(out, "tum-frame.ply")
 
     def frame(lap):
-        # Stands for cloudgen's "open" (index files, pairing, TUM's default intrinsics): the same
-        # intrinsics, fx = fy = 525, cx = 319.5, cy = 239.5.
+        # Stands for cloudgen opening the source (index files, pairing, TUM's default intrinsics),
+        # which its "acquire" includes: the same intrinsics, fx = fy = 525, cx = 319.5, cy = 239.5.
         intrinsic = o3d.camera.PinholeCameraIntrinsic(o3d.camera.PinholeCameraIntrinsicParameters.PrimeSenseDefault)
-        lap("open")
-        cloud = images_to_cloud(tum["color_file"], tum["depth_file"], 5000.0, intrinsic, lap, "decode")
+        cloud = images_to_cloud(tum["color_file"], tum["depth_file"], 5000.0, intrinsic, lap)
         write_ply(tum_ply, cloud)
         lap("write")
         return cloud
@@ -292,14 +291,14 @@ def bench_pipelines(workdir, runs, warmup):
         poses = read_log_poses(os.path.join(folder, "trajectory.log"))
         if not (len(colors) == len(depths) == len(poses)):
             raise RuntimeError(f"{folder}: {len(colors)} color images, {len(depths)} depth images, {len(poses)} poses")
-        lap("open")
+        # Opening is charged to the first frame's "acquire", as cloudgen's pipeline charges it.
         fused = o3d.geometry.PointCloud()
         for color_file, depth_file, pose in zip(colors, depths, poses):
-            cloud = images_to_cloud(color_file, depth_file, 1000.0, intrinsic, lap, "decode")
+            cloud = images_to_cloud(color_file, depth_file, 1000.0, intrinsic, lap)
             cloud.transform(pose)
-            lap("transform")
+            lap("toWorld")
             fused += cloud
-            lap("concatenate")
+            lap("fuse")
         write_ply(redwood_ply, fused)
         lap("write")
         return fused, len(poses)
@@ -311,7 +310,7 @@ def bench_pipelines(workdir, runs, warmup):
 
 
 def bench_filter_pipelines(workdir, runs, warmup):
-    """cloudgen-bench's FilterPipelineBench the way an Open3D user writes it, on the same files
+    """cloudgen-bench's filter pipelines (`capture --voxel 0.01 --sor 20,2 --normals 0.05`) the way an Open3D user writes it, on the same files
     (filter_pipelines.json): read both images, make the cloud, voxel_down_sample,
     remove_statistical_outlier, estimate_normals with the hybrid search and orient them toward the
     camera (cloudgen's normals face it), write. Open3D runs its outlier removal and normals on
@@ -342,8 +341,8 @@ def bench_filter_pipelines(workdir, runs, warmup):
                 (color_stamp, color_file), (depth_stamp, depth_file) = first_entry("rgb.txt"), first_entry("depth.txt")
                 if abs(color_stamp - depth_stamp) > 0.02:
                     raise RuntimeError(f"{frame['tum_folder']}: the first color and depth frames are not a pair")
-            cloud = images_to_cloud(color_file, depth_file, frame["depth_scale"], intrinsic, lap, "read")
-            points["backproject"] = len(cloud.points)
+            cloud = images_to_cloud(color_file, depth_file, frame["depth_scale"], intrinsic, lap)
+            points["backProject"] = len(cloud.points)
             cloud = cloud.voxel_down_sample(0.01)
             lap("voxel")
             points["voxel"] = len(cloud.points)

@@ -43,15 +43,14 @@ def others_load(path, ticks_per_s):
     return max(0.0, other) / wall if wall else 0.0
 
 
+# The stages `cloudgen capture --json` reports, which Open3D's side laps under the same names.
 STAGES = {
-    "open": "open the source",
-    "decode": "read + decode the images",
+    "acquire": "open the source, read + decode the images",
     "convert": "convert (depth to metres, color at the depth size)",
-    "backproject": "back-projection",
-    "transform": "transform by the pose",
-    "concatenate": "concatenate",
+    "backProject": "back-projection",
+    "toWorld": "transform by the pose",
+    "fuse": "concatenate",
     "write": "write binary PLY",
-    "read": "read the frame (calibration or index files, both images)",
     "voxel": "voxel grid 1 cm",
     "sor": "outlier removal SOR(20, 2)",
     "normals": "normals 5 cm, toward the camera",
@@ -81,7 +80,7 @@ def filter_pipelines(out, ours, ours1, theirs):
             if stage == "write":
                 label += f" ({ours[key]['bytes'] / 1e6:.2f} MB / Open3D {theirs[key]['bytes'] / 1e6:.2f} MB)"
             row(out, f"{title}: {label}", o["stages"][stage], o1["stages"][stage], th["stages"][stage])
-        same = same and ours[key]["points"]["backproject"] == theirs[key]["points"]["backproject"]
+        same = same and ours[key]["points"]["backProject"] == theirs[key]["points"]["backProject"]
     return same
 
 

@@ -1,3 +1,4 @@
+import ArgumentParser
 import CloudCore
 import CloudFiles
 import Foundation
@@ -5,7 +6,10 @@ import Foundation
 /// `cloudgen-bench files DIR [--runs N] [--warmup N]`: reading and writing cloud files in process,
 /// on the files Tools/bench/run puts in DIR (the fused Redwood sequence as binary PLY, binary PCD
 /// and binary_compressed PCD), for open3d_files_bench.py to time Open3D on the very same files.
-enum FilesBench {
+struct FilesBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "files", abstract: "Reading and writing cloud files in process, for open3d_files_bench.py.")
+
     struct Report: Codable {
         var build: String
         var points: Int
@@ -17,27 +21,17 @@ enum FilesBench {
 
     static let files = ["fused.ply", "fused.pcd", "fused-compressed.pcd"]
 
-    static func main(_ arguments: [String]) -> Never {
-        var rest = arguments
-        var runs = 30
-        var warmup = 3
-        var folder: String?
-        while !rest.isEmpty {
-            let a = rest.removeFirst()
-            if a == "--runs" || a == "--warmup", let v = rest.first.flatMap({ Int($0) }) {
-                rest.removeFirst()
-                if a == "--runs" { runs = v } else { warmup = v }
-            } else if folder == nil, !a.hasPrefix("-") {
-                folder = a
-            } else {
-                fail("usage: cloudgen-bench files DIR [--runs N] [--warmup N]", status: 2)
-            }
-        }
-        guard let folder else { fail("usage: cloudgen-bench files DIR [--runs N] [--warmup N]", status: 2) }
-        do {
+    @Argument(help: "The folder Tools/bench/run fills: fused.ply, fused.pcd, fused-compressed.pcd.")
+    var folder: String
+
+    @OptionGroup var counts: RunCounts
+
+    func run() throws {
+        let (runs, warmup) = (counts.runs, counts.warmup)
+        try printReport {
             let dir = URL(fileURLWithPath: folder, isDirectory: true)
             var reads: [String: Timing] = [:]
-            for name in files {
+            for name in Self.files {
                 let path = dir.appendingPathComponent(name).path
                 reads[name] = try measure(runs: runs, warmup: warmup) { try CloudReader.read(path).cloud.count }
             }
@@ -57,18 +51,7 @@ enum FilesBench {
                 t.bytes = fileSize(path)
                 writes[key] = t
             }
-            #if DEBUG
-            let build = "debug"
-            #else
-            let build = "release"
-            #endif
-            FileHandle.standardOutput.write(try benchJSON(Report(build: build, points: cloud.count, reads: reads, writes: writes)))
-            FileHandle.standardOutput.write(Data("\n".utf8))
-            exit(0)
-        } catch let error as CloudError {
-            fail(error.message, status: error.exitStatus)
-        } catch {
-            fail("\(error)", status: 3)
+            return Report(build: build, points: cloud.count, reads: reads, writes: writes)
         }
     }
 }

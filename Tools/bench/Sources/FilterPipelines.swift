@@ -4,13 +4,13 @@ import CloudImages
 import CloudPCL
 import Foundation
 
-/// The cleaning pipeline of issue 4 on one real frame, by stage: read the frame's files, convert,
-/// back-project, voxel grid 1 cm, statistical outlier removal (20, 2), normals within 5 cm facing
-/// the camera, binary PLY. The steps are the ones `capture --voxel 0.01 --sor 20,2 --normals 0.05`
-/// runs, in that order, each timed on its own.
+/// The cleaning pipeline on one real frame, by stage: `capture --voxel 0.01 --sor 20,2 --normals
+/// 0.05 --ply F` (read the frame's files, convert, back-project, voxel grid 1 cm, statistical
+/// outlier removal (20, 2), normals within 5 cm facing the camera, binary PLY), each step timed on
+/// its own by the pipeline.
 struct FilterPipelineResult: Codable {
     var source: String
-    /// Points after each stage that makes or drops points ("backproject", "voxel", "sor").
+    /// Points after each stage that makes or drops points ("backProject", "voxel", "sor", "normals").
     var points: [String: Int]
     var bytes: Int
     var timing: StagedTiming
@@ -36,21 +36,9 @@ struct FilterPipelineInput: Codable {
 }
 
 enum FilterPipelineBench {
-    static let flags = [("--voxel", "0.01"), ("--sor", "20,2"), ("--normals", "0.05")]
-
-    static func run(spec: String, output: String, laps: inout Laps, points: inout [String: Int]) throws -> PointCloud {
-        let steps = try flags.map { try FilterArguments.step(flag: $0.0, value: $0.1) }
-        // Opening the source (its calibration or index files) and decoding the images are one
-        // stage, "read": the whole cost of getting a frame off the disk, on both sides.
-        var cloud = try DatasetBench.firstCloud(spec: spec, laps: &laps, openStage: nil, readStage: "read")
-        points["backproject"] = cloud.count
-        for step in steps {
-            (cloud, points[step.filter.name]) = try step.filter.apply(to: cloud, option: step.option)
-            laps.lap(step.filter.name)
-        }
-        try writeCloud(cloud, to: output, format: .ply(.binary))
-        laps.lap("write")
-        return cloud
+    /// `capture --voxel 0.01 --sor 20,2 --normals 0.05`, in that order.
+    static func steps() throws -> [FilterStep] {
+        try [("voxel", "0.01"), ("sor", "20,2"), ("normals", "0.05")].map { try FilterArguments.step(option: $0.0, value: $0.1) }
     }
 
     /// The PCL grabber frame as Open3D reads a frame: color and 16-bit millimetre depth PNGs and an
@@ -102,8 +90,12 @@ enum FilterPipelineBench {
         var inputs: [String: FilterPipelineInput] = [:]
         for (key, spec, input) in cases {
             var points: [String: Int] = [:]
-            let timing = try measureStages(runs: runs, warmup: warmup) { laps in
-                try run(spec: spec, output: input.cloudgenPly, laps: &laps, points: &points).count
+            let steps = try steps()
+            let timing = try measureStages(runs: runs, warmup: warmup) {
+                let outcome = try CaptureRun(spec: spec, frames: 1, filters: steps, output: input.cloudgenPly).run()
+                points = ["backProject": outcome.steps.first?.pointsIn ?? outcome.points]
+                for step in outcome.steps { points[step.name] = step.pointsOut }
+                return (outcome.points, outcome.stages)
             }
             results[key] = FilterPipelineResult(source: spec, points: points, bytes: fileSize(input.cloudgenPly), timing: timing)
             inputs[key] = input

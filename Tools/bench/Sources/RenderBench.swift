@@ -5,6 +5,7 @@
 // at 1280x800. Puts the PLY in WORKDIR for Tools/bench/open3d_render_bench.py and prints one JSON
 // object.
 
+import ArgumentParser
 import CloudCapture
 import CloudCore
 import CloudFiles
@@ -17,7 +18,10 @@ import Foundation
 import Glibc
 #endif
 
-enum RenderBench {
+struct RenderBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render", abstract: "The renderer stage by stage, and the whole `cloudgen render` process, on one cloud.")
+
     struct Result: Codable {
         var build: String
         var points: Int
@@ -48,51 +52,36 @@ enum RenderBench {
         var processStagesShare: Double
     }
 
-    static func main(_ arguments: [String]) -> Never {
-        #if DEBUG
-        let build = "debug"
-        #else
-        let build = "release"
-        #endif
-        do {
-            let encoder = JSONEncoder()
-            encoder.keyEncodingStrategy = .convertToSnakeCase
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            FileHandle.standardOutput.write(try encoder.encode(run(arguments, build: build)) + Data("\n".utf8))
-            exit(0)
-        } catch let error as CloudError {
-            fail(error.message, status: error.exitStatus)
-        } catch {
-            fail("\(error)", status: 3)
-        }
+    @Argument(help: "Where the cloud's PLY (read by Open3D's side) and the images go.")
+    var workdir: String
+
+    @Argument(help: "The cloudgen binary whose whole `render` process is timed.")
+    var cloudgen: String
+
+    @Option(help: "The binary PLY to draw; without it, one frame of the simulated room at 1280x800.")
+    var cloud: String?
+
+    @Option(help: "Timed runs of each measurement.")
+    var runs = 20
+
+    @Option(help: "Untimed runs first.")
+    var warmup = 3
+
+    func validate() throws {
+        try RunCounts.check(runs: runs, warmup: warmup)
     }
 
-    static func run(_ arguments: [String], build: String) throws -> Result {
-        var rest = arguments
-        var runs = 20
-        var warmup = 3
-        var positional: [String] = []
-        var cloudFile: String?
-        while !rest.isEmpty {
-            let a = rest.removeFirst()
-            if a == "--runs" || a == "--warmup", let v = rest.first.flatMap({ Int($0) }), v >= (a == "--runs" ? 1 : 0) {
-                rest.removeFirst()
-                if a == "--runs" { runs = v } else { warmup = v }
-            } else if a == "--cloud", !rest.isEmpty {
-                cloudFile = rest.removeFirst()
-            } else {
-                positional.append(a)
-            }
-        }
-        guard positional.count == 2 else {
-            throw CloudError.badInput("usage: cloudgen-bench render WORKDIR CLOUDGEN [--cloud FILE.ply] [--runs N] [--warmup N]")
-        }
-        let workdir = URL(fileURLWithPath: positional[0], isDirectory: true)
+    func run() throws {
+        try printReport { try measureAll() }
+    }
+
+    func measureAll() throws -> Result {
+        let workdir = URL(fileURLWithPath: workdir, isDirectory: true)
         try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
 
         let plyPath = workdir.appendingPathComponent("render-cloud.ply").path
         let cloudName: String
-        if let cloudFile {
+        if let cloudFile = cloud {
             // Both sides read these very bytes.
             try? FileManager.default.removeItem(atPath: plyPath)
             try FileManager.default.copyItem(atPath: cloudFile, toPath: plyPath)
@@ -130,8 +119,8 @@ enum RenderBench {
             try measure(runs: runs, warmup: warmup) {
                 try PNGWriter.encode(rgb: try renderer.render(try renderer.camera(for: view), style: style).image, origin: "bench").count
             })
-        let (process, stages, share) = try measureProcess(
-            positional[1], plyPath: plyPath, runs: max(3, runs / 2),
+        let (process, stages, share) = try Self.measureProcess(
+            cloudgen, plyPath: plyPath, runs: max(3, runs / 2),
             out: workdir.appendingPathComponent("render-cloudgen.png").path)
         return Result(
             build: build, points: cloud.count, size: [1280, 720], threads: ProcessInfo.processInfo.activeProcessorCount,

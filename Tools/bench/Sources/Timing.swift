@@ -40,18 +40,15 @@ func measure(runs: Int, warmup: Int, _ body: () throws -> Int) rethrows -> Timin
     return Timing(nanoseconds: samples)
 }
 
-/// The clock of one end-to-end run: `lap(stage)` charges the time since the previous lap (or the
-/// start) to `stage`, adding up when a stage recurs, as it does once per frame of a sequence.
-struct Laps {
+/// The stages of one run of a pipeline, as the pipeline's own report times them, in the order
+/// they first ran; a stage that recurs (once per frame of a sequence) adds up.
+struct StageTimes {
     private(set) var nanoseconds: [String: UInt64] = [:]
     private(set) var order: [String] = []
-    private var last = DispatchTime.now().uptimeNanoseconds
 
-    mutating func lap(_ stage: String) {
-        let now = DispatchTime.now().uptimeNanoseconds
+    mutating func add(_ stage: String, milliseconds: Double) {
         if nanoseconds[stage] == nil { order.append(stage) }
-        nanoseconds[stage, default: 0] += now - last
-        last = now
+        nanoseconds[stage, default: 0] += UInt64((milliseconds * 1e6).rounded())
     }
 }
 
@@ -63,24 +60,21 @@ struct StagedTiming: Codable {
     var stageOrder: [String]
 }
 
-/// Like `measure`, for a pipeline that calls `laps.lap(stage)` after each stage: every run is
-/// timed as a whole, and each stage's median is taken over the same runs. The medians of the
-/// stages need not add up to the median of the whole, but come close on a quiet machine.
-func measureStages(runs: Int, warmup: Int, _ body: (inout Laps) throws -> Int) rethrows -> StagedTiming {
-    for _ in 0..<warmup {
-        var laps = Laps()
-        sink &+= try body(&laps)
-    }
+/// Like `measure`, for a pipeline that reports its own stages: every run is timed as a whole here,
+/// and each stage's median is taken over the same runs. The medians of the stages need not add up
+/// to the median of the whole, but come close on a quiet machine.
+func measureStages(runs: Int, warmup: Int, _ body: () throws -> (result: Int, stages: StageTimes)) rethrows -> StagedTiming {
+    for _ in 0..<warmup { sink &+= try body().result }
     var whole: [UInt64] = []
     var perStage: [String: [UInt64]] = [:]
     var order: [String] = []
     for _ in 0..<runs {
         let start = DispatchTime.now().uptimeNanoseconds
-        var laps = Laps()
-        sink &+= try body(&laps)
+        let (result, stages) = try body()
         whole.append(DispatchTime.now().uptimeNanoseconds - start)
-        for stage in laps.order where perStage[stage] == nil { order.append(stage) }
-        for (stage, ns) in laps.nanoseconds { perStage[stage, default: []].append(ns) }
+        sink &+= result
+        for stage in stages.order where perStage[stage] == nil { order.append(stage) }
+        for (stage, ns) in stages.nanoseconds { perStage[stage, default: []].append(ns) }
     }
     return StagedTiming(
         whole: Timing(nanoseconds: whole),

@@ -1,13 +1,12 @@
-// cloudgen-bench: times cloudgen's frame stages on the simulated camera's frames and exports the
-// same inputs for Tools/bench/open3d_bench.py, so that `Tools/bench/run` can put both side by side.
-// With --data (Open3D's sample RGBD folder, ../shared/data/open3d-rgbd) it also times real files
-// to binary PLY: the TUM frame, and the Redwood sequence fused by its trajectory. With --grabber
-// (the PCL grabber recordings, ../shared/data/pcl-grabber) as well, the cleaning pipeline (voxel,
-// outlier removal, normals) runs on the grabber frame and the TUM frame.
-//
-// Usage: cloudgen-bench WORKDIR [--runs N] [--warmup N] [--data DIR [--grabber DIR]]
-// Prints one JSON object on stdout. Build with -c release: debug timings mean nothing.
+// `cloudgen-bench [frames] WORKDIR [--runs N] [--warmup N] [--data DIR [--grabber DIR]]`: times
+// cloudgen's frame stages on the simulated camera's frames and exports the same inputs for
+// Tools/bench/open3d_bench.py, so that `Tools/bench/run` can put both side by side. With --data
+// (Open3D's sample RGBD folder, ../shared/data/open3d-rgbd) it also times real files to binary PLY
+// through `capture`'s own pipeline: the TUM frame, and the Redwood sequence fused by its trajectory.
+// With --grabber (the PCL grabber recordings, ../shared/data/pcl-grabber) as well, the cleaning
+// pipeline (voxel, outlier removal, normals) runs on the grabber frame and the TUM frame.
 
+import ArgumentParser
 import CloudCapture
 import CloudCore
 import CloudFiles
@@ -43,11 +42,6 @@ struct Report: Codable {
     var pipelines: [String: PipelineResult]?
     /// With --data and --grabber: frame -> voxel -> SOR -> normals -> PLY (grabber_frame, tum_frame).
     var filterPipelines: [String: FilterPipelineResult]?
-}
-
-func fail(_ message: String, status: Int32) -> Never {
-    FileHandle.standardError.write(Data("cloudgen-bench: \(message)\n".utf8))
-    exit(status)
 }
 
 /// The two frames of the issue: a Kinect-class frame (16-bit millimetres, color at the depth size)
@@ -122,86 +116,44 @@ func benchWrites(_ cloud: PointCloud, workdir: URL, runs: Int, warmup: Int) thro
     return results
 }
 
-// MARK: Command line
+struct FramesBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "frames", abstract: "The frame stages, and with --data the real-file pipelines, beside Open3D's.")
 
-// `cloudgen-bench render ...`: the renderer's own benchmark (RenderBench.swift); `files ...`:
-// reading and writing cloud files (FilesBench.swift).
-if CommandLine.arguments.dropFirst().first == "render" {
-    RenderBench.main(Array(CommandLine.arguments.dropFirst(2)))
-}
-if CommandLine.arguments.dropFirst().first == "files" {
-    FilesBench.main(Array(CommandLine.arguments.dropFirst(2)))
-}
+    @Argument(help: "Where the inputs for Open3D's side and the written files go.")
+    var workdir: String
 
-var arguments = Array(CommandLine.arguments.dropFirst())
-var runs = 30
-var warmup = 3
-var workdirPath: String?
-var dataPath: String?
-var grabberPath: String?
-let usage = "usage: cloudgen-bench WORKDIR [--runs N] [--warmup N] [--data DIR [--grabber DIR]]"
-while !arguments.isEmpty {
-    let a = arguments.removeFirst()
-    switch a {
-    case "--runs", "--warmup":
-        guard let v = arguments.first.flatMap({ Int($0) }), v >= (a == "--runs" ? 1 : 0) else {
-            fail("\(a) needs a count (--runs at least 1)", status: 2)
+    @OptionGroup var counts: RunCounts
+
+    @Option(help: "Open3D's sample RGBD folder (../shared/data/open3d-rgbd): time real files to binary PLY.")
+    var data: String?
+
+    @Option(help: "The PCL grabber recordings (../shared/data/pcl-grabber): time the cleaning pipeline (needs --data).")
+    var grabber: String?
+
+    func validate() throws {
+        if grabber != nil && data == nil { throw ValidationError("--grabber goes with --data (the TUM frame comes from there)") }
+    }
+
+    func run() throws {
+        let (runs, warmup) = (counts.runs, counts.warmup)
+        try printReport {
+            let workdir = URL(fileURLWithPath: workdir, isDirectory: true)
+            try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
+            var frames: [String: FrameResult] = [:]
+            var clouds: [String: PointCloud] = [:]
+            for (name, spec) in frameSpecs {
+                (frames[name], clouds[name]) = try benchFrame(spec, workdir: workdir, name: name, runs: runs, warmup: warmup)
+            }
+            let data = data.map { URL(fileURLWithPath: $0, isDirectory: true) }
+            return Report(
+                build: build, runs: runs, warmup: warmup, frames: frames,
+                writesA: try benchWrites(clouds["A"]!, workdir: workdir, runs: runs, warmup: warmup),
+                pipelines: try data.map { try DatasetBench.run(data: $0, workdir: workdir, runs: runs, warmup: warmup) },
+                filterPipelines: try grabber.map {
+                    try FilterPipelineBench.run(
+                        grabber: URL(fileURLWithPath: $0, isDirectory: true), data: data!, workdir: workdir, runs: runs, warmup: warmup)
+                })
         }
-        arguments.removeFirst()
-        if a == "--runs" { runs = v } else { warmup = v }
-    case "--data":
-        guard let v = arguments.first, !v.hasPrefix("-") else { fail("--data needs a folder", status: 2) }
-        arguments.removeFirst()
-        dataPath = v
-    case "--grabber":
-        guard let v = arguments.first, !v.hasPrefix("-") else { fail("--grabber needs a folder", status: 2) }
-        arguments.removeFirst()
-        grabberPath = v
-    case "-h", "--help":
-        print(usage)
-        exit(0)
-    default:
-        guard workdirPath == nil, !a.hasPrefix("-") else { fail("unexpected argument '\(a)'", status: 2) }
-        workdirPath = a
     }
-}
-guard let workdirPath else { fail(usage, status: 2) }
-if grabberPath != nil && dataPath == nil { fail("--grabber goes with --data (the TUM frame comes from there)", status: 2) }
-
-#if DEBUG
-let build = "debug"
-FileHandle.standardError.write(Data("cloudgen-bench: debug build; these timings say nothing about release speed\n".utf8))
-#else
-let build = "release"
-#endif
-
-do {
-    let workdir = URL(fileURLWithPath: workdirPath, isDirectory: true)
-    try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
-    var frames: [String: FrameResult] = [:]
-    var cloudA: PointCloud?
-    for (name, spec) in frameSpecs {
-        let (result, cloud) = try benchFrame(spec, workdir: workdir, name: name, runs: runs, warmup: warmup)
-        frames[name] = result
-        if name == "A" { cloudA = cloud }
-    }
-    let writes = try benchWrites(cloudA!, workdir: workdir, runs: runs, warmup: warmup)
-    let pipelines = try dataPath.map {
-        try DatasetBench.run(data: URL(fileURLWithPath: $0, isDirectory: true), workdir: workdir, runs: runs, warmup: warmup)
-    }
-    let filterPipelines = try grabberPath.map {
-        try FilterPipelineBench.run(
-            grabber: URL(fileURLWithPath: $0, isDirectory: true),
-            data: URL(fileURLWithPath: dataPath!, isDirectory: true),
-            workdir: workdir, runs: runs, warmup: warmup)
-    }
-    let report = Report(
-        build: build, runs: runs, warmup: warmup, frames: frames, writesA: writes, pipelines: pipelines,
-        filterPipelines: filterPipelines)
-    FileHandle.standardOutput.write(try benchJSON(report))
-    FileHandle.standardOutput.write(Data("\n".utf8))
-} catch let error as CloudError {
-    fail(error.message, status: error.exitStatus)
-} catch {
-    fail("\(error)", status: 3)
 }
