@@ -1,12 +1,13 @@
 /*
- * Libraries opened with dlopen on first use rather than linked (libtiff, libheif, expat, OpenEXR): each
- * brings libraries of its own that every cloudgen process would otherwise load at start, for
- * inputs few commands read (Docs/architecture.md, "Start-up").
+ * Libraries opened with dlopen on first use rather than linked (libtiff, libheif, expat, OpenEXR,
+ * FFmpeg): each brings libraries of its own that every cloudgen process would otherwise load at
+ * start, for inputs few commands read (Docs/architecture.md, "Start-up").
  *
- * Each such library has a header (tiff_library.h, heif_library.h, expat_library.h, exr_library.h) that the code
- * using it includes instead of the library's own: every function used is a macro for a pointer in
- * a struct of function pointers, typed from the library's declaration (as OpenGL loaders do). A
- * function missing from that struct fails the link, since nothing links the library.
+ * Each such library has a header (tiff_library.h, heif_library.h, expat_library.h, exr_library.h,
+ * video_library.h) that the code using it includes instead of the library's own: every function
+ * used is a macro for a pointer in a struct of function pointers, typed from the library's
+ * declaration (as OpenGL loaders do). A function missing from that struct fails the link, since
+ * nothing links the library.
  */
 #ifndef CIC_LIBRARY_LOADER_H
 #define CIC_LIBRARY_LOADER_H
