@@ -68,14 +68,14 @@ final class WarningDoorsTests: XCTestCase {
 
     /// The pipeline's and the filters' warnings, and the filters' arguments, each door in its words.
     func testARangeAndAGridDroppedAreWarnedAboutWithTheOptionsAsGiven() throws {
-        let (warnings, report) = try cli(["--depth-scale", "5000", "--range", "0.3,1", "--organized", "--voxel", "0.02"])
-        let document = try http(["depth_scale=5000", "range=0.3,1", "organized=true", "voxel=0.02"])
+        let (warnings, report) = try cli(["--depth-scale", "5000", "--range", "0.3,2", "--organized", "--voxel", "0.02"])
+        let document = try http(["depth_scale=5000", "range=0.3,2", "organized=true", "voxel=0.02"])
         let served = try XCTUnwrap(document["warnings"] as? [String])
         let grid = "drops the organized grid (voxel centroids have no pixel); the cloud is unorganized from here on"
         XCTAssertTrue(warnings.contains("--voxel 0.02 " + grid), "\(warnings)")
         XCTAssertTrue(served.contains("voxel=0.02 " + grid), "\(served)")
-        let dropped = try XCTUnwrap(warnings.first { $0.hasPrefix("--range 0.3,1 dropped ") }, "\(warnings)")
-        XCTAssertTrue(served.contains("range=0.3,1" + dropped.dropFirst("--range 0.3,1".count)), "\(served)")
+        let dropped = try XCTUnwrap(warnings.first { $0.hasPrefix("--range 0.3,2 dropped ") }, "\(warnings)")
+        XCTAssertTrue(served.contains("range=0.3,2" + dropped.dropFirst("--range 0.3,2".count)), "\(served)")
         XCTAssertEqual(served.count, warnings.count, "\(served) against \(warnings)")
         XCTAssertFalse(served.contains { $0.contains("--") }, "a warning names a CLI flag: \(served)")
         let arguments = { (report: [String: Any]) in (report["filters"] as? [[String: Any]])?.map { $0["argument"] as? String } }
