@@ -1,7 +1,7 @@
 extension CloudError {
-    /// What an error is about, which a door may name in its own way: a file the CLI names by its
-    /// path and the service by its upload part, an option the CLI names as a flag and the service
-    /// as a field.
+    /// What an error or a warning is about, which a door may name in its own way: a file the CLI
+    /// names by its path and the service by its upload part, an option the CLI names as a flag and
+    /// the service as a field.
     public enum Subject: Hashable, Sendable {
         /// A file or folder, by the path it was opened with.
         case file(String)
