@@ -18,7 +18,7 @@ public protocol DepthSource: AnyObject {
 
     /// What the user must know about the data before trusting the cloud (defaults that were
     /// assumed, depth that is not metric, ...), one sentence each. Nothing is silent.
-    var warnings: [String] { get }
+    var warnings: [CloudWarning] { get }
 
     /// How many frames the source has in all, when it knows (a recording, the simulated camera);
     /// nil for a live camera. Progress shows a total and the time left from it.
@@ -31,7 +31,7 @@ public protocol DepthSource: AnyObject {
 }
 
 extension DepthSource {
-    public var warnings: [String] { [] }
+    public var warnings: [CloudWarning] { [] }
     public var knownFrameCount: Int? { nil }
     public var worldUp: SIMD3<Double>? { nil }
 }

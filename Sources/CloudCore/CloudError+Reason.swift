@@ -1,10 +1,14 @@
 extension CloudError {
-    /// Why an error happened: text that may refer to options ("several frames: add
-    /// \(switch: "fuse")"), which each door words as its own (`--fuse`, `fuse=true`).
-    public struct Reason: Equatable, Sendable, ExpressibleByStringInterpolation {
-        public enum Piece: Equatable, Sendable {
+    /// Why an error or a warning happened: text that may refer to options ("several frames: add
+    /// \(switch: "fuse")"), which each door words as its own (`--fuse`, `fuse=true`), and to files
+    /// ("using \(option: "intrinsics", file: PATH) instead of \(file: PATH)"), which each door
+    /// names as its own (a path, an uploaded part).
+    public struct Reason: Hashable, Sendable, ExpressibleByStringInterpolation {
+        public enum Piece: Hashable, Sendable {
             case text(String)
             case option(Option)
+            /// A file (or another subject) the reason names besides its own subject.
+            case subject(Subject)
         }
 
         public var pieces: [Piece]
@@ -20,8 +24,25 @@ extension CloudError {
                 switch piece {
                 case let .text(text): return text
                 case let .option(given): return option(given)
+                case let .subject(named): return named.rendered(option: option)
                 }
             }.joined()
+        }
+
+        /// The same reason with the files it names (as subjects, or as an option's value) renamed by
+        /// `rename`: a door's own names for them, as `ClientPaths` renames a subject.
+        public func renaming(_ rename: (Subject) -> Subject) -> Reason {
+            Reason(
+                pieces: pieces.map { piece in
+                    switch piece {
+                    case .text: return piece
+                    case let .subject(named): return .subject(rename(named))
+                    case var .option(given):
+                        guard given.valueIsPath, let path = given.value else { return piece }
+                        given.value = rename(.file(path)).text
+                        return .option(given)
+                    }
+                })
         }
 
         public static func + (lhs: Reason, rhs: Reason) -> Reason { Reason(pieces: lhs.pieces + rhs.pieces) }
@@ -40,6 +61,11 @@ extension CloudError {
                 pieces.append(.option(Option(name, value)))
             }
             public mutating func appendInterpolation(switch name: String) { pieces.append(.option(.switch(name))) }
+            /// An option whose value is a file's path ("--intrinsics PATH").
+            public mutating func appendInterpolation(option name: String, file path: String) {
+                pieces.append(.option(Option(name, path, valueIsPath: true)))
+            }
+            public mutating func appendInterpolation(file path: String) { pieces.append(.subject(.file(path))) }
             public mutating func appendInterpolation(_ option: Option) { pieces.append(.option(option)) }
 
             private mutating func append(_ text: String) {

@@ -1,8 +1,8 @@
 extension CloudError {
-    /// What an error is about, which a door may name in its own way: a file the CLI names by its
-    /// path and the service by its upload part, an option the CLI names as a flag and the service
-    /// as a field.
-    public enum Subject: Equatable, Sendable {
+    /// What an error or a warning is about, which a door may name in its own way: a file the CLI
+    /// names by its path and the service by its upload part, an option the CLI names as a flag and
+    /// the service as a field.
+    public enum Subject: Hashable, Sendable {
         /// A file or folder, by the path it was opened with.
         case file(String)
         /// A source, by its spec as given ("synthetic:depth=640x480", "tum:DIR").
@@ -48,15 +48,18 @@ extension CloudError {
     /// An option of a capture or filter, named as the CLI's long flag without its dashes
     /// ("depth-scale"), with its value when one is meant. A switch (`--fuse`) has no value of its
     /// own; referring to it means turning it on.
-    public struct Option: Equatable, Sendable {
+    public struct Option: Hashable, Sendable {
         public var name: String
         public var value: String?
         public var isSwitch: Bool
+        /// The value is a file's path (`--intrinsics PATH`), which a door may name its own way.
+        public var valueIsPath: Bool
 
-        public init(_ name: String, _ value: String? = nil, isSwitch: Bool = false) {
+        public init(_ name: String, _ value: String? = nil, isSwitch: Bool = false, valueIsPath: Bool = false) {
             self.name = name
             self.value = value
             self.isSwitch = isSwitch
+            self.valueIsPath = valueIsPath
         }
 
         public static func `switch`(_ name: String) -> Option { Option(name, isSwitch: true) }

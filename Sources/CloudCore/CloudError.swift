@@ -3,7 +3,7 @@
 /// prints `message`, "SUBJECT: reason" with options as flags (`--voxel 0: ...`); the service
 /// names the subject in problem+json's `field` or `part` and words options as its fields
 /// (`voxel=0`), without rewriting the CLI's text.
-public struct CloudError: Error, Equatable, CustomStringConvertible, Sendable {
+public struct CloudError: Error, CloudMessage, Equatable, CustomStringConvertible, Sendable {
     public enum Kind: Equatable, Sendable {
         /// The request or an input file is wrong; the subject names the file or option.
         case badInput
@@ -39,20 +39,7 @@ public struct CloudError: Error, Equatable, CustomStringConvertible, Sendable {
     /// much), a device or I/O failure 3.
     public var exitStatus: Int32 { kind == .deviceOrIO ? 3 : 2 }
 
-    /// The CLI's line (without "cloudgen: "): "SUBJECT: reason", options worded as flags.
-    public var message: String { rendered(option: \.flag) }
     public var description: String { message }
-
-    /// "SUBJECT: reason" with every option, the subject's and those the reason refers to, worded by `option`.
-    public func rendered(option: (Option) -> String) -> String {
-        rendered(subject: subject.map { $0.rendered(option: option) }, option: option)
-    }
-
-    /// "SUBJECT: reason" with the subject already worded by the caller (a door's name for a file).
-    public func rendered(subject: String?, option: (Option) -> String) -> String {
-        let reason = reason.rendered(option: option)
-        return subject.map { "\($0): \(reason)" } ?? reason
-    }
 
     /// The same error about another subject: a door's own name for the file (StagedDirectory's
     /// destination for its hidden staging folder).

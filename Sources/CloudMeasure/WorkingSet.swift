@@ -47,8 +47,9 @@ final class WorkingSet {
                 to: cloud, option: CloudError.Option("leaf", "\(settings.leaf)")
             ).cloud
         } catch let error as CloudError {
-            // Measuring is the CLI's alone: its scan, then its flag.
-            throw CloudError(error.kind, "\(name): \(error.message)")
+            // The scan, then the option (`--leaf`, the route's `leaf`), each door wording it.
+            let option = error.subject.map { CloudError.Reason(pieces: [.subject($0), .text(": ")]) } ?? ""
+            throw CloudError(error.kind, subject: nil, "\(name): " + option + error.reason)
         }
         let eye = scan.cameraPositions[0]
         // Eight neighbours tell a level surface from an upright one, which is all they are for.

@@ -11,9 +11,6 @@ public struct FilterStep: Equatable, Sendable {
         self.option = option
         self.filter = filter
     }
-
-    /// The CLI's wording: "--voxel 0.01", "--foreground".
-    public var label: String { option.flag }
 }
 
 /// The filter options' syntax, shared by every door that filters (the CLI's flags, the

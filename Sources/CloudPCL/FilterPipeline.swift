@@ -5,13 +5,30 @@ import SafeIO
 public struct FilterStepReport: Encodable, Equatable, Sendable {
     /// "range", "crop", "voxel", "sor", "radius", "foreground".
     public var name: String
-    /// The flag as given, e.g. "--voxel 0.01".
-    public var argument: String
+    /// The option and value as given, which each door words its own way.
+    public var option: CloudError.Option
     public var parameters: [String: FilterParameter]
     /// Points with finite coordinates before and after the step.
     public var pointsIn: Int
     public var pointsOut: Int
     public var milliseconds: Double
+
+    /// The CLI's wording of the option, `--json`'s `argument`: "--voxel 0.01".
+    public var argument: String { option.flag }
+
+    private enum Key: String, CodingKey {
+        case name, argument, parameters, pointsIn, pointsOut, milliseconds
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(argument, forKey: .argument)
+        try container.encode(parameters, forKey: .parameters)
+        try container.encode(pointsIn, forKey: .pointsIn)
+        try container.encode(pointsOut, forKey: .pointsOut)
+        try container.encode(milliseconds, forKey: .milliseconds)
+    }
 }
 
 /// Filter steps run in the order given, with the organized grid kept exactly as long as it is
@@ -51,7 +68,7 @@ public struct FilterPipeline: Sendable {
     /// dropped) go to `warnings`.
     public func run(
         _ cloud: PointCloud, viewpoint: Viewpoint = .camera,
-        warnings: inout [String]
+        warnings: inout [CloudWarning]
     ) throws -> (cloud: PointCloud, reports: [FilterStepReport]) {
         guard !steps.isEmpty else { return (cloud, []) }
         var cloud = cloud
@@ -76,14 +93,15 @@ public struct FilterPipeline: Sendable {
             let keepGrid = wantsGrid(from: index + 1)
             if cloud.organized != nil, !step.filter.keepsGrid, organized {
                 warnings.append(
-                    "\(step.label) drops the organized grid (voxel centroids have no pixel); the cloud is unorganized from here on")
+                    CloudWarning(
+                        "\(step.option) drops the organized grid (voxel centroids have no pixel); the cloud is unorganized from here on"))
             }
             let (filtered, kept) = try step.filter.apply(to: cloud, keepGrid: keepGrid, viewpoint: viewpoint, option: step.option)
             cloud = filtered
             let ms = watch.lap()
             reports.append(
                 FilterStepReport(
-                    name: step.filter.name, argument: step.label, parameters: step.filter.parameters,
+                    name: step.filter.name, option: step.option, parameters: step.filter.parameters,
                     pointsIn: points, pointsOut: kept, milliseconds: ms))
             points = kept
         }

@@ -103,7 +103,7 @@ public struct CapturePipeline {
         var fused = PointCloud(positions: [], colors: nil)
         var files: [CaptureReport.File] = []
         var filterReports: [FilterStepReport] = []
-        var filterWarnings: [String] = []
+        var filterWarnings: [CloudWarning] = []
         // The cameras' mean position: what a fused cloud's normals face (see below).
         var cameraSum = SIMD3<Float>.zero
         var index = 0
@@ -168,7 +168,9 @@ public struct CapturePipeline {
                 clock.lap("fuse")
             } else if frameLimit != 1 && Self.isBlank(cloud) && !outputs.isEmpty {
                 // One blank frame (a covered lens, a range that excludes it) should not end a recording.
-                observer.warning("\(source.name): frame \(index) has no points\(why(counts, frameReports).text); no file written for it")
+                observer.warning(
+                    CloudWarning(
+                        .source(source.name), "frame \(index) has no points" + why(counts, frameReports) + "; no file written for it"))
             } else {
                 let single = frameLimit == 1
                 files += try write(
@@ -207,7 +209,7 @@ public struct CapturePipeline {
             throw CloudError.badInput(.source(source.name), "no frame had points to write" + why(totals, filterReports))
         }
         // Once each, however many frames said so.
-        var warned = Set<String>()
+        var warned = Set<CloudWarning>()
         for warning in filterWarnings where warned.insert(warning).inserted { observer.warning(warning) }
         // Last, so that a capture that failed leaves neither folder behind.
         try bundle?.finish()
@@ -215,22 +217,25 @@ public struct CapturePipeline {
             try exporter.finish()
             if exporter.depthClipped > 0 {
                 observer.warning(
-                    "\(exporter.directory): \(exporter.depthClipped) depth pixels beyond 65.535 m do not fit 16-bit millimetres and were written as 0"
-                )
+                    CloudWarning(
+                        .file(exporter.directory),
+                        "\(exporter.depthClipped) depth pixels beyond 65.535 m do not fit 16-bit millimetres and were written as 0"))
             }
         }
         if let range, totals.valid > 0, totals.droppedByRange * 2 > totals.valid {
-            observer.warning(
-                String(
-                    format: "--range %g,%g dropped %d of %d valid depth pixels (%.0f%%)",
-                    range.lowerBound, range.upperBound, totals.droppedByRange, totals.valid,
-                    100 * Double(totals.droppedByRange) / Double(totals.valid)))
+            let share = String(
+                format: "dropped %d of %d valid depth pixels (%.0f%%)", totals.droppedByRange, totals.valid,
+                100 * Double(totals.droppedByRange) / Double(totals.valid))
+            observer.warning(CloudWarning("\(option: "range", Self.limits(range)) \(share)"))
         }
         if let frameLimit, index < frameLimit, !stop.interrupted, stop.lost == nil, duration == nil {
-            observer.warning("\(source.name): --frames \(frameLimit): the source has only \(index) frame\(index == 1 ? "" : "s")")
+            observer.warning(
+                CloudWarning(
+                    .source(source.name), "\(option: "frames", "\(frameLimit)"): the source has only \(index) frame\(index == 1 ? "" : "s")"
+                ))
         }
         if outputs.isEmpty && exporter == nil && bundle == nil && pictures == nil && collector == nil {
-            observer.warning("no output file requested (add --ply FILE or --pcd FILE)")
+            observer.warning(CloudWarning("no output file requested (add \(option: "ply", "FILE") or \(option: "pcd", "FILE"))"))
         }
         observer.finished(frames: index, points: totals.points, seconds: clock.total / 1000)
         let lost = stop.lost.map {
@@ -276,9 +281,11 @@ public struct CapturePipeline {
         if let c = frame.color { images.append(("color", c.width, c.height)) }
         for (what, w, h) in images where k.aspectChange(toWidth: w, height: h) > 0.01 {
             observer.warning(
-                "\(origin): intrinsics given at \(k.referenceWidth)x\(k.referenceHeight) are scaled to the \(what) image's \(w)x\(h), "
-                    + "a different aspect ratio (pixels become non-square); is the \(what) image a crop, or the calibration for another mode?"
-            )
+                CloudWarning(
+                    .source(origin),
+                    "intrinsics given at \(k.referenceWidth)x\(k.referenceHeight) are scaled to the \(what) image's \(w)x\(h), "
+                        + "a different aspect ratio (pixels become non-square); is the \(what) image a crop, or the calibration for another mode?"
+                ))
         }
     }
 
@@ -294,8 +301,12 @@ public struct CapturePipeline {
             return ": \(filters.steps[index].option) kept none of its \(reports[index].pointsIn) points"
         }
         guard let range, counts.valid > 0 else { return ": no valid depth" }
-        let limits = String(format: "%g,%g", range.lowerBound, range.upperBound)
-        return ": \(option: "range", limits) kept none of the \(counts.valid) valid depth pixels"
+        return ": \(option: "range", Self.limits(range)) kept none of the \(counts.valid) valid depth pixels"
+    }
+
+    /// `--range`'s value as messages give it: "0.3,4".
+    static func limits(_ range: ClosedRange<Float>) -> String {
+        String(format: "%g,%g", range.lowerBound, range.upperBound)
     }
 
     /// `scan.ply` -> `scan_000.ply`: one file per frame of an unfused sequence.

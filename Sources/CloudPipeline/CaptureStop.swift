@@ -43,7 +43,7 @@ struct CaptureStop {
     /// Says that Ctrl-C cut the capture short, once the loop has ended.
     func finish(frames: Int) {
         if interrupted && frames > 0 {
-            observer.warning("\(source): interrupted; writing the \(frames) frame\(frames == 1 ? "" : "s") captured")
+            observer.warning(CloudWarning(.source(source), "interrupted; writing the \(frames) frame\(frames == 1 ? "" : "s") captured"))
         }
     }
 }

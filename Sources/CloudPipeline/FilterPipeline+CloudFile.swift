@@ -7,7 +7,7 @@ extension FilterPipeline {
     /// (a world-frame capture's camera) is what normals face and what `--foreground` measures
     /// depth from; a file without one was seen from the origin. `convert`, the service's
     /// conversions and its filtered exports all filter files this way.
-    public func run(_ file: CloudFile, warnings: inout [String]) throws -> (PointCloud, [FilterStepReport]) {
+    public func run(_ file: CloudFile, warnings: inout [CloudWarning]) throws -> (PointCloud, [FilterStepReport]) {
         try run(file.cloud, viewpoint: file.header.viewpoint.map { Viewpoint(pose: $0) } ?? .camera, warnings: &warnings)
     }
 }

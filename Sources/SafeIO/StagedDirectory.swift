@@ -64,7 +64,10 @@ public final class StagedDirectory {
         do {
             return try body()
         } catch let error as CloudError {
-            throw error.subject?.moved(from: staging.path, to: destination).map(error.about) ?? error
+            // Its subject, and any file its reason names besides.
+            let (root, name) = (staging.path, destination)
+            let moved = { (subject: CloudError.Subject) in subject.moved(from: root, to: name) ?? subject }
+            throw CloudError(error.kind, subject: error.subject.map(moved), error.reason.renaming(moved))
         }
     }
 

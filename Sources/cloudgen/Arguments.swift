@@ -63,8 +63,10 @@ struct CloudOutputOptions: ParsableArguments {
     func warnAboutEncoding() {
         if encoding == .compressed, let plyPath {
             Console.warning(
-                "\(plyPath): PLY has no compressed encoding; it is written binary_little_endian (--encoding binary_compressed applies to --pcd)"
-            )
+                CloudWarning(
+                    .file(plyPath),
+                    "PLY has no compressed encoding; it is written binary_little_endian (\(option: "encoding", "binary_compressed") applies to \(option: "pcd"))"
+                ))
         }
     }
 

@@ -61,6 +61,11 @@ enum Console {
         Foundation.exit(status)
     }
 
+    /// "warning: SUBJECT: reason", with the flags and paths the user typed.
+    static func warning(_ warning: CloudWarning) {
+        self.warning(warning.message)
+    }
+
     static func warning(_ message: String) {
         note("warning: " + message)
     }

@@ -40,16 +40,20 @@ struct Convert: ParsableCommand {
         // Nothing is dropped silently: fields no channel holds, and a mesh's faces.
         if !loaded.ignoredFields.isEmpty {
             Console.warning(
-                "\(input): fields \(loaded.ignoredFields.joined(separator: " ")) are not carried over (cloudgen keeps positions, colors, normals and curvature)"
-            )
+                CloudWarning(
+                    .file(input),
+                    "fields \(loaded.ignoredFields.joined(separator: " ")) are not carried over (cloudgen keeps positions, colors, normals and curvature)"
+                ))
         }
         for element in loaded.header.otherElements where element.name != "camera" {
-            Console.warning("\(input): element \(element.name) (\(element.count)) is not carried over (cloudgen writes points only)")
+            Console.warning(
+                CloudWarning(.file(input), "element \(element.name) (\(element.count)) is not carried over (cloudgen writes points only)"))
         }
         if pipeline.organized && loaded.cloud.organized == nil {
-            Console.warning("\(input): --organized has no grid to keep: the file is not organized (its height is 1)")
+            Console.warning(
+                CloudWarning(.file(input), "\(switch: "organized") has no grid to keep: the file is not organized (its height is 1)"))
         }
-        var warnings: [String] = []
+        var warnings: [CloudWarning] = []
         let (cloud, reports) = try pipeline.run(loaded, warnings: &warnings)
         warnings.forEach(Console.warning)
         if let empty = reports.first(where: { $0.pointsOut == 0 }) {

@@ -1,4 +1,5 @@
 import CloudCapture
+import CloudCore
 import CloudPipeline
 import Foundation
 
@@ -16,8 +17,8 @@ final class Progress: CaptureObserver {
 
     private var seconds: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
 
-    func warning(_ message: String) {
-        Console.warning(message)
+    func warning(_ warning: CloudWarning) {
+        Console.warning(warning)
     }
 
     var stopRequested: Bool { CaptureInterrupt.requested }

@@ -142,7 +142,8 @@ final class BundleBadInputTests: XCTestCase {
         try edit(["calibration", "lensDistortionLookupTable"], [0, 0.01, 0.03])
         let warnings = try BundleSource(directory: dir.path).warnings
         XCTAssertEqual(warnings.count, 1)
-        XCTAssertTrue(warnings.first?.contains("frames[0]'s lens distortion tables do not invert each other") ?? false, "\(warnings)")
+        XCTAssertTrue(
+            warnings.first?.message.contains("frames[0]'s lens distortion tables do not invert each other") ?? false, "\(warnings)")
     }
 
     func testPosesAreForAllFramesOrNoneAndRigid() throws {

@@ -150,9 +150,9 @@ final class BundleRoundTripTests: XCTestCase {
         XCTAssertFalse(source.isMetric)
         XCTAssertTrue(source.knowsPose)
         XCTAssertEqual(source.warnings.count, 2, "\(source.warnings)")
-        XCTAssertTrue(source.warnings[0].contains("depth accuracy is relative in 1 of 2 frames"), source.warnings[0])
-        XCTAssertTrue(source.warnings[0].contains("not metric"), source.warnings[0])
-        XCTAssertTrue(source.warnings[1].contains("extrinsics are not the identity (baseline 25.0 mm)"), source.warnings[1])
+        XCTAssertTrue(source.warnings[0].message.contains("depth accuracy is relative in 1 of 2 frames"), source.warnings[0].message)
+        XCTAssertTrue(source.warnings[0].message.contains("not metric"), source.warnings[0].message)
+        XCTAssertTrue(source.warnings[1].message.contains("extrinsics are not the identity (baseline 25.0 mm)"), source.warnings[1].message)
         for (i, original) in frames.enumerated() {
             let back = try XCTUnwrap(try source.nextFrame())
             XCTAssertEqual(back.depth.bytesPerRow, 12)

@@ -157,7 +157,8 @@ final class DatasetBadInputTests: XCTestCase {
         // With --intrinsics the XML is not needed, and replacing the XMLs there are is announced.
         let given = try DatasetFixture.open("pclgrabber:\(dir)", SourceOptions(intrinsicsPath: "\(data)/\(b).xml"))
         XCTAssertEqual(given.frameCount, 2)
-        XCTAssertEqual(given.warnings, ["pclgrabber:\(dir): using --intrinsics \(data)/\(b).xml instead of each frame's XML"])
+        XCTAssertEqual(
+            given.warnings.map(\.message), ["pclgrabber:\(dir): using --intrinsics \(data)/\(b).xml instead of each frame's XML"])
 
         let empty = try DatasetFixture.scratch(self)
         assertBadInput(

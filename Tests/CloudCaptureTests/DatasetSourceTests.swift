@@ -140,8 +140,9 @@ final class DatasetSourceTests: XCTestCase {
         let assumed = try DatasetFixture.open("tum:\(folder)")
         XCTAssertEqual(assumed.warnings.count, 1)
         XCTAssertTrue(
-            assumed.warnings[0].contains("intrinsics assumed to be TUM's default (fx = fy = 525, cx = 319.5, cy = 239.5 at 640x480)"),
-            assumed.warnings[0])
+            assumed.warnings[0].message.contains(
+                "intrinsics assumed to be TUM's default (fx = fy = 525, cx = 319.5, cy = 239.5 at 640x480)"),
+            assumed.warnings[0].message)
 
         let given = try DatasetFixture.open(
             "tum:\(folder)", SourceOptions(intrinsicsPath: DatasetFixture.primesense, depthUnitsPerMetre: 1000))
@@ -184,7 +185,9 @@ final class DatasetSourceTests: XCTestCase {
         let custom = "\(dir)/k.json"
         try DatasetFixture.write(#"{"fx": 500, "fy": 501, "cx": 320, "cy": 240, "width": 640, "height": 480}"#, to: custom)
         let flagged = try DatasetFixture.open("redwood:\(folder)", SourceOptions(intrinsicsPath: custom))
-        XCTAssertEqual(flagged.warnings, ["redwood:\(folder): using --intrinsics \(custom) instead of \(folder)/camera_primesense.json"])
+        XCTAssertEqual(
+            flagged.warnings.map(\.message), ["redwood:\(folder): using --intrinsics \(custom) instead of \(folder)/camera_primesense.json"]
+        )
         XCTAssertEqual(try flagged.nextFrame()?.intrinsics.fx, 500)
     }
 
@@ -233,7 +236,7 @@ final class DatasetSourceTests: XCTestCase {
 
         let source = try DatasetFixture.open("rgbd:\(dir)/c.ppm,\(dir)/d.pgm", SourceOptions(intrinsicsPath: "\(dir)/k.json"))
         XCTAssertEqual(source.warnings.count, 1, "the assumed depth scale is announced")
-        XCTAssertTrue(source.warnings[0].contains("depth scale assumed to be 1000 units per metre"), source.warnings[0])
+        XCTAssertTrue(source.warnings[0].message.contains("depth scale assumed to be 1000 units per metre"), source.warnings[0].message)
         let cloud = try DatasetFixture.cloud(source)
         XCTAssertEqual(cloud.count, dw * dh)
         // Intrinsics at 8x6: the pixel edges -0.5 and 639.5 map onto -0.5 and 7.5.

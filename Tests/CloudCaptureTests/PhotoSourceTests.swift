@@ -55,7 +55,8 @@ final class PhotoSourceTests: XCTestCase {
         XCTAssertEqual(lens.lookupTable.count, 42)
         // -1.6 % at the corners, and the inverse undoes it.
         XCTAssertEqual(lens.lookupTable.last!, -0.0163, accuracy: 0.0005)
-        XCTAssertTrue(source.warnings.contains { $0.contains("relative") && $0.contains("--known-distance") }, "\(source.warnings)")
+        XCTAssertTrue(
+            source.warnings.contains { $0.message.contains("relative") && $0.message.contains("--known-distance") }, "\(source.warnings)")
 
         let heif = try HEIFPhoto(InputFile.readAll(try phone("pug.heic")), withMatte: false, origin: "pug.heic")
         let representation = try XCTUnwrap(heif.depthRepresentation)
@@ -163,7 +164,7 @@ final class PhotoSourceTests: XCTestCase {
         let (source, frame) = try open(fixture.path)
         XCTAssertEqual(frame.depth.accuracy, .absolute)
         XCTAssertEqual(frame.intrinsics, fixture.frame.intrinsics)
-        XCTAssertFalse(source.warnings.contains { $0.contains("relative") })
+        XCTAssertFalse(source.warnings.contains { $0.message.contains("relative") })
         try assertDepthMatches(frame, fixture)
     }
 
@@ -198,7 +199,7 @@ final class PhotoSourceTests: XCTestCase {
         XCTAssertEqual(frame.intrinsics.cx, fixture.frame.intrinsics.cx, accuracy: 1e-9)
         XCTAssertEqual(frame.intrinsics.cy, fixture.frame.intrinsics.cy, accuracy: 1e-9)
         XCTAssertEqual([frame.color?.width, frame.color?.height], [fixture.frame.color?.width, fixture.frame.color?.height])
-        XCTAssertTrue(source.warnings.contains { $0.contains("orientation 6") }, "\(source.warnings)")
+        XCTAssertTrue(source.warnings.contains { $0.message.contains("orientation 6") }, "\(source.warnings)")
         try assertDepthMatches(frame, fixture)
         // Color too: JPEG at quality 95, so close, not equal.
         let ours = try XCTUnwrap(try RGBDFrame(decoding: frame, origin: "photo").color).rgb
@@ -215,7 +216,7 @@ final class PhotoSourceTests: XCTestCase {
         let fixture = try DepthPhotoFixture(in: dir.path, accuracy: "relative")
         let (relative, relativeFrame) = try open(fixture.path)
         XCTAssertEqual(relativeFrame.depth.accuracy, .relative)
-        XCTAssertTrue(relative.warnings.contains { $0.contains("not metres") })
+        XCTAssertTrue(relative.warnings.contains { $0.message.contains("not metres") })
 
         // Pixel (160, 120) of the 320x240 color image is depth pixel (128, 96) of 256x192.
         let truth = try RGBDFrame(decoding: fixture.frame, origin: "truth").depth
@@ -225,7 +226,7 @@ final class PhotoSourceTests: XCTestCase {
         let trueDistance = z * (ray * ray).sum().squareRoot()
         let (scaled, frame) = try open(fixture.path, SourceOptions(knownDistance: KnownDistance(x: 160, y: 120, metres: 2 * trueDistance)))
         XCTAssertEqual(frame.depth.accuracy, .absolute)
-        XCTAssertTrue(scaled.warnings.contains { $0.contains("--known-distance") }, "\(scaled.warnings)")
+        XCTAssertTrue(scaled.warnings.contains { $0.message.contains("--known-distance") }, "\(scaled.warnings)")
         // The whole depth map doubles (the 3x3 median at the pixel is within one step of it).
         try assertDepthMatches(frame, fixture, scale: 2)
     }

@@ -43,7 +43,8 @@ final class PolycamSourceTests: XCTestCase {
         let fixture = try PolycamFixture(in: DatasetFixture.scratch(self), corrected: true)
         let source = try SourceSpec(parsing: "polycam:\(fixture.folder)").open()
         XCTAssertTrue(
-            source.warnings.contains { $0.contains("reading the corrected keyframes (corrected_cameras/, images/)") }, "\(source.warnings)")
+            source.warnings.contains { $0.message.contains("reading the corrected keyframes (corrected_cameras/, images/)") },
+            "\(source.warnings)")
         try assertKeyframesAreTheSimulatedFrames(fixture, options: SourceOptions(minConfidence: 0))
     }
 
@@ -52,7 +53,7 @@ final class PolycamSourceTests: XCTestCase {
         let w = fixture.frames[0].depth.width
         let byDefault = try SourceSpec(parsing: "polycam:\(fixture.folder)").open()
         XCTAssertTrue(
-            byDefault.warnings.contains { $0.contains("depth of low ARKit confidence dropped, as Polycam advises") },
+            byDefault.warnings.contains { $0.message.contains("depth of low ARKit confidence dropped, as Polycam advises") },
             "\(byDefault.warnings)")
         XCTAssertEqual(byDefault.worldUp, SIMD3(0, 1, 0), "ARKit's gravity-aligned world")
         // By default as with 1: low dropped.
@@ -95,7 +96,8 @@ final class PolycamSourceTests: XCTestCase {
         let stem = cameras[1].replacingOccurrences(of: ".json", with: "")
         try FileManager.default.removeItem(atPath: keyframes + "/depth/\(stem).png")
         let source = try SourceSpec(parsing: "polycam:\(fixture.folder)").open()
-        XCTAssertTrue(source.warnings.contains { $0.contains("1 of \(cameras.count) keyframes (\(stem)) lack") }, "\(source.warnings)")
+        XCTAssertTrue(
+            source.warnings.contains { $0.message.contains("1 of \(cameras.count) keyframes (\(stem)) lack") }, "\(source.warnings)")
         XCTAssertEqual(source.knownFrameCount, cameras.count - 1)
         var read = 0
         while try source.nextFrame() != nil { read += 1 }

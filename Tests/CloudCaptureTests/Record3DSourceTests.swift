@@ -171,7 +171,7 @@ final class Record3DSourceTests: XCTestCase {
         try FileManager.default.removeItem(atPath: fixture.folder + "/rgb/5.jpg")
         let source = try SourceSpec(parsing: "record3d:\(fixture.folder)").open()
         XCTAssertEqual(
-            source.warnings,
+            source.warnings.map(\.message),
             [
                 "record3d:\(fixture.folder): frames 1, 3-4 of 6 have no depth map (depth/N.exr); left out",
                 "record3d:\(fixture.folder): frame 5 of 6 has a depth map but no color image (rgb/N.jpg); left out"

@@ -60,7 +60,8 @@ final class StraySourceTests: XCTestCase {
         try FileManager.default.removeItem(atPath: fixture.folder + "/depth/000001.png")
         let source = try SourceSpec(parsing: "stray:\(fixture.folder)").open(options: SourceOptions(minConfidence: 0))
         XCTAssertTrue(
-            source.warnings.contains { $0.contains("frame 1 of 3 has no depth") && $0.contains("left out") }, "\(source.warnings)")
+            source.warnings.contains { $0.message.contains("frame 1 of 3 has no depth") && $0.message.contains("left out") },
+            "\(source.warnings)")
         XCTAssertEqual(source.knownFrameCount, 2)
         for expected in [0, 2] {
             let frame = try XCTUnwrap(try source.nextFrame())
@@ -138,7 +139,7 @@ final class StraySourceTests: XCTestCase {
         let fixture = try StrayFixture(in: DatasetFixture.scratch(self))
         let w = fixture.frames[0].depth.width
         let byDefault = try SourceSpec(parsing: "stray:\(fixture.folder)").open()
-        XCTAssertTrue(byDefault.warnings.contains { $0.contains("depth of low ARKit confidence dropped") }, "\(byDefault.warnings)")
+        XCTAssertTrue(byDefault.warnings.contains { $0.message.contains("depth of low ARKit confidence dropped") }, "\(byDefault.warnings)")
         try assertFramesAreTheSimulatedFrames(fixture, dropped: { validDepthPixels(fixture.frames[$0], columns: 0..<(w / 4)) })
         try assertFramesAreTheSimulatedFrames(
             fixture, options: SourceOptions(minConfidence: 2),
@@ -146,7 +147,7 @@ final class StraySourceTests: XCTestCase {
         XCTAssertGreaterThan(validDepthPixels(fixture.frames[0], columns: 0..<(w / 4)), 1000, "the low quarter holds depth")
         try FileManager.default.removeItem(atPath: fixture.folder + "/confidence")
         let without = try SourceSpec(parsing: "stray:\(fixture.folder)").open()
-        XCTAssertTrue(without.warnings.contains { $0.contains("no confidence/; every depth pixel is kept") }, "\(without.warnings)")
+        XCTAssertTrue(without.warnings.contains { $0.message.contains("no confidence/; every depth pixel is kept") }, "\(without.warnings)")
         try assertFramesAreTheSimulatedFrames(fixture)
         assertCloudError(.badInput, naming: fixture.folder, containing: "--min-confidence needs confidence/") {
             try SourceSpec(parsing: "stray:\(fixture.folder)").open(options: SourceOptions(minConfidence: 1))

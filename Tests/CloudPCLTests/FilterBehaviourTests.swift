@@ -101,7 +101,7 @@ final class FilterBehaviourTests: XCTestCase {
             ],
             bare: ["--foreground"])
         XCTAssertEqual(
-            steps.map(\.label),
+            steps.map(\.option.flag),
             [
                 "--voxel 0.01", "--sor 20,2", "--foreground", "--crop -1,-1,0,1,1,2",
                 "--voxel 0.02", "--radius 0.05,5"
@@ -228,7 +228,7 @@ final class FilterBehaviourTests: XCTestCase {
 
     func testPipelineKeepsTheGridOnlyAsLongAsItIsWanted() throws {
         let frame = try grabberFrame()
-        var warnings: [String] = []
+        var warnings: [CloudWarning] = []
         let foregroundThenSor = FilterPipeline(
             steps: [
                 try FilterArguments.step(flag: "--foreground", value: nil),
@@ -253,7 +253,7 @@ final class FilterBehaviourTests: XCTestCase {
 
     func testVoxelBeforeForegroundIsRefusedAndVoxelWarnsWhenTheGridWasAskedFor() throws {
         let frame = try grabberFrame()
-        var warnings: [String] = []
+        var warnings: [CloudWarning] = []
         let voxelFirst = FilterPipeline(
             steps: [
                 try FilterArguments.step(flag: "--voxel", value: "0.01"),
@@ -263,6 +263,6 @@ final class FilterBehaviourTests: XCTestCase {
             try voxelFirst.run(frame, warnings: &warnings)
         }
         XCTAssertEqual(warnings.count, 1)
-        XCTAssertTrue(warnings[0].contains("--voxel 0.01 drops the organized grid"), "\(warnings)")
+        XCTAssertTrue(warnings[0].message.contains("--voxel 0.01 drops the organized grid"), "\(warnings)")
     }
 }

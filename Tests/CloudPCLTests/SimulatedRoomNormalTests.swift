@@ -39,7 +39,7 @@ final class SimulatedRoomNormalTests: XCTestCase {
     /// The steps the flags stand for, as the CLI parses them, run the way a capture runs them.
     func estimate(_ cloud: PointCloud, flags: [(String, String?)]) throws -> PointCloud {
         let steps = try flags.map { try FilterArguments.step(flag: $0.0, value: $0.1) }
-        var warnings: [String] = []
+        var warnings: [CloudWarning] = []
         return try FilterPipeline(steps: steps, organized: false).run(cloud, warnings: &warnings).cloud
     }
 

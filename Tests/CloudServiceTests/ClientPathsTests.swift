@@ -38,6 +38,38 @@ final class ClientPathsTests: XCTestCase {
         XCTAssertNil(Problem.from(error).part)
     }
 
+    /// A warning names files in its reason too (a calibration used instead of another): each is
+    /// named as the client knows it, and the server's paths never show.
+    func testAWarningNamesTheClientsFilesWhereverItNamesThem() {
+        var paths = ClientPaths(
+            UploadedParts(
+                folder: "/srv/uploads/r3",
+                files: ["intrinsics": .init(name: "intrinsics", path: "/srv/uploads/r3/intrinsics", filename: "k.json", bytes: 10)]))
+        paths.archiveRoot = "/srv/uploads/r3/unpacked/scan"
+        let warnings = [
+            CloudWarning(
+                .source("redwood:/srv/uploads/r3/unpacked/scan"),
+                "using \(option: "intrinsics", file: "/srv/uploads/r3/intrinsics") instead of \(file: "/srv/uploads/r3/unpacked/scan/camera.json")"
+            ),
+            CloudWarning(
+                .source("pclgrabber:/srv/uploads/r3/unpacked/scan"),
+                "\(file: "/srv/uploads/r3/intrinsics") gives no z_multiplication_factor (pass \(option: "depth-scale", "S") otherwise)")
+        ]
+        XCTAssertEqual(
+            warnings[0].message,
+            "redwood:/srv/uploads/r3/unpacked/scan: using --intrinsics /srv/uploads/r3/intrinsics instead of /srv/uploads/r3/unpacked/scan/camera.json"
+        )
+        XCTAssertEqual(
+            warnings.map { FieldWording.line(paths.named($0)) },
+            [
+                "redwood:bundle: using intrinsics=intrinsics instead of bundle/camera.json",
+                "pclgrabber:bundle: intrinsics gives no z_multiplication_factor (pass depth_scale=S otherwise)"
+            ])
+        // An error's reason is renamed the same way.
+        let error = paths.error(.badInput(.source("tum:/srv/uploads/r3/unpacked/scan"), "\(file: "/srv/uploads/r3/intrinsics") is empty"))
+        XCTAssertEqual(Problem.from(error).detail, "tum:bundle: intrinsics is empty")
+    }
+
     func testOptionsAreWordedAsFields() {
         let problem = Problem.from(CloudError.badInput(.option("depth-scale", "0"), "add \(switch: "fuse") or \(option: "frame", "world")"))
         XCTAssertEqual(problem.detail, "depth_scale=0: add fuse=true or frame=world")

@@ -1,3 +1,4 @@
+import CloudCore
 import CloudFiles
 import CloudPCL
 import Foundation
@@ -62,7 +63,7 @@ final class ExportRoutesTests: XCTestCase {
             let filtered = try await client.execute(uri: "/v1/captures/\(id)/cloud.pcd?voxel=0.05&sor=10,2", method: .get)
             XCTAssertEqual(filtered.status, .ok)
             let served = try Data(buffer: filtered.body).withUnsafeBytes { try CloudReader.read(bytes: $0, path: "filtered.pcd") }.cloud
-            var warnings: [String] = []
+            var warnings: [CloudWarning] = []
             let steps = [try FilterArguments.step(flag: "--voxel", value: "0.05"), try FilterArguments.step(flag: "--sor", value: "10,2")]
             let (expected, _) = try FilterPipeline(steps: steps, organized: false).run(original, warnings: &warnings)
             XCTAssertEqual(served.positions, expected.positions)
@@ -129,7 +130,7 @@ final class ExportRoutesTests: XCTestCase {
             XCTAssertEqual(response.headers[.contentDisposition], "attachment; filename=\"bunny.ply\"")
             let converted = try Data(buffer: response.body).withUnsafeBytes { try CloudReader.read(bytes: $0, path: "bunny.ply") }
             XCTAssertEqual(converted.header.formatName, "PLY ascii")
-            var warnings: [String] = []
+            var warnings: [CloudWarning] = []
             let (expected, _) = try FilterPipeline(steps: [try FilterArguments.step(flag: "--voxel", value: "0.01")], organized: false)
                 .run(try CloudReader.read(bunny).cloud, warnings: &warnings)
             XCTAssertEqual(converted.cloud.positions, expected.positions)

@@ -21,7 +21,7 @@ public final class BundleSource: DepthSource {
     /// scale, so distances in the cloud are not metres.
     public let isMetric: Bool
     /// Things a user should know about the bundle that do not stop it being read, one line each.
-    public let warnings: [String]
+    public let warnings: [CloudWarning]
 
     public var name: String { "bundle:\(directory)" }
 
@@ -65,22 +65,29 @@ public final class BundleSource: DepthSource {
         knowsPose = posed[0]
         isMetric = plans.allSatisfy { $0.accuracy == .absolute }
 
-        var warnings: [String] = []
+        var warnings: [CloudWarning] = []
+        let source = CloudError.Subject.source("bundle:\(directory)")
         if !isMetric {
             let n = plans.filter { $0.accuracy == .relative }.count
             warnings.append(
-                "bundle:\(directory): depth accuracy is relative in \(n) of \(plans.count) frames (dual-camera disparity): distances have no known scale, so the cloud is not metric"
-            )
+                CloudWarning(
+                    source,
+                    "depth accuracy is relative in \(n) of \(plans.count) frames (dual-camera disparity): distances have no known scale, so the cloud is not metric"
+                ))
         }
         if let (i, t) = plans.enumerated().lazy.compactMap({ i, p in p.parallax.map { (i, $0) } }).first {
             warnings.append(
-                "bundle:\(directory): frames[\(i)]'s depth-to-color extrinsics are not the identity (baseline \(Self.millimetres(t)) mm); colors are sampled as if depth and color were registered, so they are off near depth edges"
-            )
+                CloudWarning(
+                    source,
+                    "frames[\(i)]'s depth-to-color extrinsics are not the identity (baseline \(Self.millimetres(t)) mm); colors are sampled as if depth and color were registered, so they are off near depth edges"
+                ))
         }
         if let (i, error) = plans.enumerated().lazy.compactMap({ i, p in p.tableMismatch.map { (i, $0) } }).first {
             warnings.append(
-                "bundle:\(directory): frames[\(i)]'s lens distortion tables do not invert each other (up to "
-                    + String(format: "%.2f", error) + " reference pixels): are the forward and inverse tables swapped?")
+                CloudWarning(
+                    source,
+                    "frames[\(i)]'s lens distortion tables do not invert each other (up to \(String(format: "%.2f", error)) reference pixels): are the forward and inverse tables swapped?"
+                ))
         }
         self.warnings = warnings
     }

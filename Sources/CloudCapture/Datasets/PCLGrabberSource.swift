@@ -31,7 +31,7 @@ public final class PCLGrabberSource: DatasetSource {
 
     public let directory: String
     public let frames: [Frame]
-    public let warnings: [String]
+    public let warnings: [CloudWarning]
     public let knowsPose = false
     public var frameCount: Int { frames.count }
     public var name: String { "pclgrabber:\(directory)" }
@@ -51,13 +51,14 @@ public final class PCLGrabberSource: DatasetSource {
         }
         self.frames = frames
 
-        var warnings: [String] = []
+        var warnings: [CloudWarning] = []
+        let source = CloudError.Subject.source("pclgrabber:\(directory)")
         if colored.isEmpty {
-            warnings.append("pclgrabber:\(directory): no _rgb files; the clouds have no color")
+            warnings.append(CloudWarning(source, "no _rgb files; the clouds have no color"))
         }
         let given = try DatasetFiles.intrinsicsFile(options)
         if let given, frames.contains(where: { DatasetFiles.isFile($0.xmlPath) }) {
-            warnings.append("pclgrabber:\(directory): using --intrinsics \(given.path) instead of each frame's XML")
+            warnings.append(CloudWarning(source, "using \(option: "intrinsics", file: given.path) instead of each frame's XML"))
         }
         var plans: [DatasetFrame] = []
         for (i, frame) in frames.enumerated() {
@@ -76,8 +77,10 @@ public final class PCLGrabberSource: DatasetSource {
                 units = given
             } else {
                 units = Self.defaultUnitsPerMetre
-                let note =
-                    "pclgrabber:\(directory): \(file.path) gives no z_multiplication_factor; depth assumed to be in millimetres, as PCL's grabber assumes (pass --depth-scale S otherwise)"
+                let note = CloudWarning(
+                    source,
+                    "\(file: file.path) gives no z_multiplication_factor; depth assumed to be in millimetres, as PCL's grabber assumes (pass \(option: "depth-scale", "S") otherwise)"
+                )
                 if !warnings.contains(note) { warnings.append(note) }
             }
             plans.append(

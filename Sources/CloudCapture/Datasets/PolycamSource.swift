@@ -25,7 +25,7 @@ public final class PolycamSource: DatasetSource {
     public let knowsPose = true
     /// ARKit's gravity-aligned world: +y points up.
     public var worldUp: SIMD3<Double>? { SIMD3(0, 1, 0) }
-    public let warnings: [String]
+    public let warnings: [CloudWarning]
     public var name: String { "polycam:\(directory)" }
 
     private var queue: FrameQueue
@@ -55,8 +55,12 @@ public final class PolycamSource: DatasetSource {
             ? zip(names, stamps.compactMap { $0 }).sorted { $0.1 < $1.1 }
             : Array(zip(names, names.indices))
 
+        let source = CloudError.Subject.source("polycam:\(directory)")
         var warnings = [
-            "polycam:\(directory): reading the \(corrected ? "corrected" : "uncorrected") keyframes (\((cameraFolder as NSString).lastPathComponent)/, \((imageFolder as NSString).lastPathComponent)/)"
+            CloudWarning(
+                source,
+                "reading the \(corrected ? "corrected" : "uncorrected") keyframes (\((cameraFolder as NSString).lastPathComponent)/, \((imageFolder as NSString).lastPathComponent)/)"
+            )
         ]
         let confidenceFolder = folder("confidence")
         let hasConfidence = DatasetFiles.isDirectory(confidenceFolder)
@@ -99,14 +103,16 @@ public final class PolycamSource: DatasetSource {
         if !incomplete.isEmpty {
             let named = incomplete.prefix(4).joined(separator: ", ") + (incomplete.count > 4 ? " and \(incomplete.count - 4) more" : "")
             warnings.append(
-                "polycam:\(directory): \(incomplete.count) of \(cameras.count) keyframes (\(named)) lack their depth map or image; left out"
+                CloudWarning(source, "\(incomplete.count) of \(cameras.count) keyframes (\(named)) lack their depth map or image; left out")
             )
         }
         if options.minConfidence == nil {
             warnings.append(
-                hasConfidence
-                    ? "polycam:\(directory): depth of low ARKit confidence dropped, as Polycam advises (--min-confidence 0 keeps it, 2 keeps high only)"
-                    : "polycam:\(directory): no keyframes/confidence/; every depth pixel is kept")
+                CloudWarning(
+                    source,
+                    hasConfidence
+                        ? "depth of low ARKit confidence dropped, as Polycam advises (\(option: "min-confidence", "0") keeps it, 2 keeps high only)"
+                        : "no keyframes/confidence/; every depth pixel is kept"))
         }
         frameCount = frames.count
         queue = FrameQueue(frames)

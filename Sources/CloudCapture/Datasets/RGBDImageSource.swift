@@ -11,7 +11,7 @@ import CloudCore
 public final class RGBDImageSource: DatasetSource {
     public let colorPath: String?
     public let depthPath: String
-    public let warnings: [String]
+    public let warnings: [CloudWarning]
     public let frameCount = 1
     public let knowsPose = false
     public var name: String { "rgbd:\(colorPath ?? ""),\(depthPath)" }
@@ -28,7 +28,7 @@ public final class RGBDImageSource: DatasetSource {
         }
         if let colorPath { try DatasetFiles.requireFile(colorPath, "the rgbd: source's color image") }
         try DatasetFiles.requireFile(depthPath, "the rgbd: source's depth image")
-        var warnings: [String] = []
+        var warnings: [CloudWarning] = []
         let units: Double
         if let given = options.depthUnitsPerMetre ?? file.depthUnitsPerMetre {
             units = given
@@ -36,8 +36,10 @@ public final class RGBDImageSource: DatasetSource {
             units = 1000
             if options.depthEncoding == .standard {
                 warnings.append(
-                    "\(name): depth scale assumed to be 1000 units per metre (millimetres); pass --depth-scale S if the depth image uses other units"
-                )
+                    CloudWarning(
+                        .source(name),
+                        "depth scale assumed to be 1000 units per metre (millimetres); pass \(option: "depth-scale", "S") if the depth image uses other units"
+                    ))
             }
         }
         let frame = try DatasetFrame(
@@ -49,8 +51,10 @@ public final class RGBDImageSource: DatasetSource {
             let colorAspect = Double(color.width) / Double(color.height)
             if abs(depthAspect / colorAspect - 1) > 0.01 {
                 warnings.append(
-                    "\(name): the color image (\(color.width)x\(color.height)) and the depth image (\(frame.depth.width)x\(frame.depth.height)) differ in aspect ratio; colors are sampled as if both covered the same field of view"
-                )
+                    CloudWarning(
+                        .source(name),
+                        "the color image (\(color.width)x\(color.height)) and the depth image (\(frame.depth.width)x\(frame.depth.height)) differ in aspect ratio; colors are sampled as if both covered the same field of view"
+                    ))
             }
         }
         self.frame = frame

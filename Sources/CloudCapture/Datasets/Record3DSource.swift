@@ -29,7 +29,7 @@ public final class Record3DSource: DatasetSource {
     public let frameCount: Int
     public let knowsPose = true
     /// Which frames the export lacks files for, when it lacks some.
-    public let warnings: [String]
+    public let warnings: [CloudWarning]
     public var name: String { "record3d:\(directory)" }
 
     private let frames: [Record3DFrame]
@@ -61,11 +61,14 @@ public final class Record3DSource: DatasetSource {
         }
         let noDepth = metadata.poses.indices.filter { depthFiles[$0] == nil }
         let noColor = metadata.poses.indices.filter { depthFiles[$0] != nil && colorFiles[$0] == nil }
-        var warnings: [String] = []
+        var warnings: [CloudWarning] = []
         for (missing, what) in [(noDepth, "no depth map (depth/N.exr)"), (noColor, "a depth map but no color image (rgb/N.jpg)")]
         where !missing.isEmpty {
             let (noun, verb) = missing.count == 1 ? ("frame", "has") : ("frames", "have")
-            warnings.append("record3d:\(directory): \(noun) \(FrameNumberRanges.text(missing)) of \(poseCount) \(verb) \(what); left out")
+            warnings.append(
+                CloudWarning(
+                    .source("record3d:\(directory)"), "\(noun) \(FrameNumberRanges.text(missing)) of \(poseCount) \(verb) \(what); left out"
+                ))
         }
         self.warnings = warnings
         frames = kept.map { index in

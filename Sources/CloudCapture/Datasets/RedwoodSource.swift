@@ -24,7 +24,7 @@ public final class RedwoodSource: DatasetSource {
     public let directory: String
     public let frameCount: Int
     public let knowsPose: Bool
-    public let warnings: [String]
+    public let warnings: [CloudWarning]
     public var name: String { "redwood:\(directory)" }
 
     private var queue: FrameQueue
@@ -52,13 +52,16 @@ public final class RedwoodSource: DatasetSource {
                 "color/ holds \(colors.count) images and depth/ \(depths.count); each frame needs one of each")
         }
 
-        var warnings: [String] = []
+        var warnings: [CloudWarning] = []
         let folderCalibration = Self.intrinsicsFileNames.map { DatasetFiles.join(directory, $0) }.first(where: DatasetFiles.isFile)
         let file: IntrinsicsFile
         if let given = try DatasetFiles.intrinsicsFile(options) {
             file = given
             if let folderCalibration {
-                warnings.append("redwood:\(directory): using --intrinsics \(given.path) instead of \(folderCalibration)")
+                warnings.append(
+                    CloudWarning(
+                        .source("redwood:\(directory)"),
+                        "using \(option: "intrinsics", file: given.path) instead of \(file: folderCalibration)"))
             }
         } else if let folderCalibration {
             file = try IntrinsicsFile.read(folderCalibration)

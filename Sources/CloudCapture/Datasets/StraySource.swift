@@ -26,7 +26,7 @@ public final class StraySource: DatasetSource {
     public let knowsPose = true
     /// ARKit's gravity-aligned world: +y points up.
     public var worldUp: SIMD3<Double>? { SIMD3(0, 1, 0) }
-    public let warnings: [String]
+    public let warnings: [CloudWarning]
     public var name: String { "stray:\(directory)" }
 
     private struct Frame {
@@ -97,18 +97,22 @@ public final class StraySource: DatasetSource {
                 .source("stray:\(directory)"),
                 "none of odometry.csv's \(odometry.entries.count) frames has its depth (depth/NNNNNN.png or .npy)")
         }
-        var warnings: [String] = []
+        var warnings: [CloudWarning] = []
         if !missing.isEmpty {
             let (noun, verb) = missing.count == 1 ? ("frame", "has") : ("frames", "have")
             warnings.append(
-                "stray:\(directory): \(noun) \(FrameNumberRanges.text(missing)) of \(odometry.entries.count) \(verb) no depth (depth/NNNNNN.png or .npy); left out"
-            )
+                CloudWarning(
+                    .source("stray:\(directory)"),
+                    "\(noun) \(FrameNumberRanges.text(missing)) of \(odometry.entries.count) \(verb) no depth (depth/NNNNNN.png or .npy); left out"
+                ))
         }
         if options.minConfidence == nil {
             warnings.append(
-                hasConfidence
-                    ? "stray:\(directory): depth of low ARKit confidence dropped, as Stray's own viewer does (--min-confidence 0 keeps it, 2 keeps high only)"
-                    : "stray:\(directory): no confidence/; every depth pixel is kept")
+                CloudWarning(
+                    .source("stray:\(directory)"),
+                    hasConfidence
+                        ? "depth of low ARKit confidence dropped, as Stray's own viewer does (\(option: "min-confidence", "0") keeps it, 2 keeps high only)"
+                        : "no confidence/; every depth pixel is kept"))
         }
         self.frames = frames
         self.warnings = warnings

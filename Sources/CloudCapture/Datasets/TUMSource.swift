@@ -44,7 +44,7 @@ public final class TUMSource: DatasetSource {
     public let directory: String
     /// The frames in time order.
     public let pairs: [Pair]
-    public let warnings: [String]
+    public let warnings: [CloudWarning]
     /// Whether the sequence has a groundtruth.txt (whose poses may still miss some frames).
     public let knowsPose: Bool
     public var frameCount: Int { pairs.count }
@@ -72,7 +72,7 @@ public final class TUMSource: DatasetSource {
         }
         self.pairs = pairs
 
-        var warnings: [String] = []
+        var warnings: [CloudWarning] = []
         var poses: [Pose?] = pairs.map { _ in nil }
         let groundTruthPath = DatasetFiles.join(directory, TUMGroundTruth.fileName)
         knowsPose = DatasetFiles.isFile(groundTruthPath)
@@ -82,12 +82,15 @@ public final class TUMSource: DatasetSource {
             let unposed = zip(pairs, poses).filter { $0.1 == nil }.map(\.0.depth)
             if unposed.count == pairs.count {
                 warnings.append(
-                    "\(groundTruthPath): no pose within \(Int(TUMGroundTruth.maxGap * 1000)) ms of any depth frame (is it this sequence's?)"
-                )
+                    CloudWarning(
+                        .file(groundTruthPath),
+                        "no pose within \(Int(TUMGroundTruth.maxGap * 1000)) ms of any depth frame (is it this sequence's?)"))
             } else if let first = unposed.first {
                 warnings.append(
-                    "\(groundTruthPath): \(unposed.count) of \(pairs.count) depth frames have no pose within \(Int(TUMGroundTruth.maxGap * 1000)) ms (the first at \(String(format: "%.6f", first.timestamp)) s, \((first.path as NSString).lastPathComponent)); --fuse and --frame world leave them out"
-                )
+                    CloudWarning(
+                        .file(groundTruthPath),
+                        "\(unposed.count) of \(pairs.count) depth frames have no pose within \(Int(TUMGroundTruth.maxGap * 1000)) ms (the first at \(String(format: "%.6f", first.timestamp)) s, \((first.path as NSString).lastPathComponent)); \(switch: "fuse") and \(option: "frame", "world") leave them out"
+                    ))
             }
         }
         let file = try DatasetFiles.intrinsicsFile(options)
@@ -97,8 +100,10 @@ public final class TUMSource: DatasetSource {
         } else {
             intrinsics = .fixed(Self.defaultIntrinsics)
             warnings.append(
-                "tum:\(directory): intrinsics assumed to be TUM's default (fx = fy = 525, cx = 319.5, cy = 239.5 at 640x480); pass --intrinsics FILE for the sequence's own calibration"
-            )
+                CloudWarning(
+                    .source("tum:\(directory)"),
+                    "intrinsics assumed to be TUM's default (fx = fy = 525, cx = 319.5, cy = 239.5 at 640x480); pass \(option: "intrinsics", "FILE") for the sequence's own calibration"
+                ))
         }
         let units = options.depthUnitsPerMetre ?? file?.depthUnitsPerMetre ?? Self.defaultUnitsPerMetre
         queue = FrameQueue(

@@ -11,7 +11,7 @@ public final class KinectSource: DepthSource {
     public let index: Int
     public let calibration: KinectCalibration
     public let knowsPose = false
-    public private(set) var warnings: [String] = []
+    public private(set) var warnings: [CloudWarning] = []
     public var name: String { "kinect:\(index)" }
 
     private let device: OpaquePointer
@@ -40,8 +40,10 @@ public final class KinectSource: DepthSource {
         table = calibration.millimetreTable()
         if !calibration.fromDevice {
             warnings.append(
-                "\(spec): this libfreenect cannot read the camera's calibration (fakenect playback?); using libfreenect's defaults (focal length \(Int(calibration.focalLength.rounded())) px, RGB camera \(calibration.baseline) mm beside the IR camera)"
-            )
+                CloudWarning(
+                    .source(spec),
+                    "this libfreenect cannot read the camera's calibration (fakenect playback?); using libfreenect's defaults (focal length \(Int(calibration.focalLength.rounded())) px, RGB camera \(calibration.baseline) mm beside the IR camera)"
+                ))
         }
     }
 

@@ -13,7 +13,7 @@ public final class OpenNI2Source: DepthSource {
     public let target: String?
     public let isRecording: Bool
     public let knowsPose = false
-    public private(set) var warnings: [String] = []
+    public private(set) var warnings: [CloudWarning] = []
     public var name: String { target.map { "openni2:\($0)" } ?? "openni2" }
 
     private let device: OpaquePointer
@@ -45,11 +45,13 @@ public final class OpenNI2Source: DepthSource {
         self.device = device
         self.info = info
         if info.has_color == 0 {
-            warnings.append("\(spec): no color stream; the clouds have no color")
+            warnings.append(CloudWarning(.source(spec), "no color stream; the clouds have no color"))
         } else if info.registered == 0 {
             warnings.append(
-                "\(spec): depth is not registered to color (\(isRecording ? "the recording was made without registration" : "the device does not support it")); colors are sampled as if both cameras saw from one point"
-            )
+                CloudWarning(
+                    .source(spec),
+                    "depth is not registered to color (\(isRecording ? "the recording was made without registration" : "the device does not support it")); colors are sampled as if both cameras saw from one point"
+                ))
         }
     }
 

@@ -12,7 +12,7 @@ import CloudCore
 public final class PhotoSource: DepthSource {
     public let path: String
     public let knowsPose = false
-    public private(set) var warnings: [String] = []
+    public private(set) var warnings: [CloudWarning] = []
     public var knownFrameCount: Int? { 1 }
     public var name: String { "photo:\(path)" }
     /// Read once, when the source is made, so that every problem shows before any output exists.
@@ -50,16 +50,22 @@ public final class PhotoSource: DepthSource {
                 colorHeight: color.height, known: known, origin: path)
             planeValues = planeValues.map { metadata.nativeFormat == .disparity ? $0 / Float(scale) : $0 * Float(scale) }
             warnings.append(
-                "photo:\(path): depth scaled by \(Self.format(scale)) so that pixel \(known.x),\(known.y) lies \(known.metres) m away (--known-distance); the cloud is as metric as that distance"
-            )
+                CloudWarning(
+                    .source("photo:\(path)"),
+                    "depth scaled by \(Self.format(scale)) so that pixel \(known.x),\(known.y) lies \(known.metres) m away (\(option: "known-distance")); the cloud is as metric as that distance"
+                ))
             accuracy = .absolute
         } else if accuracy == .relative {
             warnings.append(
-                "photo:\(path): depth accuracy is relative (portrait disparity has no known scale): the cloud's units are not metres; --known-distance X,Y=METRES scales it"
-            )
+                CloudWarning(
+                    .source("photo:\(path)"),
+                    "depth accuracy is relative (portrait disparity has no known scale): the cloud's units are not metres; \(option: "known-distance", "X,Y=METRES") scales it"
+                ))
         }
         if photo.orientation.value != 1 {
-            warnings.append("photo:\(path): EXIF orientation \(photo.orientation.value) applied to color, depth and calibration")
+            warnings.append(
+                CloudWarning(
+                    .source("photo:\(path)"), "EXIF orientation \(photo.orientation.value) applied to color, depth and calibration"))
         }
         // A little-endian Float32 plane, as DepthMap reads them.
         var data = [UInt8](repeating: 0, count: 4 * planeValues.count)

@@ -4,7 +4,9 @@ import Foundation
 
 /// A stored capture's JSON, as POST answers it and GET returns it: `capture --json`'s report
 /// (camera, counts, range, filters, timings), less the server's file paths, plus the id, the
-/// creation time, the cloud's bounds and the links to its files.
+/// creation time, the cloud's bounds and the links to its files. It is worded for HTTP when it is
+/// made (`warnings` as the client knows them, each filter's `argument` as its field), so that
+/// the stored copy is returned as it is.
 struct CaptureDocument {
     var created: Date
     var source: String
@@ -34,6 +36,14 @@ struct CaptureDocument {
         object["bytes"] = .integer(cloudBytes)
         object["bounds"] = try file?.bounds.map { try JSONValue(encoding: $0) } ?? .null
         object["warnings"] = JSONValue(warnings)
+        if case .array(let steps) = object["filters"] {
+            object["filters"] = .array(
+                zip(steps, filters).map { step, report in
+                    var step = step
+                    step["argument"] = .string(FieldWording.text(report.option))
+                    return step
+                })
+        }
         let base = "/v1/captures/\(id)"
         object["links"] = JSONValue([
             "self": base, "cloud_ply": base + "/cloud.ply", "cloud_pcd": base + "/cloud.pcd",

@@ -104,26 +104,4 @@ struct CaptureOrder: Sendable {
         default: throw Problem.unprocessable("\(field) \(MessageTextShort.of(value)): needs true or false", field: field)
         }
     }
-
-    /// A stored capture report's warnings and filter arguments, which name the CLI's flags
-    /// (`--voxel 0`, `--fuse`), as fields. They are kept as one line of text (captures stored
-    /// earlier have them so too), unlike errors, whose options `FieldWording` words.
-    static func httpWording(_ message: String) -> String {
-        var text = message
-        let flags = filterFields.union([
-            "range", "organized", "fuse", "frames", "frame", "depth-scale", "depth-encoding", "intrinsics",
-            "known-distance", "matte"
-        ])
-        // Longest first: --frames before --frame, which would otherwise take its prefix.
-        for flag in flags.sorted(by: { $0.count > $1.count }) {
-            // A switch is a true field ("add fuse=true"); what follows it is not its value.
-            if ["fuse", "organized", "foreground"].contains(flag) {
-                text = text.replacingOccurrences(of: "--\(flag)", with: "\(flag)=true")
-                continue
-            }
-            text = text.replacingOccurrences(of: "--\(flag) ", with: "\(flag.replacingOccurrences(of: "-", with: "_"))=")
-            text = text.replacingOccurrences(of: "--\(flag)", with: flag.replacingOccurrences(of: "-", with: "_"))
-        }
-        return text
-    }
 }

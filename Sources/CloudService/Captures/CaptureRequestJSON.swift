@@ -65,7 +65,7 @@ struct CaptureRequestJSON: Decodable {
         do {
             spec = try SourceSpec(parsing: source)
         } catch let error as CloudError {
-            throw Problem.unprocessable(error.message, field: "source")
+            throw Problem.unprocessable(FieldWording.detail(error), field: "source")
         }
         try Self.checkAllowed(spec, source: source, allowed: allowed)
         var order = CaptureOrder(sourceSpec: source)

@@ -87,7 +87,7 @@ struct CaptureRoutes {
             return try await store(order, paths: ClientPaths(), labels: labels, files: [:])
         } catch let error as CloudError where error.kind == .deviceOrIO && CaptureRequestJSON.namesDevice(order.sourceSpec) {
             // A camera that is not attached, busy or gone is the request's to fix, not the server's.
-            throw Problem.unprocessable(error.message, field: "source")
+            throw Problem.unprocessable(FieldWording.detail(error), field: "source")
         }
     }
 

@@ -42,7 +42,7 @@ struct CaptureRunner: Sendable {
             let id = CaptureID()
             let document = try CaptureDocument(
                 id: id.description, created: Date(), report: report, filters: filters,
-                warnings: observer.warnings.map(paths.warning), describe: paths.source)
+                warnings: observer.warnings.map { FieldWording.line(paths.named($0)) }, describe: paths.source)
             let record = CaptureRecord(
                 id: id, created: document.created, source: document.source, points: document.points,
                 bounds: document.bounds, bytes: document.cloudBytes, frames: report.frames, report: document.json)
@@ -77,7 +77,7 @@ enum CaptureFiles {
 /// it asks the capture to stop taking frames once its client has gone.
 final class CollectingObserver: CaptureObserver, @unchecked Sendable {
     private let lock = NSLock()
-    private var collected: [String] = []
+    private var collected: [CloudWarning] = []
     private let progress: (@Sendable (Int, Int?) -> Void)?
     private let cancelled: CancellationFlag?
 
@@ -86,15 +86,15 @@ final class CollectingObserver: CaptureObserver, @unchecked Sendable {
         self.progress = progress
     }
 
-    var warnings: [String] {
+    var warnings: [CloudWarning] {
         lock.lock()
         defer { lock.unlock() }
         return collected
     }
 
-    func warning(_ message: String) {
+    func warning(_ warning: CloudWarning) {
         lock.lock()
-        if !collected.contains(message) { collected.append(message) }
+        if !collected.contains(warning) { collected.append(warning) }
         lock.unlock()
     }
 

@@ -54,7 +54,7 @@ struct ConvertRoute {
             let limits = service.limits
             try await service.capturePool.run { cancelled in
                 let loaded = try CloudReader.read(input.path)
-                var warnings: [String] = []
+                var warnings: [CloudWarning] = []
                 let (cloud, reports) = try limits.pipeline(steps, cancelled: cancelled).run(loaded, warnings: &warnings)
                 if let empty = reports.firstIndex(where: { $0.pointsOut == 0 }) {
                     throw CloudError.badInput(

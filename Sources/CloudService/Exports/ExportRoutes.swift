@@ -74,7 +74,7 @@ struct ExportRoutes {
         let limits = service.limits
         let variant = try await service.derived.file(name, in: folder, capture: id) { path, cancelled in
             let loaded = try CloudReader.read(stored)
-            var warnings: [String] = []
+            var warnings: [CloudWarning] = []
             let (cloud, reports) = try limits.pipeline(steps, cancelled: cancelled).run(loaded, warnings: &warnings)
             if let empty = reports.firstIndex(where: { $0.pointsOut == 0 }) {
                 let option = steps[empty].option

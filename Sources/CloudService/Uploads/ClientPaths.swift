@@ -1,9 +1,10 @@
 import CloudCore
 
 /// The server's paths as the client knows them: an uploaded file by its part's name, a file of an
-/// unpacked archive by its path inside the archive ("bundle/depth/0001.png"). Errors are renamed
-/// by their subject, looked up in the table of uploaded files or placed under the archive's root
-/// by their path, never found in a message's text: a client never sees the server's disk.
+/// unpacked archive by its path inside the archive ("bundle/depth/0001.png"). Errors and warnings
+/// are renamed by their subject and the files their reason names, each looked up in the table of
+/// uploaded files or placed under the archive's root by its path, never found in a message's
+/// text: a client never sees the server's disk.
 struct ClientPaths: Sendable {
     /// Each uploaded file's path on the server, and its part's name.
     var parts: [String: String] = [:]
@@ -21,7 +22,12 @@ struct ClientPaths: Sendable {
 
     /// `error` about what the client sent.
     func error(_ error: CloudError) -> CloudError {
-        error.about(error.subject.map(subject))
+        CloudError(error.kind, subject: error.subject.map(subject), error.reason.renaming(subject))
+    }
+
+    /// `warning` about what the client sent.
+    func named(_ warning: CloudWarning) -> CloudWarning {
+        CloudWarning(warning.subject.map(subject), warning.reason.renaming(subject))
     }
 
     func subject(_ subject: CloudError.Subject) -> CloudError.Subject {
@@ -48,15 +54,5 @@ struct ClientPaths: Sendable {
         guard let colon = spec.firstIndex(of: ":") else { return spec }
         let paths = spec[spec.index(after: colon)...].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         return spec[...colon] + paths.map { parts[$0] ?? $0 }.joined(separator: ",")
-    }
-
-    /// A warning with the server's paths named as the client knows them. Warnings are still one
-    /// line of text, not yet a subject and a reason, so here (and only here) the paths are found
-    /// in the text: the archive's root, then each uploaded file's path.
-    func warning(_ text: String) -> String {
-        var text = text
-        if let root = archiveRoot { text = text.replacingOccurrences(of: root, with: archiveName) }
-        for (path, name) in parts { text = text.replacingOccurrences(of: path, with: name) }
-        return text
     }
 }
