@@ -84,12 +84,15 @@ let package = Package(
         .target(
             name: "CloudPipeline",
             dependencies: ["CloudCore", "SafeIO", "CloudImages", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender", "CloudMeasure"]),
+        // What a viewer is sent: clouds cut to a point budget and packed as int16 and RGB8, in the
+        // length-prefixed JSON-header framing the stream sockets share.
+        .target(name: "CloudStream", dependencies: ["CloudCore"]),
         // `cloudgen serve`: the HTTP API over CloudPipeline, with its SQLite capture index.
         .target(
             name: "CloudService",
             dependencies: [
                 "CloudCore", "SafeIO", "CloudImages", "CloudArchives", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender",
-                "CloudPipeline", "CloudMeasure",
+                "CloudPipeline", "CloudMeasure", "CloudStream",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -100,7 +103,7 @@ let package = Package(
             ],
             // The OpenAPI document is compiled into the binary as bytes: a bundled resource would
             // be looked up by a path into the build tree, which an installed binary does not have.
-            resources: [.embedInCode("Resources/openapi.json")]
+            resources: [.embedInCode("Resources/openapi.json"), .embedInCode("Resources/viewer.html")]
         ),
         .executableTarget(
             name: "cloudgen",
@@ -138,6 +141,7 @@ let package = Package(
         .testTarget(
             name: "CloudCaptureTests",
             dependencies: ["CloudCapture", "CloudCore", "SafeIO", "CloudImages", "SharedTestData", "TestEncoders"]),
+        .testTarget(name: "CloudStreamTests", dependencies: ["CloudStream", "CloudCore", "CloudFiles", "SharedTestData"]),
         .testTarget(name: "CloudRenderTests", dependencies: ["CloudRender", "CloudImages", "SafeIO", "CloudCore"]),
         .testTarget(
             name: "CloudMeasureTests",

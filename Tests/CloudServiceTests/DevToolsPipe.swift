@@ -87,6 +87,41 @@ final class DevToolsPipe {
         try send("DOM.setFileInputFiles", ["nodeId": nodeID, "files": paths])
     }
 
+    /// Loads `url` in the tab opened last.
+    func navigate(_ url: String) throws {
+        try send("Page.navigate", ["url": url])
+    }
+
+    /// Lays the tab's pages out at `width` x `height` CSS pixels, one device pixel each.
+    func setViewport(width: Int, height: Int) throws {
+        try send("Emulation.setDeviceMetricsOverride", ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": false])
+    }
+
+    /// A PNG of what the page shows inside the rectangle (CSS pixels from the page's top left).
+    func screenshot(x: Double, y: Double, width: Double, height: Double) throws -> Data {
+        let shot = try send(
+            "Page.captureScreenshot",
+            ["format": "png", "clip": ["x": x, "y": y, "width": width, "height": height, "scale": 1]])
+        guard let text = shot["data"] as? String, let png = Data(base64Encoded: text) else { throw PageError("no screenshot") }
+        return png
+    }
+
+    /// A press of the left mouse button at `from`, moves in `steps` to `to`, and the release, as
+    /// a person dragging does.
+    func drag(from: (x: Double, y: Double), to: (x: Double, y: Double), steps: Int = 10) throws {
+        try send(
+            "Input.dispatchMouseEvent", ["type": "mousePressed", "x": from.x, "y": from.y, "button": "left", "buttons": 1, "clickCount": 1])
+        for step in 1...steps {
+            let t = Double(step) / Double(steps)
+            try send(
+                "Input.dispatchMouseEvent",
+                ["type": "mouseMoved", "x": from.x + (to.x - from.x) * t, "y": from.y + (to.y - from.y) * t, "button": "left", "buttons": 1]
+            )
+        }
+        try send(
+            "Input.dispatchMouseEvent", ["type": "mouseReleased", "x": to.x, "y": to.y, "button": "left", "buttons": 0, "clickCount": 1])
+    }
+
     @discardableResult
     private func send(_ method: String, _ parameters: [String: Any], toBrowser: Bool = false) throws -> [String: Any] {
         nextID += 1

@@ -217,7 +217,7 @@ final class ServicePageBrowserTests: XCTestCase {
 }
 
 /// Debian's chromium, headless. Missing, the test fails and says how to install it.
-private struct Chromium {
+struct Chromium {
     let path: String
 
     init() throws {

@@ -440,6 +440,12 @@ def main():
                 z.writestr(zipfile.ZipInfo(member, (2023, 11, 14, 22, 13, 20)), data, compress_type=method)
         out("archive", name, buffer.getvalue())
 
+    # Stream messages: a 4-byte little-endian header length, the JSON header, its payloads.
+    def message(header, payload):
+        return struct.pack("<I", len(header)) + header + payload
+    out("stream", "two-payloads.bin", message(b'{"frame":3,"sizes":[4,2]}', bytes([1, 2, 3, 4, 5, 6])))
+    out("stream", "no-payload.bin", message(b'{"frame":0,"sizes":[]}', b""))
+
     total = sum(os.path.getsize(os.path.join(dp, f)) for dp, _, fs in os.walk(SEEDS) for f in fs)
     print("seeds: %d bytes in %s" % (total, SEEDS))
 

@@ -1,14 +1,14 @@
 import Hummingbird
 
 /// `Authorization: Bearer TOKEN` on every request when the server has a token, but for the ones
-/// that show nothing stored: /healthz, and the page and API document a browser must load before it
-/// can send the token (the page asks for it and sends it with every request of its own).
+/// that show nothing stored: /healthz, and the pages and API document a browser must load before it
+/// can send the token (the pages ask for it and send it with every request of their own).
 /// The comparison takes the same time whatever the bytes, so timing tells nothing of the token.
 struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
     let token: [UInt8]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if Self.open.contains(request.uri.path) && (request.method == .get || request.method == .head) {
+        if Self.isOpen(request.uri.path) && (request.method == .get || request.method == .head) {
             return try await next(request, context)
         }
         guard Self.authorized(request.head, token: token) else {
@@ -20,6 +20,12 @@ struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     static var open: Set<String> { ["/healthz", "/", "/openapi.json"] }
+
+    /// The open paths, and a capture's 3D view page (/view/{id}), which holds no data either: it
+    /// fetches the capture's points with the token the index page keeps.
+    static func isOpen(_ path: String) -> Bool {
+        open.contains(path) || (path.hasPrefix("/view/") && !path.dropFirst("/view/".count).contains("/"))
+    }
 
     /// Whether `request` carries `Authorization: Bearer TOKEN` with exactly the token.
     static func authorized(_ request: HTTPRequest, token: [UInt8]) -> Bool {

@@ -26,6 +26,7 @@ extension ServiceState {
         CaptureArchiveRoute(service: self).register(on: router)
         ExportRoutes(service: self).register(on: router)
         routes.add(MeasureRoute(store: store, derived: derived).collection, to: router)
+        routes.add(CloudViewRoute(store: store, derived: derived).collection, to: router)
         routes.add(JobRoutes(index: store.index, board: jobs).collection, to: router)
         routes.add(JobListRoute(index: store.index).collection, to: router)
         ConvertRoute(service: self).register(on: router)

@@ -192,6 +192,11 @@ enum ServicePage {
           meta.textContent = capture.points.toLocaleString("en") + " points · " +
             new Date(capture.created).toLocaleString() + " · " + capture.source;
           const links = document.createElement("div");
+          const view = document.createElement("a");
+          view.href = "/view/" + encodeURIComponent(capture.id);
+          view.textContent = "3D";
+          view.className = "view";
+          links.append(view);
           // The server names the files (Content-Disposition); the JSON is the document itself.
           const files = [["PLY", capture.links.cloud_ply, ""], ["PCD", capture.links.cloud_pcd, ""],
                          ["depth.png", capture.links.depth, ""], ["JSON", capture.links.self, capture.id + ".json"]];
