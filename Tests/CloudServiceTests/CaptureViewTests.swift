@@ -113,7 +113,7 @@ final class CaptureViewTests: XCTestCase {
             try browser.open("about:blank")
             try browser.setViewport(width: 800, height: 640)
             try browser.navigate("http://127.0.0.1:\(port)/view/\(id)")
-            let ready = try browser.wait(until: "document.body.dataset.ready === '1' && Number(document.body.dataset.drawn) > 0")
+            let ready = try browser.wait(until: "document.body?.dataset.ready === '1' && Number(document.body.dataset.drawn) > 0")
             let status = try browser.evaluate("document.getElementById('status').textContent") as? String ?? ""
             XCTAssertTrue(ready, "the view never drew its cloud: \(status)")
             let box = try XCTUnwrap(
