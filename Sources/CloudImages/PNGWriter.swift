@@ -82,6 +82,22 @@ public enum PNGWriter {
         return Array(UnsafeBufferPointer(start: bytes, count: size))
     }
 
+    /// A complete 16-bit grayscale PNG in memory (a depth image of a stream frame).
+    public static func encode(gray16 samples: [UInt16], width: Int, height: Int, compressionLevel: Int = 1, origin: String) throws
+        -> [UInt8]
+    {
+        try check(width: width, height: height, samples: samples.count, channels: 1, compressionLevel: compressionLevel, path: origin)
+        var status = cic_status()
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        samples.withUnsafeBytes {
+            _ = cic_png_encode($0.baseAddress, UInt32(width), UInt32(height), 1, 16, Int32(compressionLevel), 0, &bytes, &size, &status)
+        }
+        defer { cic_free(bytes) }
+        guard status.code == CIC_OK, let bytes else { throw status.failure(about: .file(origin)) }
+        return Array(UnsafeBufferPointer(start: bytes, count: size))
+    }
+
     private static func check(
         width: Int, height: Int, samples: Int, channels: Int, compressionLevel: Int,
         path: String

@@ -23,7 +23,7 @@ final class StartupTests: XCTestCase {
 
     private static let lazyPrefixes = [
         "libcloudgen_shim", "libpcl", "libvtk", "libusb", "libfreenect", "libOpenNI", "libtiff", "libheif", "libexpat", "libavformat",
-        "libavcodec", "libavutil", "libOpenEXR"
+        "libavcodec", "libavutil", "libOpenEXR", "libzstd"
     ]
 
     func testCommandsThatDoNotFilterLoadNeitherPCLNorCameraLibrariesNorOptionalCodecs() throws {

@@ -144,6 +144,16 @@ void cic_exr_close(cic_exr_decoder *decoder);
 /* zlib's CRC-32 (PNG chunk checksums), continued from `crc` (0 to start). */
 uint32_t cic_crc32(uint32_t crc, const uint8_t *bytes, size_t size);
 
+/* zstd, for depth frames of live streams (libzstd is dlopen'ed on first use; a missing library is
+ * CIC_IO_ERROR naming its Debian package). cic_zstd_bound is the most cic_zstd_compress can write
+ * for `size` bytes (0 on failure). cic_zstd_compress writes one frame, with its content size, and
+ * returns its length (0 on failure). cic_zstd_decompress takes exactly one frame whose content is
+ * exactly out_size bytes: any other size, a truncated or corrupt frame, or bytes after it are
+ * CIC_BAD_INPUT, found before anything is written past what the frame holds. */
+size_t cic_zstd_bound(size_t size, cic_status *status);
+size_t cic_zstd_compress(const void *bytes, size_t size, void *out, size_t out_size, int32_t level, cic_status *status);
+int32_t cic_zstd_decompress(const void *bytes, size_t size, void *out, size_t out_size, cic_status *status);
+
 #ifdef __cplusplus
 }
 #endif
