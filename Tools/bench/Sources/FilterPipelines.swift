@@ -36,10 +36,11 @@ struct FilterPipelineInput: Codable {
 }
 
 enum FilterPipelineBench {
-    static let flags = [("--voxel", "0.01"), ("--sor", "20,2"), ("--normals", "0.05")]
+    /// `--voxel 0.01 --sor 20,2 --normals 0.05`.
+    static let options = [("voxel", "0.01"), ("sor", "20,2"), ("normals", "0.05")]
 
     static func run(spec: String, output: String, laps: inout Laps, points: inout [String: Int]) throws -> PointCloud {
-        let steps = try flags.map { try FilterArguments.step(flag: $0.0, value: $0.1) }
+        let steps = try options.map { try FilterArguments.step(option: $0.0, value: $0.1) }
         // Opening the source (its calibration or index files) and decoding the images are one
         // stage, "read": the whole cost of getting a frame off the disk, on both sides.
         var cloud = try DatasetBench.firstCloud(spec: spec, laps: &laps, openStage: nil, readStage: "read")
