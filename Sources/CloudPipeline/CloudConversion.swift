@@ -18,10 +18,10 @@ public struct CloudConversion {
     /// The file's viewpoint and units, which the outputs keep.
     private let header: CloudFileHeader
 
-    /// Reads `input` and runs `filters` on its cloud as seen from where it was captured (its
-    /// viewpoint); a cloud that a step emptied is refused (`refusal`; by default bad input about
-    /// the file, naming the step). What does not carry over (fields no channel holds, a mesh's
-    /// faces, a grid that cannot be kept) is noted in `warnings` before the steps' own notes.
+    /// Reads `input` and runs `filters` on its cloud as seen from where it was captured; a cloud
+    /// that a step emptied is refused (`refusal`; by default bad input about the file, naming the
+    /// step). What does not carry over (fields no channel holds, a mesh's faces, a grid that
+    /// cannot be kept) is noted in `warnings` before the steps' own notes.
     public init(_ input: String, filters: FilterPipeline, warnings: inout [String], refusal: Refusal = nothingToWrite) throws {
         let loaded = try CloudReader.read(input)
         // Nothing is dropped silently.
@@ -36,7 +36,11 @@ public struct CloudConversion {
         if filters.organized && loaded.cloud.organized == nil {
             warnings.append("\(input): --organized has no grid to keep: the file is not organized (its height is 1)")
         }
-        let (cloud, reports) = try filters.run(loaded, warnings: &warnings)
+        // As seen from where it was captured: a world-frame capture's camera (the file's viewpoint)
+        // is what normals face and what the foreground cut measures depth from; a file without
+        // one was seen from the origin.
+        let viewpoint = loaded.header.viewpoint.map { Viewpoint(pose: $0) } ?? .camera
+        let (cloud, reports) = try filters.run(loaded.cloud, viewpoint: viewpoint, warnings: &warnings)
         if let empty = reports.firstIndex(where: { $0.pointsOut == 0 }) {
             throw refusal(input, filters.steps[empty], reports[empty].pointsIn)
         }
