@@ -155,8 +155,10 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]),
+        // Most of these run the built binary; the CLI's own parsing (FilterFlags) is tested in process.
         .testTarget(
-            name: "cloudgenTests", dependencies: ["CloudCore", "CloudImages", "CloudCapture", "CloudFiles", "CloudPCL", "SharedTestData"])
+            name: "cloudgenTests",
+            dependencies: ["cloudgen", "CloudCore", "CloudImages", "CloudCapture", "CloudFiles", "CloudPCL", "SharedTestData"])
     ],
     swiftLanguageModes: [.v5]
 )

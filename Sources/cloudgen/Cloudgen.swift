@@ -27,7 +27,7 @@ struct Cloudgen: ParsableCommand {
         do {
             // ArgumentParser has no options with an optional value: `--normals` alone is spelled
             // out with its default first.
-            var command = try parseAsRoot(FilterArguments.withOptionalValues(Array(CommandLine.arguments.dropFirst())))
+            var command = try parseAsRoot(FilterFlags.withOptionalValues(Array(CommandLine.arguments.dropFirst())))
             try command.run()
         } catch let error as CloudError {
             Console.fail(error.message, status: error.exitStatus)

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CloudCore
-import CloudFiles
 import CloudPCL
 import CloudPipeline
 import SafeIO
@@ -35,39 +34,15 @@ struct Convert: ParsableCommand {
     func run() throws {
         try Console.claimStdout(for: output.requested.map(\.path), json: false)
         let pipeline = try filters.pipeline(arguments: Array(CommandLine.arguments.dropFirst()), extra: ["--range": range])
-        let loaded = try CloudReader.read(input)
         output.warnAboutEncoding()
-        // Nothing is dropped silently: fields no channel holds, and a mesh's faces.
-        if !loaded.ignoredFields.isEmpty {
-            Console.warning(
-                CloudWarning(
-                    .file(input),
-                    "fields \(loaded.ignoredFields.joined(separator: " ")) are not carried over (cloudgen keeps positions, colors, normals and curvature)"
-                ))
-        }
-        for element in loaded.header.otherElements where element.name != "camera" {
-            Console.warning(
-                CloudWarning(.file(input), "element \(element.name) (\(element.count)) is not carried over (cloudgen writes points only)"))
-        }
-        if pipeline.organized && loaded.cloud.organized == nil {
-            Console.warning(
-                CloudWarning(.file(input), "\(switch: "organized") has no grid to keep: the file is not organized (its height is 1)"))
-        }
         var warnings: [CloudWarning] = []
-        let (cloud, reports) = try pipeline.run(loaded, warnings: &warnings)
+        let conversion = try CloudConversion(input, filters: pipeline, warnings: &warnings)
         warnings.forEach(Console.warning)
-        if let empty = reports.first(where: { $0.pointsOut == 0 }) {
-            throw CloudError.badInput("\(input): no points to write: \(empty.argument) kept none of its \(empty.pointsIn) points")
-        }
         // --ply and --pcd land together or not at all; the report follows once they have.
         let written = try OutputSet.all(subject: output.requested.map(\.path).joined(separator: ", ")) {
-            try output.requested.map {
-                try CloudWriter.write(
-                    cloud, to: $0.path, format: $0.format, viewpoint: loaded.header.viewpoint,
-                    relativeUnits: loaded.header.relativeUnits)
-            }
+            try conversion.write(to: output.requested)
         }
-        reports.forEach { Console.report($0.summary) }
+        conversion.reports.forEach { Console.report($0.summary) }
         for ((path, format), count) in zip(output.requested, written) {
             Console.report("wrote \(path) (\(format), \(count) points)")
         }

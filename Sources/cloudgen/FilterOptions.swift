@@ -54,8 +54,8 @@ struct FilterOptions: ParsableArguments {
     func pipeline(arguments: [String], extra: [String: [String]] = [:]) throws -> FilterPipeline {
         var values = ["--crop": crop, "--voxel": voxel, "--sor": sor, "--radius": radius, "--normals": normals]
         values.merge(extra) { _, command in command }
-        let steps = try FilterArguments.steps(
-            arguments: FilterArguments.withOptionalValues(arguments), values: values,
+        let steps = try FilterFlags.steps(
+            arguments: FilterFlags.withOptionalValues(arguments), values: values,
             bare: foreground ? ["--foreground"] : [])
         return FilterPipeline(steps: steps, organized: organized)
     }

@@ -1,7 +1,5 @@
 import ArgumentParser
 import CloudCore
-import CloudFiles
-import CloudPCL
 import CloudPipeline
 import CloudRender
 import Foundation
@@ -110,7 +108,7 @@ struct Render: ParsableCommand {
         let startup = StartupClock.milliseconds()
         var clock = Stopwatch()
         let (width, height) = try RenderArguments.size(size)
-        var view = RenderView(
+        let view = RenderView(
             width: width, height: height, azimuth: azimuth, elevation: elevation, distance: distance,
             fieldOfView: fov, up: try RenderArguments.up(up ?? "-y"))
         try view.validate()
@@ -123,33 +121,17 @@ struct Render: ParsableCommand {
             )
         }
         try Console.claimStdout(for: [out], json: json)
-        let requestedColor = try color.map(RenderArguments.color)
-        let pointSize = try pointSize.map(RenderArguments.pointSize)
-        let background = try RenderArguments.background(background)
-
-        let loaded = try CloudReader.read(file)
-        let cloud = loaded.cloud
-        let readMilliseconds = clock.lap()
-        if up == nil, let camera = loaded.header.viewpoint {
-            view = view.turned(fromCamera: camera)
-        }
-        let renderer = PointRenderer(cloud: cloud, origin: file)
-        if renderer.bounds == nil && !allowEmpty {
-            throw CloudError.badInput(
-                "\(file): the cloud has no finite point to draw; pass --allow-empty to write a frame of background anyway")
-        }
-        let mode = requestedColor ?? renderer.defaultColorMode
-        try renderer.check(mode)
-        let style = RenderStyle(
-            color: mode,
-            pointSize: pointSize ?? RenderStyle.automaticPointSize(points: cloud.finiteCount, width: width, height: height),
-            background: background, eyeDomeLighting: eyeDomeLighting)
-        // PointRenderer's bounds and the finite-point count behind the point size.
-        let boundsMilliseconds = clock.lap()
+        var preview = FilePreview(view: view)
+        preview.followsRecordedCamera = up == nil
+        preview.color = try color.map(RenderArguments.color)
+        preview.pointSize = try pointSize.map(RenderArguments.pointSize)
+        preview.background = try RenderArguments.background(background)
+        preview.eyeDomeLighting = eyeDomeLighting
+        preview.allowEmpty = allowEmpty
+        let loaded = try preview.load(file, clock: &clock)
+        let style = loaded.writer.style
         // A turntable's frames and its animation land together or not at all.
-        let result = try OutputSet.all(subject: out) {
-            try PreviewWriter(renderer: renderer, view: view, style: style).write(to: out, turntable: turntable, clock: &clock)
-        }
+        let result = try OutputSet.all(subject: out) { try loaded.writer.write(to: out, turntable: turntable, clock: &clock) }
         var t = result.timings
         // The output set's commit renames the staged files into place: part of writing them.
         t.write += clock.lap()
@@ -157,7 +139,7 @@ struct Render: ParsableCommand {
 
         let first = result.cameras[0]
         let report = Report(
-            path: file, points: cloud.count, width: width, height: height, color: mode.rawValue, pointSize: style.pointSize,
+            path: file, points: loaded.points, width: width, height: height, color: style.color.rawValue, pointSize: style.pointSize,
             eyeDomeLighting: eyeDomeLighting, coveredPixels: result.coveredPixels,
             camera: .init(
                 azimuth: first.azimuth, elevation: first.elevation, distance: first.distance, fov: first.fieldOfView,
@@ -165,7 +147,7 @@ struct Render: ParsableCommand {
                 eye: [first.eye.x, first.eye.y, first.eye.z], up: first.up.description),
             files: result.files,
             milliseconds: [
-                "startup": startup, "read": readMilliseconds, "bounds": boundsMilliseconds, "framing": t.framing,
+                "startup": startup, "read": loaded.readMilliseconds, "bounds": loaded.boundsMilliseconds, "framing": t.framing,
                 "rasterise": t.rasterise, "shade": t.shade, "encode": t.encode, "write": t.write
             ],
             totalMilliseconds: total)
@@ -178,11 +160,11 @@ struct Render: ParsableCommand {
             String(
                 format:
                     "rendered %@ (%d points, %@, point size %d) to %@: %@; camera %.2f m from the target, azimuth %.1f°, elevation %.1f°",
-                file, cloud.count, mode.rawValue, style.pointSize, out, frames, first.distance, first.azimuth, first.elevation))
+                file, loaded.points, style.color.rawValue, style.pointSize, out, frames, first.distance, first.azimuth, first.elevation))
         Console.report(
             String(
                 format: "  start-up %.1f ms, read %.1f ms, bounds %.1f ms, framing %.1f ms, rasterise %.1f ms, shade %.1f ms, "
                     + "encode %.1f ms, write %.1f ms; total %.1f ms",
-                startup, readMilliseconds, boundsMilliseconds, t.framing, t.rasterise, t.shade, t.encode, t.write, total))
+                startup, loaded.readMilliseconds, loaded.boundsMilliseconds, t.framing, t.rasterise, t.shade, t.encode, t.write, total))
     }
 }

@@ -20,15 +20,10 @@ final class PolycamSourceTests: XCTestCase {
             XCTAssertEqual(
                 frame.intrinsics.scaled(toWidth: 256, height: 192).fx, truth.intrinsics.scaled(toWidth: 256, height: 192).fx,
                 accuracy: 1e-9, file: file, line: line)
-            let (ours, oursColors) = try worldPoints(frame)
-            let (expected, expectedColors) = try worldPoints(truth, world: PolycamFixture.arkitWorld)
-            XCTAssertEqual(ours.count, expected.count - 3 * dropped(index), "frame \(index): points", file: file, line: line)
-            guard dropped(index) == 0, ours.count == expected.count else { continue }
-            let worst = zip(ours, expected).map { abs($0 - $1) }.max() ?? .infinity
-            XCTAssertLessThan(
-                worst, 1e-5, "frame \(index): largest difference from the simulator's world points (m)", file: file, line: line)
+            guard let colors = try assertSameWorldPoints(frame, as: truth, index: index, dropped: dropped(index), file: file, line: line)
+            else { continue }
             // JPEG at quality 95: colors close, not equal.
-            let mean = zip(oursColors, expectedColors).map { abs(Int($0) - Int($1)) }.reduce(0, +) / max(1, oursColors.count)
+            let mean = zip(colors.ours, colors.expected).map { abs(Int($0) - Int($1)) }.reduce(0, +) / max(1, colors.ours.count)
             XCTAssertLessThanOrEqual(mean, 3, "frame \(index): mean color difference", file: file, line: line)
         }
         XCTAssertNil(try source.nextFrame())

@@ -24,18 +24,14 @@ final class StraySourceTests: XCTestCase {
             XCTAssertEqual(
                 frame.timestamp, 1000.25 + Double(index) / 60, accuracy: 1e-9, "odometry.csv's timestamp", file: file, line: line)
             XCTAssertEqual(frame.color?.width, 320, "the video's frame size", file: file, line: line)
-            let (ours, oursColors) = try worldPoints(frame)
-            let (expected, expectedColors) = try worldPoints(truth, world: PolycamFixture.arkitWorld)
-            XCTAssertEqual(ours.count, expected.count - 3 * dropped(index), "frame \(index): points", file: file, line: line)
-            guard dropped(index) == 0, ours.count == expected.count else { continue }
-            let worst = zip(ours, expected).map { abs($0 - $1) }.max() ?? .infinity
-            XCTAssertLessThan(
-                worst, 1e-5, "frame \(index): largest difference from the simulator's world points (m)", file: file, line: line)
+            guard let colors = try assertSameWorldPoints(frame, as: truth, index: index, dropped: dropped(index), file: file, line: line)
+            else { continue }
             // HEVC at CRF 12 with 4:2:0 chroma: colors close, not equal.
             let mean =
-                Double(zip(oursColors, expectedColors).map { abs(Int($0) - Int($1)) }.reduce(0, +)) / Double(max(1, oursColors.count))
+                Double(zip(colors.ours, colors.expected).map { abs(Int($0) - Int($1)) }.reduce(0, +)) / Double(max(1, colors.ours.count))
             XCTAssertLessThan(mean, 4, "frame \(index): mean color difference", file: file, line: line)
-            XCTAssertGreaterThan(Set(oursColors).count, 50, "frame \(index): the room's colors, not one flat color", file: file, line: line)
+            XCTAssertGreaterThan(
+                Set(colors.ours).count, 50, "frame \(index): the room's colors, not one flat color", file: file, line: line)
         }
         XCTAssertNil(try source.nextFrame(), file: file, line: line)
     }

@@ -28,6 +28,21 @@ func worldPoints(_ frame: CapturedFrame, world: (Pose) -> Pose = { $0 }) throws 
     return (cloud.positions, cloud.colors ?? [])
 }
 
+/// A phone app's frame against the simulator's own (`truth`, posed in ARKit's world): the same
+/// world points to within 0.01 mm, less the `dropped` pixels. Returns both frames' colors when
+/// every point is there, for the caller to hold to its codec's tolerance.
+func assertSameWorldPoints(
+    _ frame: CapturedFrame, as truth: CapturedFrame, index: Int, dropped: Int, file: StaticString, line: UInt
+) throws -> (ours: [UInt8], expected: [UInt8])? {
+    let (ours, oursColors) = try worldPoints(frame)
+    let (expected, expectedColors) = try worldPoints(truth, world: PolycamFixture.arkitWorld)
+    XCTAssertEqual(ours.count, expected.count - 3 * dropped, "frame \(index): points", file: file, line: line)
+    guard dropped == 0, ours.count == expected.count else { return nil }
+    let worst = zip(ours, expected).map { abs($0 - $1) }.max() ?? .infinity
+    XCTAssertLessThan(worst, 1e-5, "frame \(index): largest difference from the simulator's world points (m)", file: file, line: line)
+    return (oursColors, expectedColors)
+}
+
 /// How many pixels of a 16-bit depth frame within `columns` hold depth (a nonzero sample).
 func validDepthPixels(_ frame: CapturedFrame, columns: Range<Int>) -> Int {
     let w = frame.depth.width

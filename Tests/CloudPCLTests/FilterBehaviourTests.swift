@@ -86,43 +86,6 @@ final class FilterBehaviourTests: XCTestCase {
         }
     }
 
-    // MARK: - Command-line order
-
-    func testOrderFollowsTheCommandLineAcrossDifferentFlags() throws {
-        let arguments = [
-            "convert", "in.pcd", "--voxel", "0.01", "--pcd", "out.pcd", "--sor=20,2", "--foreground",
-            "--crop", "-1,-1,0,1,1,2", "--voxel=0.02", "--organized", "--radius", "0.05,5"
-        ]
-        let steps = try FilterArguments.steps(
-            arguments: arguments,
-            values: [
-                "--voxel": ["0.01", "0.02"], "--sor": ["20,2"], "--crop": ["-1,-1,0,1,1,2"],
-                "--radius": ["0.05,5"], "--range": []
-            ],
-            bare: ["--foreground"])
-        XCTAssertEqual(
-            steps.map(\.option.flag),
-            [
-                "--voxel 0.01", "--sor 20,2", "--foreground", "--crop -1,-1,0,1,1,2",
-                "--voxel 0.02", "--radius 0.05,5"
-            ])
-        XCTAssertEqual(steps[3].filter, .cropBox(min: SIMD3(-1, -1, 0), max: SIMD3(1, 1, 2)))
-    }
-
-    func testOrderScanSkipsValuesAndStopsAtDoubleDash() {
-        // "--crop"'s value looks like a flag name; after "--" everything is a positional argument.
-        let order = FilterArguments.order(
-            of: ["--crop", "--voxel", "--sor", "5,1", "--", "--voxel", "0.1"],
-            valued: ["--crop", "--voxel", "--sor"], bare: ["--foreground"])
-        XCTAssertEqual(order, ["--crop", "--sor"])
-    }
-
-    func testValuesTheScanCannotPlaceAreRefused() {
-        assertCloudError(.badInput, naming: "--voxel", containing: "cannot tell where") {
-            try FilterArguments.steps(arguments: ["--sor", "5,1"], values: ["--voxel": ["0.01"], "--sor": ["5,1"]], bare: [])
-        }
-    }
-
     // MARK: - Organized clouds
 
     func testSelectionsCanKeepTheGridWithTheSamePointsKept() throws {

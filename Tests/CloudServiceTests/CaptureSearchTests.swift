@@ -48,53 +48,37 @@ final class CaptureSearchTests: XCTestCase {
                     $0["id"] as! String
                 }
                 if sort.hasPrefix("-") { expected.reverse() }
-                let listed = try await Self.pages(client, "/v1/captures?limit=2&sort=\(sort)")
+                let listed = try await listedPages(client, "/v1/captures?limit=2&sort=\(sort)", key: "captures")
                 XCTAssertEqual(listed.ids, expected, sort)
                 XCTAssertEqual(listed.pages, 3, sort)
             }
-            let newestFirst = try await Self.pages(client, "/v1/captures?limit=2")
+            let newestFirst = try await listedPages(client, "/v1/captures?limit=2", key: "captures")
             XCTAssertEqual(newestFirst.ids, ids.reversed(), "the default order is newest first, as before")
 
             // Text in the name, case-insensitive; in the uploaded file names; % is a character, not a wildcard.
-            let alpha = try await Self.pages(client, "/v1/captures?q=ALPH")
+            let alpha = try await listedPages(client, "/v1/captures?q=ALPH", key: "captures")
             XCTAssertEqual(alpha.ids, [ids[1]])
-            let byFile = try await Self.pages(client, "/v1/captures?q=TUM_depth")
+            let byFile = try await listedPages(client, "/v1/captures?q=TUM_depth", key: "captures")
             XCTAssertEqual(byFile.ids.count, 5)
-            let percent = try await Self.pages(client, "/v1/captures?q=100%25")
+            let percent = try await listedPages(client, "/v1/captures?q=100%25", key: "captures")
             XCTAssertEqual(percent.ids, [ids[4]])
             // '+', '&' and the LIKE escape character '\' are characters too, in the search and in the
             // next link that carries it on (a '+' left as it is would come back as a space).
             let plain = try await client.execute(uri: "/v1/captures?limit=1&q=a%2Bb%26c%5Cd", method: .get).json()
             XCTAssertEqual((plain["captures"] as? [[String: Any]])?.compactMap { $0["id"] as? String }, [ids[4]])
             XCTAssertEqual(plain["next"] as? String, "/v1/captures?limit=1&q=a%2Bb%26c%5Cd&after=\(ids[4])")
-            let wildcard = try await Self.pages(client, "/v1/captures?q=lph_")
+            let wildcard = try await listedPages(client, "/v1/captures?q=lph_", key: "captures")
             XCTAssertEqual(wildcard.ids, [], "_ matches an underscore only")
             // Tags: repeated means all of them, and the filter holds across pages.
-            let both = try await Self.pages(client, "/v1/captures?tag=kitchen&tag=floor1&limit=1&sort=name")
+            let both = try await listedPages(client, "/v1/captures?tag=kitchen&tag=floor1&limit=1&sort=name", key: "captures")
             XCTAssertEqual(both.ids, [ids[3], ids[0]])
             XCTAssertEqual(both.pages, 3, "the last full page still has a next link, to an empty page")
-            let kitchenAlpha = try await Self.pages(client, "/v1/captures?tag=kitchen&q=alpha")
+            let kitchenAlpha = try await listedPages(client, "/v1/captures?tag=kitchen&q=alpha", key: "captures")
             XCTAssertEqual(kitchenAlpha.ids, [ids[1]])
 
             let refused = try await client.execute(uri: "/v1/captures?sort=size", method: .get)
             XCTAssertEqual(refused.status, .badRequest)
             XCTAssertEqual(try refused.json()["field"] as? String, "sort")
         }
-    }
-
-    /// Every capture id from `start` on, following `next`, and how many pages were fetched.
-    private static func pages(_ client: any TestClientProtocol, _ start: String) async throws -> (ids: [String], pages: Int) {
-        var url: String? = start
-        var ids: [String] = []
-        var pages = 0
-        while let next = url, pages < 20 {
-            let page = try await client.execute(uri: next, method: .get)
-            XCTAssertEqual(page.status, .ok, String(buffer: page.body))
-            let json = try page.json()
-            ids += (json["captures"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
-            url = json["next"] as? String
-            pages += 1
-        }
-        return (ids, pages)
     }
 }

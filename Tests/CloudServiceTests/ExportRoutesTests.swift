@@ -64,7 +64,7 @@ final class ExportRoutesTests: XCTestCase {
             XCTAssertEqual(filtered.status, .ok)
             let served = try Data(buffer: filtered.body).withUnsafeBytes { try CloudReader.read(bytes: $0, path: "filtered.pcd") }.cloud
             var warnings: [CloudWarning] = []
-            let steps = [try FilterArguments.step(flag: "--voxel", value: "0.05"), try FilterArguments.step(flag: "--sor", value: "10,2")]
+            let steps = [try FilterArguments.step(option: "voxel", value: "0.05"), try FilterArguments.step(option: "sor", value: "10,2")]
             let (expected, _) = try FilterPipeline(steps: steps, organized: false).run(original, warnings: &warnings)
             XCTAssertEqual(served.positions, expected.positions)
             XCTAssertLessThan(served.count, original.count / 4)
@@ -131,7 +131,7 @@ final class ExportRoutesTests: XCTestCase {
             let converted = try Data(buffer: response.body).withUnsafeBytes { try CloudReader.read(bytes: $0, path: "bunny.ply") }
             XCTAssertEqual(converted.header.formatName, "PLY ascii")
             var warnings: [CloudWarning] = []
-            let (expected, _) = try FilterPipeline(steps: [try FilterArguments.step(flag: "--voxel", value: "0.01")], organized: false)
+            let (expected, _) = try FilterPipeline(steps: [try FilterArguments.step(option: "voxel", value: "0.01")], organized: false)
                 .run(try CloudReader.read(bunny).cloud, warnings: &warnings)
             XCTAssertEqual(converted.cloud.positions, expected.positions)
             XCTAssertEqual(try FileManager.default.subpathsOfDirectory(atPath: harness.data.appendingPathComponent("uploads").path), [])

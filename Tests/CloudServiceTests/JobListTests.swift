@@ -24,17 +24,17 @@ final class JobListTests: XCTestCase {
         // The queued ones are failed (interrupted) once the server has reconciled.
         let succeeded = jobs.reversed().filter { $0.state == .succeeded }.map(\.id.description)
         try await harness.test { client in
-            let all = try await Self.pages(client, "/v1/jobs?limit=3")
+            let all = try await listedPages(client, "/v1/jobs?limit=3", key: "jobs")
             XCTAssertEqual(all.ids, newestFirst)
             XCTAssertEqual(all.pages, 3)
-            let done = try await Self.pages(client, "/v1/jobs?state=succeeded&limit=1")
+            let done = try await listedPages(client, "/v1/jobs?state=succeeded&limit=1", key: "jobs")
             XCTAssertEqual(done.ids, succeeded)
-            let failed = try await Self.pages(client, "/v1/jobs?state=failed&limit=2")
+            let failed = try await listedPages(client, "/v1/jobs?state=failed&limit=2", key: "jobs")
             XCTAssertEqual(Set(failed.ids), Set(newestFirst).subtracting(succeeded))
             XCTAssertEqual(failed.ids, newestFirst.filter { !succeeded.contains($0) })
-            let either = try await Self.pages(client, "/v1/jobs?state=failed&state=succeeded")
+            let either = try await listedPages(client, "/v1/jobs?state=failed&state=succeeded", key: "jobs")
             XCTAssertEqual(either.ids, newestFirst)
-            let running = try await Self.pages(client, "/v1/jobs?state=running")
+            let running = try await listedPages(client, "/v1/jobs?state=running", key: "jobs")
             XCTAssertEqual(running.ids, [])
 
             for (query, field) in [("state=done", "state"), ("limit=0", "limit"), ("after=..", "after"), ("status=failed", "status")] {
@@ -43,20 +43,5 @@ final class JobListTests: XCTestCase {
                 XCTAssertEqual(try refused.json()["field"] as? String, field, query)
             }
         }
-    }
-
-    private static func pages(_ client: any TestClientProtocol, _ start: String) async throws -> (ids: [String], pages: Int) {
-        var url: String? = start
-        var ids: [String] = []
-        var pages = 0
-        while let next = url, pages < 20 {
-            let page = try await client.execute(uri: next, method: .get)
-            XCTAssertEqual(page.status, .ok, String(buffer: page.body))
-            let json = try page.json()
-            ids += (json["jobs"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
-            url = json["next"] as? String
-            pages += 1
-        }
-        return (ids, pages)
     }
 }

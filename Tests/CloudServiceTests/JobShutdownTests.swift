@@ -17,8 +17,7 @@ final class JobShutdownTests: XCTestCase {
         defer { harness.remove() }
         let scratch = try makeScratchFolder()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        var upload = MultipartBody()
-        upload.file("bundle", try redwoodArchive(in: scratch), filename: "scan.tar")
+        var upload = try MultipartBody.redwoodBundle(in: scratch)
         // Neighbour filters over the fused frames: long enough to be running when the stop comes.
         for _ in 0..<4 { upload.field("sor", "50,1") }
         let body = upload

@@ -16,8 +16,7 @@ final class JobTests: XCTestCase {
         defer { harness.remove() }
         let scratch = try makeScratchFolder()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        var upload = MultipartBody()
-        upload.file("bundle", try redwoodArchive(in: scratch), filename: "scan.tar")
+        var upload = try MultipartBody.redwoodBundle(in: scratch)
         upload.field("voxel", "0.02")
         let body = upload
         try await harness.test(.live) { client in
@@ -56,7 +55,7 @@ final class JobTests: XCTestCase {
             _ = try CapturePipeline(
                 sourceSpec: "redwood:\(try sharedData("open3d-rgbd"))", sourceOptions: SourceOptions(), frame: .world,
                 frameLimit: nil, fuse: true, outputs: [(reference, .ply(.binary))],
-                filters: FilterPipeline(steps: [try FilterArguments.step(flag: "--voxel", value: "0.02")], organized: false),
+                filters: FilterPipeline(steps: [try FilterArguments.step(option: "voxel", value: "0.02")], organized: false),
                 observer: SilentObserver()
             ).run()
             let expected = try CloudReader.read(reference).cloud

@@ -74,8 +74,7 @@ final class ServicePageBrowserTests: XCTestCase {
         named.field("tags", "office,tum")
         // A range that drops pixels: the capture's report warns how many.
         named.field("range", "0.5,2")
-        var archive = MultipartBody()
-        archive.file("bundle", try Self.redwoodTar(in: scratch), filename: "scan.tar")
+        let archive = try MultipartBody.redwoodBundle(in: scratch)
         let bodies = (named, archive)
         try await harness.test(.live) { client in
             let port = try XCTUnwrap(client.port, "the live harness has a port")
@@ -124,7 +123,7 @@ final class ServicePageBrowserTests: XCTestCase {
         let scratch = try makeScratchFolder()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let archive = scratch.appendingPathComponent("scan.tar")
-        _ = try Self.redwoodTar(in: scratch)
+        _ = try redwoodArchive(in: scratch)
         try await harness.test(.live) { client in
             let port = try XCTUnwrap(client.port, "the live harness has a port")
             let browser = try DevToolsPipe(chromium: chromium.path, profile: scratch.appendingPathComponent("devtools-profile"))
@@ -184,21 +183,6 @@ final class ServicePageBrowserTests: XCTestCase {
                     """) as? String ?? ""
             XCTAssertTrue(warnings.contains("lies 0.6 m away (known_distance)"), warnings)
         }
-    }
-
-    /// ../shared/data/open3d-rgbd's five posed Redwood frames as a tar archive made by GNU tar.
-    private static func redwoodTar(in folder: URL) throws -> Data {
-        let archive = folder.appendingPathComponent("scan.tar")
-        let tar = Process()
-        tar.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        tar.arguments = [
-            "tar", "-cf", archive.path, "-C", try sharedDataDirectory().path, "open3d-rgbd/color", "open3d-rgbd/depth",
-            "open3d-rgbd/camera_primesense.json", "open3d-rgbd/trajectory.log"
-        ]
-        try tar.run()
-        tar.waitUntilExit()
-        XCTAssertEqual(tar.terminationStatus, 0)
-        return try Data(contentsOf: archive)
     }
 
     /// The preview <img> inside capture `id`'s card: its whole tag and its src (a path).

@@ -102,6 +102,14 @@ struct MultipartBody {
         body.field("depth_scale", "5000")
         return body
     }
+
+    /// ../shared/data's five posed Redwood frames as an uploaded archive (the `bundle` part), made
+    /// in `folder`: what a phone app's export would push.
+    static func redwoodBundle(in folder: URL) throws -> MultipartBody {
+        var body = MultipartBody()
+        body.file("bundle", try redwoodArchive(in: folder), filename: "scan.tar")
+        return body
+    }
 }
 
 /// A file of ../shared/data.
@@ -137,6 +145,23 @@ enum CLICapture {
         ).run()
         return try read(cloud ?? depthImage!)
     }
+}
+
+/// Every id a listing gives under `key` ("captures", "jobs") from the page `start` on, following
+/// `next`, and how many pages were fetched (20 at the most, so that a `next` that never ends cannot hang a test).
+func listedPages(_ client: any TestClientProtocol, _ start: String, key: String) async throws -> (ids: [String], pages: Int) {
+    var url: String? = start
+    var ids: [String] = []
+    var pages = 0
+    while let next = url, pages < 20 {
+        let page = try await client.execute(uri: next, method: .get)
+        XCTAssertEqual(page.status, .ok, String(buffer: page.body))
+        let json = try page.json()
+        ids += (json[key] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        url = json["next"] as? String
+        pages += 1
+    }
+    return (ids, pages)
 }
 
 extension TestResponse {

@@ -1,4 +1,3 @@
-import CloudCapture
 import CloudCore
 import Foundation
 import Hummingbird
@@ -6,24 +5,37 @@ import Hummingbird
 /// POST /v1/captures (an uploaded frame, a server-side source, or an uploaded archive as a job),
 /// GET /v1/captures (paged), GET and DELETE /v1/captures/{id}.
 struct CaptureRoutes {
-    let service: ServiceState
+    let store: CaptureStore
+    /// Runs an order into staging on the capture pool, then stores it.
+    let runner: CaptureRunner
+    let capturePool: WorkerPool
+    /// Where an uploaded archive goes: a job.
+    let jobs: JobBoard
+    /// A deleted capture's derived files leave the cache's byte count with it.
+    let derived: DerivedFiles
+    let metrics: ServiceMetrics
+    let maxUploadBytes: Int
+    /// The folders a JSON request's source may name.
+    let allowedDirectories: [String]
 
-    func register(on router: Router<BasicRequestContext>) {
-        let routes = service.routes
-        routes.add(.post, "/v1/captures", to: router) { request, _ in try await create(request) }
-        routes.add(.get, "/v1/captures", to: router) { request, _ in try await list(request) }
-        routes.add(.get, "/v1/captures/{id}", to: router) { request, context in
-            let record = try await service.record(context.parameters.get("id"))
+    var collection: RouteCollection<BasicRequestContext> {
+        let routes = RouteCollection(context: BasicRequestContext.self)
+        routes.post("/v1/captures") { request, _ in try await create(request) }
+        routes.get("/v1/captures") { request, _ in try await list(request) }
+        routes.get("/v1/captures/{id}") { _, context in
+            let id = try CaptureID(path: context.parameters.get("id"), noun: "capture")
+            guard let record = try await store.index.capture(id) else { throw Problem.notFound("no capture \(id)") }
             return Response.json(try record.document(), status: .ok, headers: [.eTag: record.documentETag])
         }
-        routes.add(.delete, "/v1/captures/{id}", to: router) { _, context in
-            let id = try service.captureID(context.parameters.get("id"))
-            let folder = service.store.folder(id)
-            guard try await service.store.remove(id) else { throw Problem.notFound("no capture \(id)") }
-            if let folder { service.derived.forget(folder: folder) }
-            service.metrics.capturesStored.decrement()
+        routes.delete("/v1/captures/{id}") { _, context in
+            let id = try CaptureID(path: context.parameters.get("id"), noun: "capture")
+            let folder = store.folder(id)
+            guard try await store.remove(id) else { throw Problem.notFound("no capture \(id)") }
+            if let folder { derived.forget(folder: folder) }
+            metrics.capturesStored.decrement()
             return Response(status: .noContent)
         }
+        return routes
     }
 
     private func create(_ request: Request) async throws -> Response {
@@ -33,18 +45,18 @@ struct CaptureRoutes {
             throw Problem.unsupportedMediaType(
                 "POST /v1/captures takes multipart/form-data (uploaded images or an archive) or application/json (a server-side source)")
         }
-        let folder = try service.store.makeUploadFolder()
+        let folder = try store.makeUploadFolder()
         var handedOver = false
         defer { if !handedOver { try? FileManager.default.removeItem(at: folder) } }
         let upload = MultipartUpload(
             fileParts: ["depth", "color", "intrinsics", "bundle", "photo"],
             fieldNames: CaptureOrder.commonFields.union(["depth_scale", "depth_encoding", "source"])
                 .union(CaptureLabelFields.names).union(["known_distance", "matte"]),
-            limit: service.configuration.maxUploadBytes)
+            limit: maxUploadBytes)
         let parts = try await upload.receive(request, into: folder.path)
-        service.metrics.bytesWritten.increment(by: Int64(parts.files.values.reduce(0) { $0 + $1.bytes }))
+        metrics.bytesWritten.increment(by: Int64(parts.files.values.reduce(0) { $0 + $1.bytes }))
         if let archive = parts.files["bundle"] {
-            let job = try await service.jobs.submit(archive: archive, parts: parts, folder: folder)
+            let job = try await jobs.submit(archive: archive, parts: parts, folder: folder)
             handedOver = true
             return Response.json(try job.json(), status: .accepted, headers: [.location: "/v1/jobs/\(job.id)"])
         }
@@ -81,7 +93,7 @@ struct CaptureRoutes {
     private func createFromJSON(_ request: Request) async throws -> Response {
         let body = try await request.body.collect(upTo: 64 << 10)
         let capture = try JSONBody.decode(CaptureRequestJSON.self, from: Data(buffer: body))
-        let order = try capture.order(allowed: service.configuration.allowedDirectories)
+        let order = try capture.order(allowed: allowedDirectories)
         let labels = try capture.labels.applied(to: CaptureLabels())
         do {
             return try await store(order, paths: ClientPaths(), labels: labels, files: [:])
@@ -92,13 +104,12 @@ struct CaptureRoutes {
     }
 
     private func store(_ order: CaptureOrder, paths: ClientPaths, labels: CaptureLabels, files: [String: String]) async throws -> Response {
-        let runner = service.runner
-        var staged = try await service.capturePool.run { cancelled in
+        var staged = try await capturePool.run { cancelled in
             try runner.capture(order, observer: CollectingObserver(cancelled: cancelled), cancelled: cancelled, paths: paths)
         }
         // A client gone while the last step ran: nothing of its capture is kept.
         if Task.isCancelled {
-            service.store.abandon(staging: staged.folder)
+            store.abandon(staging: staged.folder)
             throw CancellationError()
         }
         staged.record.labels = labels
@@ -109,47 +120,10 @@ struct CaptureRoutes {
 
     private func list(_ request: Request) async throws -> Response {
         let page = try CaptureListQuery(request)
-        let records = try await service.store.index.list(page.query)
+        let records = try await store.index.list(page.query)
         // A full page may have a next one; a shorter one is the last.
         let next = records.count == page.query.limit ? records.last.map { page.link(after: $0.id) } : nil
         let body = JSONValue.object(["captures": .array(try records.map { try $0.documentValue() }), "next": JSONValue(next)])
         return Response.json(try body.encoded(), status: .ok)
-    }
-}
-
-extension CaptureOrder {
-    /// The form fields beside uploaded images (or an archive), in the order they came.
-    mutating func applyImageFields(_ fields: [(name: String, value: String)]) throws {
-        for (name, value) in fields {
-            switch name {
-            case "depth_scale":
-                guard let scale = Double(value), scale.isFinite, scale > 0 else {
-                    throw Problem.unprocessable(
-                        "depth_scale \(MessageTextShort.of(value)): needs the raw depth units per metre, a positive number (1000 for millimetres, 5000 for TUM)",
-                        field: name)
-                }
-                options.depthUnitsPerMetre = scale
-            case "depth_encoding":
-                guard let encoding = DepthFileEncoding(rawValue: value) else {
-                    throw Problem.unprocessable(
-                        "depth_encoding \(MessageTextShort.of(value)): needs \(DepthFileEncoding.allCases.map(\.rawValue).joined(separator: ", "))",
-                        field: name)
-                }
-                options.depthEncoding = encoding
-            case "source", "name", "tags", "note":
-                continue
-            default:
-                if try applyPhotoField(name, value) { continue }
-                try apply(field: name, value: value)
-            }
-        }
-    }
-}
-
-extension Response {
-    static func json(_ body: Data, status: HTTPResponse.Status, headers: HTTPFields = [:]) -> Response {
-        var headers = headers
-        headers[.contentType] = "application/json"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

@@ -8,24 +8,31 @@ import Hummingbird
 /// POST /v1/convert: `convert` over HTTP. A PLY or PCD (`cloud` part) comes back as PLY or PCD
 /// (`format`, `encoding`), through the filters given as fields, in their order; nothing is kept.
 struct ConvertRoute {
-    let service: ServiceState
+    /// The upload's folder is made in the store's.
+    let store: CaptureStore
+    /// The conversion runs here, with the other long work.
+    let capturePool: WorkerPool
+    let limits: WorkLimits
+    let maxUploadBytes: Int
 
     static let formats: [String: [String: CloudFileFormat]] = [
         "ply": ["binary": .ply(.binary), "ascii": .ply(.ascii)],
         "pcd": ["binary": .pcd(.binary), "ascii": .pcd(.ascii), "binary_compressed": .pcd(.compressed)]
     ]
 
-    func register(on router: Router<BasicRequestContext>) {
-        service.routes.add(.post, "/v1/convert", to: router) { request, _ in try await convert(request) }
+    var collection: RouteCollection<BasicRequestContext> {
+        let routes = RouteCollection(context: BasicRequestContext.self)
+        routes.post("/v1/convert") { request, _ in try await convert(request) }
+        return routes
     }
 
     private func convert(_ request: Request) async throws -> Response {
-        let folder = try service.store.makeUploadFolder()
+        let folder = try store.makeUploadFolder()
         var handedOver = false
         defer { if !handedOver { try? FileManager.default.removeItem(at: folder) } }
         let upload = MultipartUpload(
             fileParts: ["cloud"], fieldNames: CaptureOrder.filterFields.union(["format", "encoding", "range"]),
-            limit: service.configuration.maxUploadBytes)
+            limit: maxUploadBytes)
         let parts = try await upload.receive(request, into: folder.path)
         guard let input = parts.files["cloud"] else {
             throw Problem.badRequest("part cloud is required: the PLY or PCD file to convert", field: "cloud")
@@ -51,18 +58,11 @@ struct ConvertRoute {
         }.compactMap { $0 }
         let output = folder.appendingPathComponent("converted.\(container)").path
         do {
-            let limits = service.limits
-            try await service.capturePool.run { cancelled in
-                let loaded = try CloudReader.read(input.path)
+            try await capturePool.run { cancelled in
+                // The answer is the file alone: what does not carry over is not told.
                 var warnings: [CloudWarning] = []
-                let (cloud, reports) = try limits.pipeline(steps, cancelled: cancelled).run(loaded, warnings: &warnings)
-                if let empty = reports.firstIndex(where: { $0.pointsOut == 0 }) {
-                    throw CloudError.badInput(
-                        .part("cloud"), "no points to write: \(steps[empty].option) kept none of its \(reports[empty].pointsIn) points")
-                }
-                _ = try CloudWriter.write(
-                    cloud, to: output, format: format, viewpoint: loaded.header.viewpoint,
-                    relativeUnits: loaded.header.relativeUnits)
+                let conversion = try CloudConversion(input.path, filters: limits.pipeline(steps, cancelled: cancelled), warnings: &warnings)
+                _ = try conversion.write(to: [(output, format)])
             }
         } catch let error as CloudError where error.kind != .deviceOrIO {
             // Whatever the steps refuse, the uploaded cloud is what they refuse it for.
@@ -78,32 +78,5 @@ struct ConvertRoute {
         return try TemporaryFileResponse.stream(
             output, removing: folder, contentType: container == "ply" ? "application/x-ply" : "application/x-pcd",
             filename: "\(name.isEmpty ? "cloud" : name).\(container)")
-    }
-}
-
-/// A file sent once and then removed with its folder, however the sending ends.
-enum TemporaryFileResponse {
-    static func stream(_ path: String, removing folder: URL, contentType: String, filename: String) throws -> Response {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            try? FileManager.default.removeItem(at: folder)
-            throw CloudError.io("\(path): the converted file is gone")
-        }
-        let size = FileSize.of(path)
-        let body = ResponseBody(contentLength: size) { writer in
-            defer {
-                try? handle.close()
-                try? FileManager.default.removeItem(at: folder)
-            }
-            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                try await writer.write(ByteBuffer(bytes: chunk))
-            }
-            try await writer.finish(nil)
-        }
-        return Response(
-            status: .ok,
-            headers: [
-                .contentType: contentType, .contentLength: String(size),
-                .contentDisposition: "attachment; filename=\"\(filename)\""
-            ], body: body)
     }
 }

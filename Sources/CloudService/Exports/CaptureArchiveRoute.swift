@@ -8,16 +8,20 @@ import Hummingbird
 /// inputs, so the archive cannot hold them. Members are stored uncompressed and streamed; the
 /// pictures are the same derived files the picture routes serve (drawn first if need be).
 struct CaptureArchiveRoute {
-    let service: ServiceState
+    let store: CaptureStore
+    /// Where the pictures are drawn and kept.
+    let derived: DerivedFiles
 
-    func register(on router: Router<BasicRequestContext>) {
-        service.routes.add(.get, "/v1/captures/{id}/capture.zip", to: router) { request, context in
+    var collection: RouteCollection<BasicRequestContext> {
+        let routes = RouteCollection(context: BasicRequestContext.self)
+        let pictures = CapturePictures(derived: derived)
+        routes.get("/v1/captures/{id}/capture.zip") { request, context in
             try ExportQuery(request, allowed: []).finish()
-            let (id, folder) = try await service.captureFolder(context.parameters.get("id"))
-            let exports = ExportRoutes(service: service)
-            let depth = try await exports.depthImageFile(id, folder)
-            let preview = try await exports.previewFile(id, folder, azimuth: 0, elevation: 0, width: 640, height: 480).1
-            guard let record = try await service.store.index.capture(id) else { throw Problem.notFound("no capture \(id)") }
+            let (id, folder) = try await store.requested(context.parameters.get("id"))
+            let depth = try await pictures.depthImage(id, folder)
+            let preview = try await pictures.preview(id, folder, azimuth: 0, elevation: 0, width: 640, height: 480).1
+            // Looked up again once the pictures are drawn: a capture deleted meanwhile is gone.
+            guard let record = try await store.index.capture(id) else { throw Problem.notFound("no capture \(id)") }
             let base = DownloadName.base(record)
             let zip = StoredZip(modified: record.created)
             try zip.add("\(base)/capture.json", bytes: Array(try record.document()))
@@ -35,5 +39,6 @@ struct CaptureArchiveRoute {
                     .contentDisposition: DownloadName.contentDisposition(base + ".zip")
                 ], body: body)
         }
+        return routes
     }
 }

@@ -42,14 +42,14 @@ enum DownloadName {
         let encoded = filename.addingPercentEncoding(withAllowedCharacters: attrChars) ?? ascii
         return "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)"
     }
-}
 
-extension ServiceState {
     /// `response` (a capture's file) with `Content-Disposition: attachment` and the name `file`
     /// makes of the capture's base name; answers other than the file (304, problems) pass as they are.
-    func attachment(_ response: Response, capture text: String?, file: (String) -> String) async throws -> Response {
+    static func attachment(_ response: Response, capture text: String?, in index: any CaptureIndex, file: (String) -> String) async throws
+        -> Response
+    {
         guard response.status == .ok || response.status == .partialContent, let text, let id = CaptureID(validating: text),
-            let record = try await store.index.capture(id)
+            let record = try await index.capture(id)
         else { return response }
         var response = response
         response.headers[.contentDisposition] = DownloadName.contentDisposition(file(DownloadName.base(record)))

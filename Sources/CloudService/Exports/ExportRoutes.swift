@@ -1,12 +1,8 @@
 import CloudCore
 import CloudFiles
-import CloudImages
-import CloudPCL
 import CloudPipeline
-import CloudRender
 import Foundation
 import Hummingbird
-import SafeIO
 
 /// A capture's files: the cloud as PLY or PCD in any encoding, optionally filtered on the way
 /// out; a rendered preview from any angle; the depth map as a colormap. The stored binary PLY and
@@ -14,34 +10,43 @@ import SafeIO
 /// into the capture's `derived/` folder and served from there (captures never change, so a
 /// variant never goes stale, and repeated downloads cost a file read).
 struct ExportRoutes {
-    let service: ServiceState
+    let store: CaptureStore
+    /// Where the variants are made, on the export pool, and kept.
+    let derived: DerivedFiles
+    /// A filtered export's steps are admitted against the request's shares of CPU and memory.
+    let limits: WorkLimits
 
-    func register(on router: Router<BasicRequestContext>) {
-        let routes = service.routes
+    var collection: RouteCollection<BasicRequestContext> {
+        let routes = RouteCollection(context: BasicRequestContext.self)
         // Each download is an attachment named after the capture and the variant (DownloadName).
         for container in ["ply", "pcd"] {
-            routes.add(.get, "/v1/captures/{id}/cloud.\(container)", to: router) { request, context in
-                try await service.attachment(try await cloud(request, context, container: container), capture: context.parameters.get("id"))
-                {
+            routes.get("/v1/captures/{id}/cloud.\(container)") { request, context in
+                try await attachment(try await cloud(request, context, container: container), context) {
                     DownloadName.cloud($0, container: container, query: request.orderedQuery)
                 }
             }
         }
-        routes.add(.get, "/v1/captures/{id}/preview.png", to: router) { request, context in
-            try await service.attachment(try await preview(request, context), capture: context.parameters.get("id")) {
+        routes.get("/v1/captures/{id}/preview.png") { request, context in
+            try await attachment(try await preview(request, context), context) {
                 DownloadName.preview($0, query: request.orderedQuery)
             }
         }
-        routes.add(.get, "/v1/captures/{id}/depth.png", to: router) { request, context in
-            try await service.attachment(try await depthImage(request, context), capture: context.parameters.get("id")) {
-                $0 + "-depth.png"
-            }
+        routes.get("/v1/captures/{id}/depth.png") { request, context in
+            try await attachment(try await depthImage(request, context), context) { $0 + "-depth.png" }
         }
+        return routes
+    }
+
+    /// The pictures, drawn where the capture's zip finds them too.
+    private var pictures: CapturePictures { CapturePictures(derived: derived) }
+
+    private func attachment(_ response: Response, _ context: BasicRequestContext, file: (String) -> String) async throws -> Response {
+        try await DownloadName.attachment(response, capture: context.parameters.get("id"), in: store.index, file: file)
     }
 
     private func cloud(_ request: Request, _ context: BasicRequestContext, container: String) async throws -> Response {
-        let record = try await service.record(context.parameters.get("id"))
-        let (id, folder) = try await service.captureFolder(record.id.description)
+        let (record, folder) = try await store.requestedRecord(context.parameters.get("id"))
+        let id = record.id
         var query = ExportQuery(request, allowed: CaptureOrder.filterFields.subtracting(["foreground"]).union(["encoding", "format"]))
         let encodings: [String: CloudFileFormat] =
             container == "ply"
@@ -67,24 +72,19 @@ struct ExportRoutes {
             return try await FileResponse.serve(stored, contentType: contentType, etag: "\(id)-cloud", request: request, context: context)
         }
         // Refused before it is queued: the stored cloud's points are known.
-        try service.limits.admit(steps, points: record.points, field: query.remaining.first?.name)
+        try limits.admit(steps, points: record.points, field: query.remaining.first?.name)
         // The steps as values, not as the client spelled them: voxel=0.010 and voxel=0.01 are one file.
         let key = ([container, formatName] + steps.map { "\($0.filter)" }).joined(separator: " ")
         let name = DerivedFiles.name(key, extension: container)
-        let limits = service.limits
-        let variant = try await service.derived.file(name, in: folder, capture: id) { path, cancelled in
-            let loaded = try CloudReader.read(stored)
+        let variant = try await derived.file(name, in: folder, capture: id) { path, cancelled in
             var warnings: [CloudWarning] = []
-            let (cloud, reports) = try limits.pipeline(steps, cancelled: cancelled).run(loaded, warnings: &warnings)
-            if let empty = reports.firstIndex(where: { $0.pointsOut == 0 }) {
-                let option = steps[empty].option
-                throw Problem.unprocessable(
-                    "\(FieldWording.text(option)) kept none of the capture's \(reports[empty].pointsIn) points",
-                    field: FieldWording.field(option))
+            // A step that empties the stored cloud is the query's to change: its parameter is at fault.
+            let conversion = try CloudConversion(stored, filters: limits.pipeline(steps, cancelled: cancelled), warnings: &warnings) {
+                _, step, points in
+                Problem.unprocessable(
+                    "\(FieldWording.text(step.option)) kept none of the capture's \(points) points", field: FieldWording.field(step.option))
             }
-            _ = try CloudWriter.write(
-                cloud, to: path, format: format, viewpoint: loaded.header.viewpoint,
-                relativeUnits: loaded.header.relativeUnits)
+            _ = try conversion.write(to: [(path, format)])
         }
         return try await FileResponse.serve(
             variant, contentType: contentType, etag: "\(id)-\(name.prefix(64))", request: request, context: context)
@@ -92,23 +92,14 @@ struct ExportRoutes {
 
     /// The first frame's depth as a jet picture over a scale bar (as `capture --depth-image`).
     private func depthImage(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let (id, folder) = try await service.captureFolder(context.parameters.get("id"))
+        let (id, folder) = try await store.requested(context.parameters.get("id"))
         try ExportQuery(request, allowed: []).finish()
-        let variant = try await depthImageFile(id, folder)
+        let variant = try await pictures.depthImage(id, folder)
         return try await FileResponse.serve(variant, contentType: "image/png", etag: "\(id)-depth", request: request, context: context)
     }
 
-    /// The depth picture's path, drawn on first request (depth.png and capture.zip share it).
-    func depthImageFile(_ id: CaptureID, _ folder: URL) async throws -> String {
-        let depthMap = folder.appendingPathComponent(CaptureFiles.depthMap).path
-        return try await service.derived.file("depth.png", in: folder, capture: id) { path, _ in
-            let image = try DepthImage.render(depth: try DepthMapFile.read(depthMap), origin: "capture \(id)")
-            try AtomicFile.write(bytes: try PNGWriter.encode(rgb: image, origin: path), to: path)
-        }
-    }
-
     private func preview(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let (id, folder) = try await service.captureFolder(context.parameters.get("id"))
+        let (id, folder) = try await store.requested(context.parameters.get("id"))
         var query = ExportQuery(request, allowed: ["azimuth", "elevation", "width", "height"])
         // To the quarter degree (the cloud's edge moves about a pixel at the default 640 pixels
         // wide), so that angles a viewer cannot tell apart share one file; the picture is drawn,
@@ -118,76 +109,14 @@ struct ExportRoutes {
         let width = Int(try query.number("width", default: 640, within: 16...4096, whole: true))
         let height = Int(try query.number("height", default: 480, within: 16...4096, whole: true))
         try query.finish()
-        let (name, variant) = try await previewFile(id, folder, azimuth: azimuth, elevation: elevation, width: width, height: height)
+        let (name, variant) = try await pictures.preview(id, folder, azimuth: azimuth, elevation: elevation, width: width, height: height)
         return try await FileResponse.serve(
             variant, contentType: "image/png", etag: "\(id)-\(name.prefix(64))", request: request, context: context)
-    }
-
-    /// A preview's derived-file name and path, rendered on first request (preview.png and capture.zip share it).
-    func previewFile(_ id: CaptureID, _ folder: URL, azimuth: Double, elevation: Double, width: Int, height: Int) async throws -> (
-        String, String
-    ) {
-        let name = DerivedFiles.name("preview \(azimuth) \(elevation) \(width) \(height)", extension: "png")
-        let stored = folder.appendingPathComponent(CaptureFiles.cloud).path
-        let variant = try await service.derived.file(name, in: folder, capture: id) { path, _ in
-            let loaded = try CloudReader.read(stored)
-            var view = RenderView(width: width, height: height, azimuth: Float(azimuth), elevation: Float(elevation))
-            if let camera = loaded.header.viewpoint { view = view.turned(fromCamera: camera) }
-            let renderer = PointRenderer(cloud: loaded.cloud, origin: "capture \(id)")
-            let style = RenderStyle(
-                color: renderer.defaultColorMode,
-                pointSize: RenderStyle.automaticPointSize(points: loaded.cloud.finiteCount, width: width, height: height))
-            _ = try PreviewWriter(renderer: renderer, view: view, style: style).write(to: path)
-        }
-        return (name, variant)
     }
 
     /// An angle to the nearest quarter degree, -0 as 0 (one name for one picture).
     static func quantised(_ degrees: Double) -> Double {
         let value = (degrees * 4).rounded() / 4
         return value == 0 ? 0 : value
-    }
-}
-
-enum FileSize {
-    static func of(_ path: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
-    }
-}
-
-/// A route's query parameters, in order, taken one by one; what is left over is refused by name.
-struct ExportQuery {
-    private(set) var remaining: [(name: String, value: String)]
-    private let allowed: Set<String>
-
-    init(_ request: Request, allowed: Set<String>) {
-        self.allowed = allowed
-        remaining = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
-    }
-
-    mutating func take(_ name: String) -> String? {
-        guard let i = remaining.lastIndex(where: { $0.name == name }) else { return nil }
-        let value = remaining[i].value
-        remaining.removeAll { $0.name == name }
-        return value
-    }
-
-    mutating func number(_ name: String, default value: Double, within range: ClosedRange<Double>, whole: Bool = false) throws -> Double {
-        guard let text = take(name) else { return value }
-        guard let number = Double(text), range.contains(number), !whole || number.rounded() == number else {
-            let limits = String(format: "%g...%g", range.lowerBound, range.upperBound)
-            throw Problem.badRequest(
-                "\(name) \(MessageTextShort.of(text)): needs a \(whole ? "whole number" : "number") within \(limits)", field: name)
-        }
-        return number
-    }
-
-    /// Refuses parameters the route does not take (a typo must not be silently ignored).
-    func finish() throws {
-        if let unknown = remaining.first(where: { !allowed.contains($0.name) }) {
-            throw Problem.badRequest(
-                "unknown query parameter \(MessageTextShort.of(unknown.name)); this route takes \(allowed.isEmpty ? "none" : allowed.sorted().joined(separator: ", "))",
-                field: unknown.name)
-        }
     }
 }

@@ -15,14 +15,6 @@ public final class RouteTable: Sendable {
 
     public var routes: [Route] { entries.withLockedValue { $0 } }
 
-    func add<Context: RequestContext>(
-        _ method: HTTPRequest.Method, _ path: String, to router: Router<Context>,
-        _ handler: @escaping @Sendable (Request, Context) async throws -> Response
-    ) {
-        record(method, path)
-        router.on(RouterPath(path), method: method, use: handler)
-    }
-
     fileprivate func record(_ method: HTTPRequest.Method, _ path: String) {
         entries.withLockedValue { $0.append(Route(method: method, path: path)) }
     }

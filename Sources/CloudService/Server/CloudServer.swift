@@ -34,7 +34,7 @@ public enum CloudServer {
         router.add(middleware: OriginMiddleware(origins: origins))
         router.add(middleware: ProblemMiddleware(routes: service.routes))
         if let token { router.add(middleware: AuthMiddleware(token: token)) }
-        service.registerRoutes(on: router)
+        service.addRoutes(to: router)
         let host = configuration.host
         let maxUpload = configuration.maxUploadBytes
         // 100 Continue only for a request the middlewares above will let through.

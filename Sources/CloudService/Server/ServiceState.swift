@@ -2,10 +2,10 @@ import CloudArchives
 import Foundation
 import Hummingbird
 
-/// Everything the routes share: settings, the store and its index, the worker pools, the jobs,
-/// the metrics and the route table.
-final class ServiceState: Sendable {
-    let configuration: ServiceConfiguration
+/// What the route groups are made of, once per server: the store, the worker pools, the capture
+/// runner, the jobs, the derived files, the request limits, the metrics and the table of routes.
+/// Each group is a controller given only the parts it uses (`addRoutes`).
+struct ServiceState: Sendable {
     let store: CaptureStore
     let metrics = ServiceMetrics()
     let routes = RouteTable()
@@ -17,9 +17,10 @@ final class ServiceState: Sendable {
     let jobs: JobBoard
     let derived: DerivedFiles
     let limits: WorkLimits
+    private let maxUploadBytes: Int
+    private let allowedDirectories: [String]
 
     init(configuration: ServiceConfiguration, store: CaptureStore) {
-        self.configuration = configuration
         self.store = store
         capturePool = WorkerPool(name: "capture", threads: configuration.workers, queueLimit: configuration.workers * 8)
         exportPool = WorkerPool(name: "export", threads: max(1, configuration.workers / 2), queueLimit: 256)
@@ -27,23 +28,31 @@ final class ServiceState: Sendable {
         runner = CaptureRunner(store: store, metrics: metrics, limits: limits)
         derived = DerivedFiles(pool: exportPool, metrics: metrics, budget: configuration.derivedCacheBytes, captures: store.captures)
         // An archive may unpack to several times its size (PNG depth compresses well), not more.
-        let limits = ArchiveLimits(maxTotalBytes: configuration.maxUploadBytes * 8, maxMembers: 100_000)
+        let archiveLimits = ArchiveLimits(maxTotalBytes: configuration.maxUploadBytes * 8, maxMembers: 100_000)
         jobs = JobBoard(
-            service: JobServices(store: store, runner: runner, capturePool: capturePool, metrics: metrics, archiveLimits: limits))
+            service: JobServices(store: store, runner: runner, capturePool: capturePool, metrics: metrics, archiveLimits: archiveLimits))
+        maxUploadBytes = configuration.maxUploadBytes
+        allowedDirectories = configuration.allowedDirectories
     }
 
-    /// A capture id from the path (404 for anything else).
-    func captureID(_ text: String?) throws -> CaptureID {
-        try CaptureID(path: text, noun: "capture")
-    }
-
-    func record(_ text: String?) async throws -> CaptureRecord {
-        let id = try captureID(text)
-        guard let record = try await store.index.capture(id) else { throw Problem.notFound("no capture \(id)") }
-        return record
-    }
-
-    func captureFolder(_ text: String?) async throws -> (CaptureID, URL) {
-        try await store.requested(text)
+    /// Every route group of the service, on `router` and in `routes`.
+    func addRoutes(to router: Router<BasicRequestContext>) {
+        let index = store.index
+        let groups = [
+            ServiceRoutes(index: index, metrics: metrics, capturePool: capturePool, exportPool: exportPool).collection,
+            CaptureRoutes(
+                store: store, runner: runner, capturePool: capturePool, jobs: jobs, derived: derived, metrics: metrics,
+                maxUploadBytes: maxUploadBytes, allowedDirectories: allowedDirectories
+            ).collection,
+            CaptureLabelRoute(index: index).collection,
+            CaptureArchiveRoute(store: store, derived: derived).collection,
+            ExportRoutes(store: store, derived: derived, limits: limits).collection,
+            MeasureRoute(store: store, derived: derived).collection,
+            CloudViewRoute(store: store, derived: derived).collection,
+            JobRoutes(index: index, board: jobs).collection,
+            JobListRoute(index: index).collection,
+            ConvertRoute(store: store, capturePool: capturePool, limits: limits, maxUploadBytes: maxUploadBytes).collection
+        ]
+        for group in groups { routes.add(group, to: router) }
     }
 }

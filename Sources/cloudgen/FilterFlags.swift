@@ -1,20 +1,21 @@
 import CloudCore
+import CloudPCL
 
-/// The filter options as the CLI's flags on its command line: `--voxel 0.01`, `--voxel=0.01`,
-/// `--normals` without its value, in the order given. Only the CLI reads these; every other door
-/// names the options without dashes (`FilterArguments.step(option:value:)`).
-extension FilterArguments {
+/// The filter options as flags on the command line: `--voxel 0.01`, `--voxel=0.01`, `--normals`
+/// without its value, in the order given. The options' names, values and defaults are
+/// `FilterArguments`', which the service reads too; the flags and their order are the CLI's alone.
+enum FilterFlags {
     /// The step a filter flag (with its dashes, "--voxel") and its value stand for.
-    public static func step(flag: String, value: String?) throws -> FilterStep {
-        try step(option: flag.hasPrefix("--") ? String(flag.dropFirst(2)) : flag, value: value)
+    private static func step(flag: String, value: String?) throws -> FilterStep {
+        try FilterArguments.step(option: flag.hasPrefix("--") ? String(flag.dropFirst(2)) : flag, value: value)
     }
 
-    /// `arguments` with each option of `optionalValues` given without a value written out with
+    /// `arguments` with each option of `FilterArguments.optionalValues` given without a value written out with
     /// its default (`--normals` -> `--normals=0.05`), so that the argument parser, which knows no
     /// optional values, and `order(of:)` both see one value per option. The option has a value
     /// when the next argument looks like a number ("0.02", "-1", ".5", "5cm" - which is refused
     /// later with a sensible value - but not "--ply" or "scan.pcd").
-    public static func withOptionalValues(_ arguments: [String]) -> [String] {
+    static func withOptionalValues(_ arguments: [String]) -> [String] {
         var result: [String] = []
         var i = 0
         while i < arguments.count {
@@ -25,7 +26,7 @@ extension FilterArguments {
                 result += arguments[i...]
                 break
             }
-            guard token.hasPrefix("--"), let value = optionalValues[String(token.dropFirst(2))] else { continue }
+            guard token.hasPrefix("--"), let value = FilterArguments.optionalValues[String(token.dropFirst(2))] else { continue }
             if i < arguments.count, looksNumeric(arguments[i]) {
                 result.append(arguments[i])
                 i += 1
@@ -48,7 +49,7 @@ extension FilterArguments {
     /// ArgumentParser keeps the values of each option in order but not the order between
     /// different options, which decides what a filter pipeline does ("--voxel 0.01 --sor 20,2" is
     /// not "--sor 20,2 --voxel 0.01").
-    public static func order(of arguments: [String], valued: Set<String>, bare: Set<String>) -> [String] {
+    static func order(of arguments: [String], valued: Set<String>, bare: Set<String>) -> [String] {
         var found: [String] = []
         var i = 0
         while i < arguments.count {
@@ -69,7 +70,7 @@ extension FilterArguments {
 
     /// The steps in command-line order: `values` holds each valued flag's values in the order
     /// ArgumentParser parsed them, `bare` the bare flags that were set.
-    public static func steps(arguments: [String], values: [String: [String]], bare: Set<String>) throws -> [FilterStep] {
+    static func steps(arguments: [String], values: [String: [String]], bare: Set<String>) throws -> [FilterStep] {
         let order = order(of: arguments, valued: Set(values.keys), bare: bare)
         var next = values.mapValues { $0[...] }
         var steps: [FilterStep] = []
