@@ -62,6 +62,11 @@ public enum OptionCatalogue {
     /// The option a service field is.
     public static func field(_ name: String) -> CatalogueOption? { all.first { $0.field == name } }
 
+    /// The fields `route` takes: its form fields and file parts, JSON keys or query parameters.
+    public static func fields(of route: CatalogueOption.Route) -> Set<String> {
+        Set(all.filter { $0.routes.contains(route) }.compactMap(\.field))
+    }
+
     /// Both capture doors: what `capture` and `measure --source` take, and the capture routes.
     private static let captured: Set<CatalogueOption.Command> = [.capture, .measure]
     private static let captureRoutes: Set<CatalogueOption.Route> = [.captureForm, .captureJSON]

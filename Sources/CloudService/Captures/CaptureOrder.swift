@@ -22,8 +22,6 @@ struct CaptureOrder: Sendable {
 
     /// The filter fields, named as the CLI's flags without their dashes.
     static let filterFields: Set<String> = ["crop", "voxel", "sor", "radius", "normals", "foreground"]
-    /// Fields every capture route takes.
-    static let commonFields: Set<String> = filterFields.union(["range", "organized", "frame", "fuse", "frames"])
 
     /// Applies one field. `depth_scale`, `depth_encoding` and the rest of a route's own fields
     /// are the caller's.

@@ -1,5 +1,6 @@
 import CloudCapture
 import CloudCore
+import CloudPipeline
 import Foundation
 
 /// POST /v1/captures with a JSON body: a capture taken on the server's side.
@@ -13,8 +14,7 @@ import Foundation
 /// (unknown ones, and values of a type the key cannot take, are refused naming the key); their
 /// values when the order is made, as an upload's fields.
 struct CaptureRequestJSON: Decodable {
-    static let keys = Set(["source", "frames", "fuse", "frame", "range", "depth_scale", "depth_encoding", "filters", "organized"])
-        .union(CaptureLabelFields.names).union(["known_distance", "matte"])
+    static let keys = OptionCatalogue.fields(of: .captureJSON).union(CaptureLabelFields.names)
     /// Keys with one value each, in the CLI's order: frames, fuse and frame before the filters
     /// they constrain.
     private static let scalarKeys = [

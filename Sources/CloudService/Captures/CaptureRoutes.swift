@@ -1,4 +1,5 @@
 import CloudCore
+import CloudPipeline
 import Foundation
 import Hummingbird
 
@@ -48,10 +49,11 @@ struct CaptureRoutes {
         let folder = try store.makeUploadFolder()
         var handedOver = false
         defer { if !handedOver { try? FileManager.default.removeItem(at: folder) } }
+        // The images, the archive and the photo are files; so is the intrinsics option's value.
+        let fileParts: Set<String> = ["depth", "color", "intrinsics", "bundle", "photo"]
         let upload = MultipartUpload(
-            fileParts: ["depth", "color", "intrinsics", "bundle", "photo"],
-            fieldNames: CaptureOrder.commonFields.union(["depth_scale", "depth_encoding", "source"])
-                .union(CaptureLabelFields.names).union(["known_distance", "matte"]),
+            fileParts: fileParts,
+            fieldNames: OptionCatalogue.fields(of: .captureForm).subtracting(fileParts).union(CaptureLabelFields.names),
             limit: maxUploadBytes)
         let parts = try await upload.receive(request, into: folder.path)
         metrics.bytesWritten.increment(by: Int64(parts.files.values.reduce(0) { $0 + $1.bytes }))

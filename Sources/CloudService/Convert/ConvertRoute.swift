@@ -31,7 +31,7 @@ struct ConvertRoute {
         var handedOver = false
         defer { if !handedOver { try? FileManager.default.removeItem(at: folder) } }
         let upload = MultipartUpload(
-            fileParts: ["cloud"], fieldNames: CaptureOrder.filterFields.union(["format", "encoding", "range"]),
+            fileParts: ["cloud"], fieldNames: OptionCatalogue.fields(of: .convert),
             limit: maxUploadBytes)
         let parts = try await upload.receive(request, into: folder.path)
         guard let input = parts.files["cloud"] else {

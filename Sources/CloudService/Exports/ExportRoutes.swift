@@ -47,7 +47,8 @@ struct ExportRoutes {
     private func cloud(_ request: Request, _ context: BasicRequestContext, container: String) async throws -> Response {
         let (record, folder) = try await store.requestedRecord(context.parameters.get("id"))
         let id = record.id
-        var query = ExportQuery(request, allowed: CaptureOrder.filterFields.subtracting(["foreground"]).union(["encoding", "format"]))
+        // `format` is the older name of `encoding` here, still taken.
+        var query = ExportQuery(request, allowed: OptionCatalogue.fields(of: .export).union(["format"]))
         let encodings: [String: CloudFileFormat] =
             container == "ply"
             ? ["binary": .ply(.binary), "ascii": .ply(.ascii)]
