@@ -72,7 +72,9 @@ public struct QuantisedCloud: Equatable, Sendable {
 
     /// The two payloads of a cloud message: positions as little-endian int16, then colors.
     public var payloads: [Data] {
-        let packed = positions.map(\.littleEndian)
-        return [packed.withUnsafeBytes { Data($0) }, Data(colors)]
+        #if _endian(big)
+        let positions = positions.map { $0.littleEndian }
+        #endif
+        return [positions.withUnsafeBytes { Data($0) }, Data(colors)]
     }
 }

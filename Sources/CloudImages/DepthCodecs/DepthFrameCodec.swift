@@ -28,8 +28,7 @@ public enum DepthFrameCodec: String, CaseIterable, Sendable {
             let bound = cic_zstd_bound(2 * depth.count, &status)
             if let error = status.error(about: .file(origin)) { throw error }
             var out = [UInt8](repeating: 0, count: bound)
-            let little = depth.map(\.littleEndian)
-            let written = little.withUnsafeBytes { raw in
+            let written = depth.littleEndianBytes { raw in
                 out.withUnsafeMutableBytes {
                     cic_zstd_compress(raw.baseAddress, raw.count, $0.baseAddress, $0.count, Self.zstdLevel, &status)
                 }
@@ -67,7 +66,22 @@ public enum DepthFrameCodec: String, CaseIterable, Sendable {
                 depth.withUnsafeMutableBytes { _ = cic_zstd_decompress(raw.baseAddress, raw.count, $0.baseAddress, $0.count, &status) }
             }
             if let error = status.error(about: .file(origin)) { throw error }
-            return depth.map { UInt16(littleEndian: $0) }
+            #if _endian(big)
+            for i in depth.indices { depth[i] = UInt16(littleEndian: depth[i]) }
+            #endif
+            return depth
         }
+    }
+}
+
+extension Array where Element: FixedWidthInteger {
+    /// The values as little-endian bytes: the array's own memory on a little-endian machine (every
+    /// one cloudgen builds for), a swapped copy elsewhere.
+    func littleEndianBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        #if _endian(big)
+        return try map { $0.littleEndian }.withUnsafeBytes(body)
+        #else
+        return try withUnsafeBytes(body)
+        #endif
     }
 }
