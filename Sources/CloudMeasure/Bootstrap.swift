@@ -31,8 +31,6 @@ struct Bootstrap {
 
     let set: WorkingSet
     let settings: MeasureSettings
-    /// The frames, to tell how far they disagree on each plane (FrameSpread).
-    let cameras: [CameraView]
 
     /// Block index lists of a plane's inliers, blocks laid out in the plane.
     func blocks(of fitted: FittedPlane) -> [[UInt32]] {
@@ -50,7 +48,7 @@ struct Bootstrap {
     /// The rounds' planes: `rounds` redraws of every plane in `planes`; `upright[k]`: plane k is a wall.
     func replicates(_ planes: [FittedPlane], upright: [Bool]) throws -> [[Plane]] {
         let blockLists = planes.map(blocks)
-        let spreads = planes.map { FrameSpread.of($0, set: set, cameras: cameras) }
+        let spreads = planes.map { FrameSpread.of($0, set: set) }
         let systematic = zip(planes, upright).map { p, wall -> Double in
             guard wall else { return Self.levelFraction * p.rms }
             let (independent, shared) = (
@@ -72,7 +70,12 @@ struct Bootstrap {
                     // Too small for blocks: points.
                     for _ in fitted.inliers.indices { drawn.append(fitted.inliers[Int(random.next() % UInt64(fitted.inliers.count))]) }
                 }
-                var plane = drawn.count >= 4 ? try set.fit(drawn, like: fitted.plane, coreCentred: fitted.coreCentred) : fitted.plane
+                var plane = fitted.plane
+                if fitted.clearOfRange {
+                    plane = RangeLimitFit.fit(drawn, like: fitted, set: set) ?? plane
+                } else if drawn.count >= 4 {
+                    plane = try set.fit(drawn, like: fitted.plane, coreCentred: fitted.coreCentred)
+                }
                 plane.offset += random.gaussian() * (systematic[k] * systematic[k] + spreads[k] * spreads[k]).squareRoot()
                 round.append(plane)
             }
