@@ -1,5 +1,7 @@
+import CloudCapture
 import CloudCore
 import CloudMeasure
+import CloudPCL
 import CloudPipeline
 import XCTest
 
@@ -23,7 +25,7 @@ final class FrameSpreadTests: XCTestCase {
             }
         }
         let cameras = heights.indices.map { k in
-            Pose.lookAt(eye: SIMD3(Double(k) * 0.5, 1, 1.5), target: SIMD3(1, 1, 0))
+            Pose.lookAt(eye: SIMD3(Double(k) * 0.5, 0.2, 1.5), target: SIMD3(1, 1, 0))
         }
         let scan = RoomScan(
             name: "plane", cloud: PointCloud(positions: positions), cameras: cameras, sourceUp: SIMD3(0, 0, 1),
