@@ -7,7 +7,9 @@ import Foundation
 /// PCL and recomputes the numbers; the spread of a number over the rounds is its sigma. Blocks
 /// (squares of `settings.bootstrapBlock` on the plane) rather than points are drawn because
 /// neighbouring points share their errors (depth smoothing, one frame's pose, a wavy wall), which
-/// a point bootstrap would count as independent and so understate.
+/// a point bootstrap would count as independent and so understate. A plane refitted on its
+/// frames' points clear of the sensor's range limit (RangeLimitFit) is refitted so in each round,
+/// on the clear points under the blocks drawn.
 ///
 /// Errors shared by a whole plane (depth steps, smoothing, a wave in the surface) are invisible
 /// to any resampling of its own points, so each round also shifts each plane by a normal draw
@@ -15,8 +17,8 @@ import Foundation
 /// where it is (FrameSpread: drift).
 /// - A wall's share is `sharedFraction` of the residual its neighbouring points share
 ///   (SharedResidual) and, in quadrature, `independentFraction` of its points' rms distance from
-///   it: noise independent from point to point still leaves a little behind (a sensor's range
-///   limit cuts a far wall's noise on one side). Walls are seen farthest, where a depth camera's
+///   it: noise independent from point to point still leaves a little behind (it was calibrated
+///   while a range limit still cut far walls' noise on one side; RangeLimitFit now refits them). Walls are seen farthest, where a depth camera's
 ///   noise is centimetres and, being independent per pixel, averages away: a share of the whole
 ///   rms made every Kinect wall's sigma three to five times its error. The independent fraction
 ///   was calibrated on the Kinect-like rooms another program made, the shared one on its phone
@@ -31,8 +33,6 @@ struct Bootstrap {
 
     let set: WorkingSet
     let settings: MeasureSettings
-    /// The frames, to tell how far they disagree on each plane (FrameSpread).
-    let cameras: [CameraView]
 
     /// Block index lists of a plane's inliers, blocks laid out in the plane.
     func blocks(of fitted: FittedPlane) -> [[UInt32]] {
@@ -50,7 +50,7 @@ struct Bootstrap {
     /// The rounds' planes: `rounds` redraws of every plane in `planes`; `upright[k]`: plane k is a wall.
     func replicates(_ planes: [FittedPlane], upright: [Bool]) throws -> [[Plane]] {
         let blockLists = planes.map(blocks)
-        let spreads = planes.map { FrameSpread.of($0, set: set, cameras: cameras) }
+        let spreads = planes.map { FrameSpread.of($0, set: set) }
         let systematic = zip(planes, upright).map { p, wall -> Double in
             guard wall else { return Self.levelFraction * p.rms }
             let (independent, shared) = (
@@ -72,7 +72,12 @@ struct Bootstrap {
                     // Too small for blocks: points.
                     for _ in fitted.inliers.indices { drawn.append(fitted.inliers[Int(random.next() % UInt64(fitted.inliers.count))]) }
                 }
-                var plane = drawn.count >= 4 ? try set.fit(drawn, like: fitted.plane, coreCentred: fitted.coreCentred) : fitted.plane
+                var plane = fitted.plane
+                if fitted.clearOfRange {
+                    plane = RangeLimitFit.fit(drawn, like: fitted, set: set) ?? plane
+                } else if drawn.count >= 4 {
+                    plane = try set.fit(drawn, like: fitted.plane, coreCentred: fitted.coreCentred)
+                }
                 plane.offset += random.gaussian() * (systematic[k] * systematic[k] + spreads[k] * spreads[k]).squareRoot()
                 round.append(plane)
             }

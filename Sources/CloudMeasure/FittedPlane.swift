@@ -13,6 +13,9 @@ struct FittedPlane {
     var rms: Double
     /// Whether its offset is its residuals' core centre rather than their mean (walls: WorkingSet.fit).
     var coreCentred = false
+    /// Whether it was refitted on its frames' points clear of the sensor's range limit
+    /// (RangeLimitFit), as each bootstrap round fits it too.
+    var clearOfRange = false
 }
 
 extension Plane {

@@ -47,19 +47,31 @@ struct RoomLayout {
 struct RoomNumbers {
     let fitted: RoomGeometry.Numbers
     let rounds: [RoomGeometry.Numbers]
+    /// The planes measured: the layout's, each refitted clear of the sensor's range limit.
+    let floor: FittedPlane?
+    let ceiling: FittedPlane?
+    let walls: [FittedPlane]
 
-    init(_ surfaces: RoomSurfaces, layout: RoomLayout, scan: RoomScan, set: WorkingSet, settings: MeasureSettings) throws {
+    init(_ surfaces: RoomSurfaces, layout: RoomLayout, set: WorkingSet, settings: MeasureSettings) throws {
         let levels = surfaces.levels
-        let planes = [levels.floor, levels.ceiling].compactMap { $0 } + layout.walls.map(\.fitted)
+        // Each plane as its frames saw it clear of the sensor's range limit.
+        let planes = ([levels.floor, levels.ceiling].compactMap { $0 } + layout.walls.map(\.fitted)).map {
+            RangeLimitFit.refit($0, set: set)
+        }
         // The planes in `planes`' order, back into their roles.
-        func roles(_ list: [Plane]) -> RoomGeometry.Planes {
+        func roles<T>(_ list: [T]) -> (floor: T?, ceiling: T?, walls: [T]) {
             var rest = list[...]
             let floor = levels.floor != nil ? rest.popFirst() : nil
             let ceiling = levels.ceiling != nil ? rest.popFirst() : nil
-            return RoomGeometry.Planes(floor: floor, ceiling: ceiling, walls: Array(rest))
+            return (floor, ceiling, Array(rest))
         }
+        func roles(_ list: [Plane]) -> RoomGeometry.Planes {
+            let (floor, ceiling, walls) = roles(list)
+            return RoomGeometry.Planes(floor: floor, ceiling: ceiling, walls: walls)
+        }
+        (floor, ceiling, walls) = roles(planes)
         fitted = layout.geometry.numbers(roles(planes.map(\.plane)))
-        rounds = try Bootstrap(set: set, settings: settings, cameras: scan.cameras.map(CameraView.init)).replicates(
+        rounds = try Bootstrap(set: set, settings: settings).replicates(
             planes, upright: planes.indices.map { $0 >= planes.count - layout.walls.count }
         ).map { layout.geometry.numbers(roles($0)) }
     }

@@ -18,7 +18,7 @@ public enum RoomMeasurer {
         let set = try WorkingSet(scan, settings: settings)
         let surfaces = try RoomSurfaces.find(scan, set: set, settings: settings)
         let layout = RoomLayout(surfaces, scan: scan, set: set, settings: settings)
-        let numbers = try RoomNumbers(surfaces, layout: layout, scan: scan, set: set, settings: settings)
+        let numbers = try RoomNumbers(surfaces, layout: layout, set: set, settings: settings)
         let (levels, frame, u) = (surfaces.levels, layout.frame, surfaces.up.vector)
 
         var reasons: [String: String] = [:]
@@ -60,7 +60,7 @@ public enum RoomMeasurer {
             points: .init(input: set.inputCount, finite: set.finiteCount, working: set.count, leaf: settings.leaf),
             up: .init(vector: array(u), method: surfaces.up.method.rawValue, floorTiltDegrees: tilt),
             frame: .init(origin: array(frame.origin), x: array(frame.x), y: array(frame.y), z: array(frame.up)),
-            floor: levels.floor.map { surface($0, settings) }, ceiling: levels.ceiling.map { surface($0, settings) },
+            floor: numbers.floor.map { surface($0, settings) }, ceiling: numbers.ceiling.map { surface($0, settings) },
             height: height, outline: layout.outline.isClosed ? "closed" : "open", area: area, perimeter: perimeter,
             corners: numbers.fitted.corners.map { [$0.x, $0.y] }, extents: extents, walls: walls,
             clutter: clutterReports(surfaces, set: set, settings: settings),
@@ -98,7 +98,7 @@ public enum RoomMeasurer {
             if height == nil && reason == nil { reason = "no \(levels.floor == nil ? "floor" : "ceiling") seen for its height" }
             return RoomReport.Wall(
                 index: i, length: numbers.measured { $0.wallLengths[i] }, visibleLength: wall.length,
-                height: height, visibleTop: wall.top, normal: array(wall.normal), surface: surface(wall.fitted, settings),
+                height: height, visibleTop: wall.top, normal: array(wall.normal), surface: surface(numbers.walls[i], settings),
                 start: [start.x, start.y], end: [end.x, end.y], inOutline: layout.outline.loop.contains(i), reason: reason)
         }
     }

@@ -11,12 +11,26 @@ public struct RoomScan {
     /// Up (against gravity) in the cloud's frame, from the source (the simulated rooms' world
     /// frame); nil when only the data can tell.
     public var sourceUp: SIMD3<Double>?
+    /// Where each camera's points begin in `cloud` (a fused cloud holds its frames' points one
+    /// frame after another), in `cameras`' order; nil when the cloud does not say which frame a
+    /// point came from (a file, a single frame). With it, each plane is fitted frame by frame to
+    /// tell how far the frames disagree on it (FrameSpread).
+    public var frameStarts: [Int]?
 
-    public init(name: String, cloud: PointCloud, cameras: [Pose], sourceUp: SIMD3<Double>? = nil) {
+    public init(
+        name: String, cloud: PointCloud, cameras: [Pose], sourceUp: SIMD3<Double>? = nil, frameStarts: [Int]? = nil
+    ) {
         self.name = name
         self.cloud = cloud
         self.cameras = cameras.isEmpty ? [.identity] : cameras
         self.sourceUp = sourceUp
+        // Starts that do not fit the cloud and its cameras say nothing.
+        let fits =
+            frameStarts.map { starts in
+                starts.count == self.cameras.count && starts.first == 0 && zip(starts, starts.dropFirst()).allSatisfy { $0 <= $1 }
+                    && starts.last! <= cloud.count
+            } ?? false
+        self.frameStarts = fits ? frameStarts : nil
     }
 
     /// Camera positions in the cloud's frame.

@@ -93,6 +93,7 @@ enum VerticalPlanes {
         let views = cameras.map(CameraView.init)
         let ceilingAbove = planes.map { p in ceiling.map { topInView(p, cameras: views, up: up, base: base, ceiling: $0) } ?? false }
         classify(&planes, ceiling: ceiling, ceilingSeenAbove: ceilingAbove, settings: settings)
+        refuseEdgeOn(&planes, set: set)
         if let floor = levels.floor { refuseCrossingFloor(&planes, floor: floor, set: set, up: up, cameras: views) }
         refuseBeyondWalls(&planes, set: set)
         return planes

@@ -9,6 +9,9 @@ final class WorkingSet {
     /// Unit normals; NaN where the neighbourhood was too thin to fit one.
     let normals: [SIMD3<Double>]
     let pcl: PlaneCloud
+    /// The scan's points by frame, filed under these points; nil when the scan does not say
+    /// which frame each came from.
+    let framePoints: FramePoints?
     let inputCount: Int
     let finiteCount: Int
 
@@ -69,6 +72,7 @@ final class WorkingSet {
         self.points = points
         self.normals = normals
         pcl = try PlaneCloud(cloud)
+        framePoints = FramePoints(scan, working: points, leaf: settings.leaf)
     }
 
     var count: Int { points.count }

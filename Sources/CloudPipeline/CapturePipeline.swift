@@ -164,6 +164,7 @@ public struct CapturePipeline {
                 warnIfStretched(captured, origin: source.name)
             }
             if fuse {
+                collector?.frameStarts.append(fused.count)
                 try fused.append(cloud, origin: source.name, frame: index, share: memoryShare)
                 clock.lap("fuse")
             } else if frameLimit != 1 && Self.isBlank(cloud) && !outputs.isEmpty {
@@ -198,6 +199,7 @@ public struct CapturePipeline {
                 // object, the cameras' mean position lies on the side every surface was seen from.
                 let viewpoint = Viewpoint(origin: cameraSum / Float(index), axis: Viewpoint.camera.axis)
                 (fused, filterReports) = try filters.run(fused, viewpoint: viewpoint, warnings: &filterWarnings)
+                collector?.frameStarts = []
                 clock.lap("filter")
             }
             collector?.cloud = fused

@@ -10,6 +10,10 @@ public final class CloudCollector {
     public private(set) var cameras: [Pose] = []
     /// Up (against gravity) in the cloud's frame; nil when the source does not know it.
     public private(set) var up: SIMD3<Double>?
+    /// Where each camera's points begin in a fused cloud, in `cameras`' order: the fuse appends
+    /// every frame's points after the last's, so the cloud knows which frame each point came
+    /// from. Empty for one frame's cloud, and once a filter has moved or merged the points.
+    public internal(set) var frameStarts: [Int] = []
 
     private var worldUp: SIMD3<Double>?
     private var worldFrame = false
@@ -20,6 +24,7 @@ public final class CloudCollector {
         self.worldUp = worldUp
         self.worldFrame = worldFrame
         cameras = []
+        frameStarts = []
         up = nil
     }
 

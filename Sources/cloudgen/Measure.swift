@@ -76,7 +76,9 @@ struct Measure: ParsableCommand {
         pipeline.collector = collector
         let (report, _, lost) = try pipeline.run()
         if let lost { throw lost }
-        guard let cloud = collector.cloud else { throw CloudError.io("\(report.source): the capture gave no cloud") }
-        return RoomScan(name: report.source, cloud: cloud, cameras: collector.cameras, sourceUp: collector.up)
+        guard let scan = RoomScan.collected(collector, name: report.source) else {
+            throw CloudError.io("\(report.source): the capture gave no cloud")
+        }
+        return scan
     }
 }

@@ -50,7 +50,7 @@ struct RoomSweep {
             outputs: [], filters: FilterPipeline(steps: [], organized: false), observer: SilentObserver())
         pipeline.collector = collector
         let report = try pipeline.run().report
-        let scan = RoomScan(name: report.source, cloud: collector.cloud!, cameras: collector.cameras, sourceUp: collector.up)
+        let scan = RoomScan.collected(collector, name: report.source)!
         let measured = try RoomMeasurer.measure(scan).report
         let truth = try SyntheticCamera(settings: SyntheticSettings(parsing: spec)).scene.truth
         return (measured, truth)
