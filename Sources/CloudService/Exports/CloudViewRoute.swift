@@ -16,8 +16,8 @@ struct CloudViewRoute {
     let store: CaptureStore
     let derived: DerivedFiles
 
-    /// What one request may ask for: a finer cloud than the stored one is no finer, and two
-    /// million points (18 MB) is more than a browser draws smoothly.
+    /// What one request may ask for: a budget above the stored cloud's size gives all of it, and
+    /// two million points (18 MB) is more than a browser draws smoothly.
     static let budgets = 1...2_000_000
     static let defaultBudget = 50_000
 

@@ -44,7 +44,7 @@ struct Report: Codable {
     var filterPipelines: [String: FilterPipelineResult]?
 }
 
-/// The two frames of the issue: a Kinect-class frame (16-bit millimetres, color at the depth size)
+/// The two simulated frames: a Kinect-class frame (16-bit millimetres, color at the depth size)
 /// and a phone LiDAR frame (Float16 metres at 256x192, color at 1920x1440).
 let frameSpecs = [
     ("A", "synthetic:depth=640x480,color=640x480,format=mm16,noise=1"),
