@@ -27,6 +27,8 @@ let package = Package(
         // The service (Sources/CloudService). Hummingbird's default traits would build
         // swift-configuration too, which nothing here uses.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // The stream sockets: the server's upgrade (HummingbirdWebSocket) and `cloudgen stream`'s client.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -86,7 +88,15 @@ let package = Package(
             dependencies: ["CloudCore", "SafeIO", "CloudImages", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender", "CloudMeasure"]),
         // What a viewer is sent: clouds cut to a point budget and packed as int16 and RGB8, in the
         // length-prefixed JSON-header framing the stream sockets share.
-        .target(name: "CloudStream", dependencies: ["CloudCore"]),
+        .target(name: "CloudStream", dependencies: ["CloudCore", "CloudImages"]),
+        // The pushing side of a stream (`cloudgen stream --to URL`) and a viewer's reading side, over
+        // a WebSocket client; the bench and the tests drive the service through it too.
+        .target(
+            name: "CloudStreamClient",
+            dependencies: [
+                "CloudStream", "CloudCore", "CloudImages", "CloudCapture",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket")
+            ]),
         // `cloudgen serve`: the HTTP API over CloudPipeline, with its SQLite capture index.
         .target(
             name: "CloudService",
@@ -95,6 +105,7 @@ let package = Package(
                 "CloudPipeline", "CloudMeasure", "CloudStream",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -109,7 +120,7 @@ let package = Package(
             name: "cloudgen",
             dependencies: [
                 "CloudCore", "SafeIO", "CloudImages", "CloudArchives", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender",
-                "CloudPipeline", "CloudMeasure", "CloudService",
+                "CloudPipeline", "CloudMeasure", "CloudService", "CloudStream", "CloudStreamClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
@@ -117,6 +128,7 @@ let package = Package(
             name: "cloudgen-bench",
             dependencies: [
                 "CloudCore", "CloudImages", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender", "CloudPipeline",
+                "CloudStream", "CloudStreamClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],
             path: "Tools/bench/Sources"
@@ -150,7 +162,7 @@ let package = Package(
             name: "CloudServiceTests",
             dependencies: [
                 "CloudService", "CloudMeasure", "CloudPipeline", "CloudCapture", "CloudPCL", "CloudFiles", "CloudCore", "CloudImages",
-                "SharedTestData",
+                "CloudStream", "CloudStreamClient", "SharedTestData",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
