@@ -79,3 +79,59 @@ final class StreamPushTests: XCTestCase {
         }
     }
 }
+
+/// A recording: the pushed frames become one capture, the CLI's fused capture of the same folder.
+final class StreamRecordTests: XCTestCase {
+    func testARecordingOfTheRedwoodFramesIsTheCLIsFusedCapturePointForPoint() async throws {
+        let harness = try ServiceHarness()
+        defer { harness.remove() }
+        let scratch = try makeScratchFolder()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let frames = try StreamFixture.redwoodFrames(codec: .rvl)
+        let reference = scratch.appendingPathComponent("reference.ply").path
+        _ = try CapturePipeline(
+            sourceSpec: "redwood:\(try sharedData("open3d-rgbd"))", sourceOptions: SourceOptions(), frame: .world, frameLimit: nil,
+            fuse: true, outputs: [(reference, .ply(.binary))], filters: FilterPipeline(steps: [], organized: false),
+            observer: SilentObserver()
+        ).run()
+        let expected = try CloudReader.read(reference).cloud
+        let order = try JSONSerialization.data(withJSONObject: [
+            "push": ["intrinsics": try StreamFixture.primesense(), "depth_scale": 1000], "name": "kitchen"
+        ])
+        try await harness.test(.live) { client in
+            let port = try XCTUnwrap(client.port)
+            let created = try await client.execute(
+                uri: "/v1/streams", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(data: order))
+            let id = try XCTUnwrap(try created.json()["id"] as? String)
+            let json: HTTPFields = [.contentType: "application/json"]
+            let on = try await client.execute(uri: "/v1/streams/\(id)/record", method: .post, headers: json, body: ByteBuffer(string: #"{"on": true}"#))
+            XCTAssertEqual(on.status, .ok, String(buffer: on.body))
+            let again = try await client.execute(uri: "/v1/streams/\(id)/record", method: .post, headers: json, body: ByteBuffer(string: #"{"on": true}"#))
+            XCTAssertEqual(again.status, .conflict)
+            try await StreamSocket.push("ws://127.0.0.1:\(port)/v1/streams/\(id)/push", frames)
+            // The frames are made one after another after they arrive: wait for the fifth to be kept.
+            for _ in 0..<400 {
+                let stream = try await client.execute(uri: "/v1/streams/\(id)", method: .get).json()
+                if stream["recording"] as? Int == 5 { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let off = try await client.execute(uri: "/v1/streams/\(id)/record", method: .post, headers: json, body: ByteBuffer(string: #"{"on": false}"#))
+            XCTAssertEqual(off.status, .created, String(buffer: off.body))
+            let answer = try off.json()
+            XCTAssertEqual(answer["frames"] as? Int, 5)
+            let capture = try XCTUnwrap(answer["capture"] as? String)
+            let document = try await client.execute(uri: "/v1/captures/\(capture)", method: .get).json()
+            XCTAssertEqual(document["fused"] as? Bool, true)
+            XCTAssertEqual(document["name"] as? String, "kitchen")
+            XCTAssertEqual(document["source"] as? String, "bundle:bundle")
+            let ply = try await client.execute(uri: "/v1/captures/\(capture)/cloud.ply", method: .get)
+            let cloud = try Data(buffer: ply.body).withUnsafeBytes { try CloudReader.read(bytes: $0, path: "cloud.ply") }.cloud
+            XCTAssertEqual(cloud.count, expected.count)
+            XCTAssertEqual(cloud.positions, expected.positions, "the same points, in the same order")
+            XCTAssertEqual(cloud.colors, expected.colors)
+            // The stream goes on, no longer recording.
+            let stream = try await client.execute(uri: "/v1/streams/\(id)", method: .get).json()
+            XCTAssertTrue(stream["recording"] is NSNull, "\(stream)")
+        }
+    }
+}
