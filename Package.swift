@@ -115,7 +115,9 @@ let package = Package(
             ],
             // The OpenAPI document is compiled into the binary as bytes: a bundled resource would
             // be looked up by a path into the build tree, which an installed binary does not have.
-            resources: [.embedInCode("Resources/openapi.json"), .embedInCode("Resources/viewer.html")]
+            resources: [
+                .embedInCode("Resources/openapi.json"), .embedInCode("Resources/viewer.html"), .embedInCode("Resources/live.html")
+            ]
         ),
         .executableTarget(
             name: "cloudgen",

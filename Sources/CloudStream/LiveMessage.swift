@@ -2,7 +2,8 @@ import CloudCore
 import Foundation
 
 /// One message of a stream's live socket (`GET /v1/streams/{id}/live`), unpacked: the header, the
-/// kept points' positions and colors, and the frame's JET-colored depth PNG when asked for.
+/// kept points' positions and colors, and when asked for the frame's JET-colored depth PNG and
+/// its color image.
 public struct LiveMessage: Sendable, Equatable {
     public var header: LiveHeader
     /// x y z steps of `header.scale` metres from `header.origin`, three per point.
@@ -10,15 +11,18 @@ public struct LiveMessage: Sendable, Equatable {
     /// r g b, three per point.
     public var colors: [UInt8]
     public var depthPNG: Data?
+    /// JPEG or PNG, as `header.color.encoding` says.
+    public var colorImage: Data?
 
     /// More points than any budget a viewer may ask for: a header claiming more is lying.
     public static let maxPoints = 1 << 24
 
-    public init(header: LiveHeader, positions: [Int16], colors: [UInt8], depthPNG: Data?) {
+    public init(header: LiveHeader, positions: [Int16], colors: [UInt8], depthPNG: Data?, colorImage: Data?) {
         self.header = header
         self.positions = positions
         self.colors = colors
         self.depthPNG = depthPNG
+        self.colorImage = colorImage
     }
 
     /// Point `j`'s position in metres.
@@ -39,13 +43,16 @@ public struct LiveMessage: Sendable, Equatable {
             }
             return header.payloadSizes
         }
-        guard header.event == nil else { return LiveMessage(header: header, positions: [], colors: [], depthPNG: nil) }
+        guard header.event == nil else { return LiveMessage(header: header, positions: [], colors: [], depthPNG: nil, colorImage: nil) }
         var positions = [Int16](repeating: 0, count: 3 * header.points)
         positions.withUnsafeMutableBytes { $0.copyBytes(from: payloads[0]) }
         #if _endian(big)
         for i in positions.indices { positions[i] = Int16(littleEndian: positions[i]) }
         #endif
-        return LiveMessage(
-            header: header, positions: positions, colors: [UInt8](payloads[1]), depthPNG: header.depth.map { _ in Data(payloads[2]) })
+        // The pictures follow the points, depth first, each only when the header announces it.
+        var pictures = payloads.dropFirst(2).makeIterator()
+        let depthPNG = header.depth.flatMap { _ in pictures.next().map { Data($0) } }
+        let colorImage = header.color.flatMap { _ in pictures.next().map { Data($0) } }
+        return LiveMessage(header: header, positions: positions, colors: [UInt8](payloads[1]), depthPNG: depthPNG, colorImage: colorImage)
     }
 }

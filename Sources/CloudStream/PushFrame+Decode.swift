@@ -3,21 +3,21 @@ import CloudImages
 import Foundation
 
 extension PushFrame {
-    /// The frame a pushed message carries, for a stream of `intrinsics` whose depth counts
-    /// `depthScale` units to the metre. Everything the message says is checked before it is
-    /// believed: the framing's lengths, the header's encodings, the image sizes (against
-    /// `maxSide` and `maxPixels`, from the header alone, before anything is allocated), the
+    /// The frame a pushed message carries, its header, and its color's JPEG as sent (for viewers
+    /// that show it). `intrinsics` gives the stream's calibration for the depth's width and height;
+    /// the depth counts `depthUnitsPerMetre` to the metre. Everything the message says is checked
+    /// before it is believed: the framing's lengths, the header's encodings, the image sizes
+    /// (against `maxSide` and `maxPixels`, from the header alone, before anything is allocated), the
     /// decoded images' sizes against the header's, and the pose (16 finite numbers, last row
     /// 0 0 0 1, a rigid placement within `Pose.maxTranslation`).
     ///
-    /// Errors are `CloudError.badInput` naming the frame ("frame 12: ..."), or, before its header is
-    /// read, the message ("push message 3: ...", `received` counting the socket's messages from 1);
-    /// `closeReason(for:)` fits one into a WebSocket close frame.
+    /// Errors are `CloudError.badInput` naming the frame ("frame 12: ..."), or, before its header
+    /// is read, `origin` (the socket); `closeReason(for:)` fits one into a WebSocket close frame.
     public static func decode(
-        _ message: Data, intrinsics: CameraIntrinsics, depthScale: Double, received: Int? = nil
-    ) throws -> (header: PushHeader, frame: CapturedFrame) {
-        let messageName = received.map { "push message \($0)" } ?? "push message"
-        let (header, payloads) = try StreamMessage.decode(message, origin: messageName, as: PushHeader.self) { header in
+        _ message: Data, intrinsics: (_ width: Int, _ height: Int) throws -> CameraIntrinsics, depthUnitsPerMetre: Double,
+        origin: String
+    ) throws -> (frame: CapturedFrame, header: PushHeader, jpeg: Data?) {
+        let (header, payloads) = try StreamMessage.decode(message, origin: origin, as: PushHeader.self) { header in
             try check(header)
             return header.payloadSizes
         }
@@ -26,17 +26,23 @@ extension PushFrame {
         let (width, height) = (header.depth.width, header.depth.height)
         let samples = try codec.decode([UInt8](payloads[0]), width: width, height: height, origin: "\(name): \(codec.rawValue) depth")
         var color: CapturedFrame.Color?
+        var jpeg: Data?
         if header.color != nil {
-            let image = try decodeJPEG([UInt8](payloads[1]), origin: "\(name): color")
+            let bytes = Data(payloads[1])
+            let image = try decodeJPEG([UInt8](bytes), origin: "\(name): color")
             color = CapturedFrame.Color(width: image.width, height: image.height, layout: .rgb8, planes: [image.rgb])
+            jpeg = bytes
         }
+        #if _endian(big)
+        let samples = samples.map { $0.littleEndian }
+        #endif
         let depth = CapturedFrame.Depth(
-            width: width, height: height, encoding: .uint16(unitsPerMetre: depthScale),
+            width: width, height: height, encoding: .uint16(unitsPerMetre: depthUnitsPerMetre),
             data: samples.withUnsafeBytes { [UInt8]($0) })
         let frame = CapturedFrame(
-            depth: depth, color: color, intrinsics: intrinsics, pose: try header.pose.map { try pose($0, origin: name) },
-            timestamp: Double(header.captured) / 1e9)
-        return (header, frame)
+            depth: depth, color: color, intrinsics: try intrinsics(width, height),
+            pose: try header.pose.map { try pose($0, origin: name) }, timestamp: Double(header.captured) / 1e9)
+        return (frame, header, jpeg)
     }
 
     /// The longest reason a WebSocket close frame carries (RFC 6455: 125 bytes of payload, two of

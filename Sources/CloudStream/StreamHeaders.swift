@@ -55,13 +55,14 @@ public struct PushHeader: Codable, Equatable, Sendable {
 
 /// One frame a viewer receives (`GET /v1/streams/{id}/live`): `points` x 3 int16 positions (steps
 /// of `scale` metres from `origin`, little-endian, QuantisedCloud), `points` x 3 bytes of RGB, then
-/// with `depth=1` the frame's depth as a JET-colored PNG.
+/// with `depth=1` the frame's depth as a JET-colored PNG, then with `color=1` its color image
+/// (the JPEG a client pushed, or a PNG of a server-run source's).
 ///
 /// The stream's last message, when it ends for a reason other than its owner's DELETE, has
 /// `event` "problem" with `detail` saying why, and no payloads; the socket then closes.
 public struct LiveHeader: Codable, Equatable, Sendable {
-    public struct DepthImage: Codable, Equatable, Sendable {
-        /// "png".
+    public struct Image: Codable, Equatable, Sendable {
+        /// "png" or "jpeg".
         public var encoding: String
         public var width: Int
         public var height: Int
@@ -85,7 +86,8 @@ public struct LiveHeader: Codable, Equatable, Sendable {
     public var total: Int
     public var origin: [Float]
     public var scale: Float
-    public var depth: DepthImage?
+    public var depth: Image?
+    public var color: Image?
     /// Frames the server had to skip for this viewer since its last message (it sends the newest).
     public var skipped: Int
     public var event: String?
@@ -93,7 +95,7 @@ public struct LiveHeader: Codable, Equatable, Sendable {
 
     public init(
         frame: Int, captured: Int64, received: Int64, sent: Int64, points: Int, total: Int, origin: [Float], scale: Float,
-        depth: DepthImage?, skipped: Int = 0, event: String? = nil, detail: String? = nil
+        depth: Image?, color: Image?, skipped: Int = 0, event: String? = nil, detail: String? = nil
     ) {
         self.frame = frame
         self.captured = captured
@@ -104,6 +106,7 @@ public struct LiveHeader: Codable, Equatable, Sendable {
         self.origin = origin
         self.scale = scale
         self.depth = depth
+        self.color = color
         self.skipped = skipped
         self.event = event
         self.detail = detail
@@ -111,7 +114,7 @@ public struct LiveHeader: Codable, Equatable, Sendable {
 
     /// The payload sizes the header announces, in order.
     public var payloadSizes: [Int] {
-        event != nil ? [] : [6 * points, 3 * points] + (depth.map { [$0.bytes] } ?? [])
+        event != nil ? [] : [6 * points, 3 * points] + [depth, color].compactMap { $0?.bytes }
     }
 }
 

@@ -32,7 +32,9 @@ final class PushFrameTests: XCTestCase {
             for codec in DepthFrameCodec.allCases {
                 let message = try PushFrame.encode(
                     frame, index: 12, captured: 1_700_000_000_123_456_789, depthScale: scale, codec: codec, origin: name)
-                let (header, back) = try PushFrame.decode(message.encoded, intrinsics: frame.intrinsics, depthScale: scale)
+                let (back, header, jpeg) = try PushFrame.decode(
+                    message.encoded, intrinsics: { _, _ in frame.intrinsics }, depthUnitsPerMetre: scale, origin: "stream 1")
+                XCTAssertEqual(jpeg, message.payloads.last)
                 XCTAssertEqual(header.frame, 12)
                 XCTAssertEqual(header.depth.encoding, codec.rawValue)
                 XCTAssertEqual(back.depth.data, frame.depth.data, "\(name) \(codec): depth")
@@ -64,7 +66,8 @@ final class PushFrameTests: XCTestCase {
             intrinsics: CameraIntrinsics(fx: 4, fy: 4, cx: 2, cy: 1, referenceWidth: 4, referenceHeight: 2), pose: nil, timestamp: 0)
         XCTAssertEqual(PushFrame.depthScale(of: frame), 1000)
         let message = try PushFrame.encode(frame, index: 0, captured: 0, depthScale: 1000, codec: .zstd, origin: "phone")
-        let (_, back) = try PushFrame.decode(message.encoded, intrinsics: frame.intrinsics, depthScale: 1000)
+        let (back, _, _) = try PushFrame.decode(
+            message.encoded, intrinsics: { _, _ in frame.intrinsics }, depthUnitsPerMetre: 1000, origin: "phone")
         let millimetres = back.depth.data.withUnsafeBytes { Array($0.bindMemory(to: UInt16.self)) }
         // Beyond 65.535 m, and no depth in any form, is 0.
         XCTAssertEqual(millimetres, [0, 500, 1234, 3000, 0, 0, 0, 2001])
@@ -90,7 +93,7 @@ final class PushFrameTests: XCTestCase {
     }
 
     func decode(_ data: Data) throws {
-        _ = try PushFrame.decode(data, intrinsics: intrinsics, depthScale: 1000, received: 3)
+        _ = try PushFrame.decode(data, intrinsics: { _, _ in self.intrinsics }, depthUnitsPerMetre: 1000, origin: "push message 3")
     }
 
     /// The refusal's message names `name`, says `detail`, and fits a close frame's reason.

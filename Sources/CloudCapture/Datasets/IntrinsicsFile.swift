@@ -57,6 +57,13 @@ public struct IntrinsicsFile: Equatable, Sendable {
         return file
     }
 
+    /// Calibration given as a JSON object rather than a file (a stream's `push.intrinsics`);
+    /// `origin` names it in errors.
+    public static func parse(json data: Data, origin: String) throws -> IntrinsicsFile {
+        guard data.count <= maxBytes else { throw CloudError.badInput(.file(origin), "longer than \(maxBytes) bytes") }
+        return try parseJSON(data, path: origin)
+    }
+
     static func parseJSON(_ data: Data, path: String) throws -> IntrinsicsFile {
         guard (try? JSONSerialization.jsonObject(with: data)) is [String: Any] else {
             throw CloudError.badInput(.file(path), "malformed JSON")

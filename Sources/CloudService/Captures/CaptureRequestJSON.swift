@@ -31,10 +31,16 @@ struct CaptureRequestJSON: Decodable {
     var labels: CaptureLabelPatch
 
     init(from decoder: Decoder) throws {
+        try self.init(from: decoder, routeKeys: [])
+    }
+
+    /// A body whose route takes `routeKeys` of its own beside a capture's (a stream's `push`, `fps`).
+    init(from decoder: Decoder, routeKeys: Set<String>) throws {
         let container = try decoder.container(keyedBy: JSONKey.self)
-        if let unknown = JSONBody.unknownKey(in: container, known: Self.keys) {
+        let known = Self.keys.union(routeKeys)
+        if let unknown = JSONBody.unknownKey(in: container, known: known) {
             throw Problem.badRequest(
-                "unknown key \(MessageTextShort.of(unknown)); this route takes \(Self.keys.sorted().joined(separator: ", "))",
+                "unknown key \(MessageTextShort.of(unknown)); this route takes \(known.sorted().joined(separator: ", "))",
                 field: unknown)
         }
         source = try? container.decode(String.self, forKey: JSONKey("source"))
@@ -69,6 +75,15 @@ struct CaptureRequestJSON: Decodable {
         }
         try Self.checkAllowed(spec, source: source, allowed: allowed)
         var order = CaptureOrder(sourceSpec: source)
+        try apply(to: &order)
+        // Which kinds take which options is the source table's rule (SourceKind.all), as on the CLI.
+        try order.options.check(for: spec)
+        try order.check()
+        return order
+    }
+
+    /// The body's options and filters, applied to `order` as an upload's fields are.
+    func apply(to order: inout CaptureOrder) throws {
         var fields = fields
         if let filters {
             try WorkLimits.checkStepCount(filters.count, field: "filters")
@@ -85,10 +100,6 @@ struct CaptureRequestJSON: Decodable {
         // A JSON capture fuses "all" only when asked; its default is one frame, as the CLI's.
         if fuses, !fields.contains(where: { $0.name == "frames" }) { fields.insert(("frames", "all"), at: 0) }
         try order.applyImageFields(fields)
-        // Which kinds take which options is the source table's rule (SourceKind.all), as on the CLI.
-        try order.options.check(for: spec)
-        try order.check()
-        return order
     }
 
     /// Whether `spec` names a USB camera (kinect, openni2): its failures are the camera's.

@@ -21,16 +21,23 @@ struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
 
     static var open: Set<String> { ["/healthz", "/", "/openapi.json"] }
 
-    /// The open paths, and a capture's 3D view page (/view/{id}), which holds no data either: it
-    /// fetches the capture's points with the token the index page keeps.
+    /// The open paths, a capture's 3D view page (/view/{id}) and a stream's page (/live/{id}),
+    /// which hold no data either: they fetch the points with the token the index page keeps.
     static func isOpen(_ path: String) -> Bool {
-        open.contains(path) || (path.hasPrefix("/view/") && !path.dropFirst("/view/".count).contains("/"))
+        open.contains(path) || ["/view/", "/live/"].contains { path.hasPrefix($0) && !path.dropFirst($0.count).contains("/") }
     }
 
     /// Whether `request` carries `Authorization: Bearer TOKEN` with exactly the token.
+    /// A browser's WebSocket cannot carry that header, so an upgrade may offer the token as the
+    /// subprotocol `bearer.TOKEN` instead (beside `cloudgen`, the one the server names back).
     static func authorized(_ request: HTTPRequest, token: [UInt8]) -> Bool {
-        guard let value = request.headerFields[.authorization], value.hasPrefix("Bearer ") else { return false }
-        return equal(Array(value.dropFirst("Bearer ".count).utf8), token)
+        if let value = request.headerFields[.authorization], value.hasPrefix("Bearer ") {
+            return equal(Array(value.dropFirst("Bearer ".count).utf8), token)
+        }
+        guard RequestOrigins.isWebSocketUpgrade(request) else { return false }
+        return StreamSockets.offeredProtocols(request).contains {
+            $0.hasPrefix("bearer.") && equal(Array($0.dropFirst("bearer.".count).utf8), token)
+        }
     }
 
     /// Equal when both the lengths and every byte agree. The time depends only on the server's

@@ -10,8 +10,8 @@ import Hummingbird
 /// - **Host** must be one of the server's names: loopback names, the address it listens on, and
 ///   `--allow-host` names. DNS rebinding sends the attacker's name; it is refused (421). Listening
 ///   beyond loopback without `--allow-host`, any Host is taken: the token guards that server.
-/// - **Origin**: a request that changes something (any method but GET, HEAD and OPTIONS) from a
-///   page of another origin is refused (403), unless `--allow-origin` names it.
+/// - **Origin**: a request that changes something (any method but GET, HEAD and OPTIONS), or opens
+///   a WebSocket, from a page of another origin is refused (403), unless `--allow-origin` names it.
 /// - **Fetch metadata**: a browser's request from another site (`Sec-Fetch-Site: cross-site`) is
 ///   refused whatever its method, so that a page cannot make the server render previews through
 ///   `<img>` tags either; following a link to the server (a top-level navigation) is let through.
@@ -52,7 +52,12 @@ struct RequestOrigins: Sendable {
             throw Problem(
                 .forbidden, "requests from another site's pages are refused; start the server with --allow-origin ORIGIN to let one in")
         }
-        if Self.changesState(request.method), let origin, origin != authority.map({ "http://\($0.lowercased())" }) {
+        // A WebSocket is not bound by CORS: a page of any origin could open one and push or watch.
+        // An origin of the ws:// or wss:// scheme is no page's: hummingbird's WebSocket client
+        // (`cloudgen stream`'s) sends the socket's own URL, and a browser cannot forge Origin.
+        if Self.changesState(request.method) || Self.isWebSocketUpgrade(request), let origin,
+            !origin.hasPrefix("ws://") && !origin.hasPrefix("wss://"), origin != authority.map({ "http://\($0.lowercased())" })
+        {
             throw Problem(
                 .forbidden,
                 "a \(request.method.rawValue) from the page of \(MessageTextShort.of(origin)) is refused: only the server's own page, or an origin given with --allow-origin, may change captures"
@@ -73,6 +78,10 @@ struct RequestOrigins: Sendable {
 
     private static let fetchSite = HTTPTypes.HTTPField.Name("Sec-Fetch-Site")!
     private static let fetchMode = HTTPTypes.HTTPField.Name("Sec-Fetch-Mode")!
+
+    static func isWebSocketUpgrade(_ request: HTTPRequest) -> Bool {
+        request.headerFields[.upgrade]?.lowercased() == "websocket"
+    }
 
     static func changesState(_ method: HTTPRequest.Method) -> Bool {
         method != .get && method != .head && method != .options

@@ -14,6 +14,8 @@ public final class ServiceMetrics: Sendable {
     let derivedBytes: Gauge
     let derivedBudget: Gauge
     let derivedEvictions: Counter
+    let streamFrames: Counter
+    let streamFramesDropped: Counter
     private static let latencyBuckets: [Duration] = [
         .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
         .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10), .seconds(30)
@@ -31,6 +33,9 @@ public final class ServiceMetrics: Sendable {
             name: "cloudgen_derived_budget_bytes", help: "The derived files' byte budget (--derived-cache-mb)")
         derivedEvictions = registry.makeCounter(
             name: "cloudgen_derived_evictions_total", help: "Derived files removed, least recently used first, to stay within the budget")
+        streamFrames = registry.makeCounter(name: "cloudgen_stream_frames_total", help: "Pushed frames made into clouds for viewers")
+        streamFramesDropped = registry.makeCounter(
+            name: "cloudgen_stream_frames_dropped_total", help: "Pushed frames dropped because every stream thread was busy")
     }
 
     func recordRequest(route: String, method: String, status: Int, seconds: Double) {

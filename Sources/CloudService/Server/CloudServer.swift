@@ -2,6 +2,7 @@ import CloudCore
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -46,14 +47,21 @@ public enum CloudServer {
         let http1 = HTTP1Channel.Configuration(
             additionalChannelHandlers: [ContinueHandler(accepts: accepts), ClientDeparture()],
             idleTimeout: .milliseconds(Int64(configuration.idleTimeoutSeconds * 1000)))
+        // Upgrades go to their own router, behind the same Host, Origin and token checks.
+        let sockets = Router(context: BasicWebSocketRequestContext.self)
+        sockets.add(middleware: OriginMiddleware(origins: origins))
+        if let token { sockets.add(middleware: AuthMiddleware(token: token)) }
+        service.addSockets(to: sockets)
+        let webSocket = WebSocketServerConfiguration(
+            maxFrameSize: configuration.streams.maxPushBytes, autoPing: .enabled(timePeriod: .seconds(20)))
         return Application(
             responder: DepartureAwareResponder(routes: router.buildResponder()),
-            server: .http1(configuration: http1),
+            server: .http1WebSocketUpgrade(webSocketRouter: sockets, configuration: .init(http1: http1, ws: webSocket)),
             configuration: .init(
                 address: .hostname(host, port: configuration.port), serverName: "cloudgen",
                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),
             // Stopped after the HTTP server (a group stops its services last to first), and waited for.
-            services: [service.jobs.running],
+            services: [service.jobs.running, service.streams],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 let shown = host.contains(":") ? "[\(host)]" : host

@@ -36,6 +36,8 @@ public struct ServiceConfiguration: Sendable {
     /// Bytes all derived files (other encodings, filtered exports, previews) may take on disk
     /// together (`--derived-cache-mb`); past it the least recently used are removed.
     public var derivedCacheBytes: Int = 1 << 30
+    /// Streams, viewers per stream, pushed message size and idle time (`--max-streams`, ...).
+    public var streams = StreamLimits()
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String = "cloudgen-data",
@@ -62,6 +64,12 @@ public struct ServiceConfiguration: Sendable {
         guard maxRequestMemoryBytes >= 64 << 20 else { throw CloudError.badInput("--max-request-memory-mb: needs at least 64") }
         guard idleTimeoutSeconds.isFinite && (1...3600).contains(idleTimeoutSeconds) else {
             throw CloudError.badInput("--idle-timeout \(idleTimeoutSeconds): needs 1...3600 seconds")
+        }
+        guard (1...256).contains(streams.maxStreams) else {
+            throw CloudError.badInput("--max-streams \(streams.maxStreams): needs 1...256")
+        }
+        guard (1...1024).contains(streams.maxViewers) else {
+            throw CloudError.badInput("--max-viewers \(streams.maxViewers): needs 1...1024")
         }
         guard derivedCacheBytes >= 1 << 20 else { throw CloudError.badInput("--derived-cache-mb: needs at least 1") }
         guard (8...65536).contains(maxConnections) else {

@@ -1,6 +1,7 @@
 import CloudArchives
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 
 /// What the route groups are made of, once per server: the store, the worker pools, the capture
 /// runner, the jobs, the derived files, the request limits, the metrics and the table of routes.
@@ -17,6 +18,9 @@ struct ServiceState: Sendable {
     let jobs: JobBoard
     let derived: DerivedFiles
     let limits: WorkLimits
+    let streams: StreamHub
+    /// Pushed frames' decoding and back-projection: live work that must not wait behind uploads.
+    let streamPool: WorkerPool
     private let maxUploadBytes: Int
     private let allowedDirectories: [String]
 
@@ -31,6 +35,8 @@ struct ServiceState: Sendable {
         let archiveLimits = ArchiveLimits(maxTotalBytes: configuration.maxUploadBytes * 8, maxMembers: 100_000)
         jobs = JobBoard(
             service: JobServices(store: store, runner: runner, capturePool: capturePool, metrics: metrics, archiveLimits: archiveLimits))
+        streams = StreamHub(limits: configuration.streams)
+        streamPool = WorkerPool(name: "stream", threads: max(1, configuration.workers / 2), queueLimit: configuration.streams.maxStreams)
         maxUploadBytes = configuration.maxUploadBytes
         allowedDirectories = configuration.allowedDirectories
     }
@@ -51,8 +57,16 @@ struct ServiceState: Sendable {
             CloudViewRoute(store: store, derived: derived).collection,
             JobRoutes(index: index, board: jobs).collection,
             JobListRoute(index: index).collection,
-            ConvertRoute(store: store, capturePool: capturePool, limits: limits, maxUploadBytes: maxUploadBytes).collection
+            ConvertRoute(store: store, capturePool: capturePool, limits: limits, maxUploadBytes: maxUploadBytes).collection,
+            StreamRoutes(
+                hub: streams, store: store, runner: runner, capturePool: capturePool, allowedDirectories: allowedDirectories
+            ).collection
         ]
         for group in groups { routes.add(group, to: router) }
+    }
+
+    /// The stream sockets, on the router that answers WebSocket upgrades.
+    func addSockets(to router: Router<BasicWebSocketRequestContext>) {
+        StreamSockets(hub: streams, pool: streamPool, metrics: metrics).addRoutes(to: router)
     }
 }

@@ -15,6 +15,11 @@ struct ClientPaths: Sendable {
 
     init() {}
 
+    /// The files of an archive unpacked (or a recording kept) at `archiveRoot`.
+    init(archiveRoot: String) {
+        self.archiveRoot = archiveRoot
+    }
+
     /// The files of an upload, by the part each came in.
     init(_ upload: UploadedParts) {
         for (name, file) in upload.files { parts[file.path] = name }

@@ -1,0 +1,95 @@
+import CloudCore
+import Foundation
+import Hummingbird
+import ServiceLifecycle
+
+/// How much streaming one server takes on (`cloudgen serve --max-streams ...`).
+public struct StreamLimits: Sendable {
+    /// Streams open at once.
+    public var maxStreams = 8
+    /// Viewers of one stream at once.
+    public var maxViewers = 32
+    /// The largest pushed message: a 1920x1440 depth in PNG and its JPEG color fit many times.
+    public var maxPushBytes = 32 << 20
+    /// A stream nobody pushes to or watches for this long ends (a pusher that stops without
+    /// closing, a page left open on a dead stream).
+    public var idleSeconds: Double = 60
+
+    public init() {}
+}
+
+/// The open streams, by id. Each is a `LiveStream`; a server-run source's stream also has a
+/// `SourceStreamRunner` thread feeding it.
+final class StreamHub: Service, @unchecked Sendable {
+    let limits: StreamLimits
+    private let lock = NSLock()
+    private var streams: [StreamID: LiveStream] = [:]
+
+    init(limits: StreamLimits) {
+        self.limits = limits
+    }
+
+    /// Opens a stream for `order`; 503 when the server has its most streams.
+    func open(_ order: StreamOrder) throws -> LiveStream {
+        let stream = LiveStream(id: StreamID(), order: order, maxViewers: limits.maxViewers)
+        try lock.withLock {
+            guard streams.count < limits.maxStreams else {
+                throw Problem(
+                    .serviceUnavailable,
+                    "the server has its \(limits.maxStreams) streams open (--max-streams); end one with DELETE /v1/streams/{id}",
+                    headers: [.retryAfter: "5"])
+            }
+            streams[stream.id] = stream
+        }
+        return stream
+    }
+
+    /// The stream a path names; 404 for an unknown or ended one.
+    func stream(_ text: String?) throws -> LiveStream {
+        guard let text, let id = StreamID(text) else {
+            throw Problem.notFound("no stream \(MessageTextShort.of(text ?? "")): a stream id is 16 lower-case hex digits")
+        }
+        guard let stream = lock.withLock({ streams[id] }) else {
+            throw Problem.notFound("no stream \(id): it has ended, or never was (GET /v1/streams lists them)")
+        }
+        return stream
+    }
+
+    var all: [LiveStream] {
+        lock.withLock { streams.values.sorted { $0.created < $1.created } }
+    }
+
+    /// Ends the stream and forgets it; `problem` goes to its viewers.
+    func end(_ stream: LiveStream, problem: String? = nil) {
+        lock.withLock { streams[stream.id] = nil }
+        stream.end(problem: problem)
+    }
+
+    /// Every stream ends at shutdown (their sockets close with the server; the sources' threads stop here).
+    func run() async throws {
+        try? await gracefulShutdown()
+        endAll()
+    }
+
+    func endAll() {
+        let open = lock.withLock {
+            defer { streams = [:] }
+            return Array(streams.values)
+        }
+        for stream in open { stream.end(problem: "the server is shutting down") }
+    }
+}
+
+/// The URLs a stream's document gives, on the name the client used to reach the server.
+struct StreamLinks {
+    /// `host:port` as the request's Host named it.
+    let authority: String
+
+    init(_ request: Request) {
+        authority = request.head.authority ?? "localhost"
+    }
+
+    func push(_ id: StreamID) -> String { "ws://\(authority)/v1/streams/\(id)/push" }
+    func live(_ id: StreamID) -> String { "ws://\(authority)/v1/streams/\(id)/live" }
+    func page(_ id: StreamID) -> String { "http://\(authority)/live/\(id)" }
+}
