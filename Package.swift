@@ -175,7 +175,10 @@ let package = Package(
         // Most of these run the built binary; the CLI's own parsing (FilterFlags) is tested in process.
         .testTarget(
             name: "cloudgenTests",
-            dependencies: ["cloudgen", "CloudCore", "CloudImages", "CloudCapture", "CloudFiles", "CloudPCL", "SharedTestData"])
+            dependencies: [
+                "cloudgen", "CloudCore", "CloudImages", "CloudCapture", "CloudFiles", "CloudPCL", "CloudStream", "CloudStreamClient",
+                "SharedTestData"
+            ])
     ],
     swiftLanguageModes: [.v5]
 )

@@ -96,7 +96,8 @@ public struct CreatedStream: Sendable, Equatable {
         let detail = (try? JSONDecoder().decode(Problem.self, from: response.body))?.detail
         var why = detail.map { ": " + $0 } ?? ""
         switch response.status {
-        case 401: why += token == nil ? " (the service wants a bearer token)" : " (the service did not accept the token)"
+        case 401 where token != nil: why += " (the service did not accept the token given)"
+        case 401 where detail == nil: why += " (the service wants a bearer token)"
         case 404 where detail == nil: why += " (this service has no streams: an older cloudgen serve?)"
         default: break
         }
