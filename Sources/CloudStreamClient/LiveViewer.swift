@@ -3,7 +3,7 @@ import CloudStream
 import Foundation
 import HummingbirdWSClient
 
-/// A viewer of a stream: connects to its live URL (`GET /v1/streams/{id}/live?points=N&depth=1`)
+/// A viewer of a stream: connects to its live URL (`GET /v1/streams/{id}/live?points=N&depth=1&color=1`)
 /// and yields each message decoded (`LiveMessage`), a "problem" event included.
 public enum LiveViewer {
     /// The largest message taken: 16 M points' positions and colors, and a depth picture.
