@@ -116,7 +116,8 @@ let package = Package(
             // The OpenAPI document is compiled into the binary as bytes: a bundled resource would
             // be looked up by a path into the build tree, which an installed binary does not have.
             resources: [
-                .embedInCode("Resources/openapi.json"), .embedInCode("Resources/viewer.html"), .embedInCode("Resources/live.html")
+                .embedInCode("Resources/openapi.json"), .embedInCode("Resources/viewer.html"), .embedInCode("Resources/live.html"),
+                .embedInCode("Resources/pointview.js")
             ]
         ),
         .executableTarget(
@@ -167,8 +168,9 @@ let package = Package(
             name: "CloudServiceTests",
             dependencies: [
                 "CloudService", "CloudMeasure", "CloudPipeline", "CloudCapture", "CloudPCL", "CloudFiles", "CloudCore", "CloudImages",
-                "CloudStream", "CloudStreamClient", "SharedTestData",
+                "CloudStream", "CloudStreamClient", "SharedTestData", "TestEncoders",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ]),

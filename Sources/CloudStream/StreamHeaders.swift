@@ -88,6 +88,10 @@ public struct LiveHeader: Codable, Equatable, Sendable {
     public var scale: Float
     public var depth: Image?
     public var color: Image?
+    /// On a viewer's first frame: the camera `cloudgen render` would draw it with, for the
+    /// viewer's `width` x `height`, and the preview's point size for that size.
+    public var camera: ViewCamera?
+    public var pointSize: Int?
     /// Frames the server had to skip for this viewer since its last message (it sends the newest).
     public var skipped: Int
     public var event: String?
@@ -95,7 +99,8 @@ public struct LiveHeader: Codable, Equatable, Sendable {
 
     public init(
         frame: Int, captured: Int64, received: Int64, sent: Int64, points: Int, total: Int, origin: [Float], scale: Float,
-        depth: Image?, color: Image?, skipped: Int = 0, event: String? = nil, detail: String? = nil
+        depth: Image?, color: Image?, camera: ViewCamera? = nil, pointSize: Int? = nil, skipped: Int = 0, event: String? = nil,
+        detail: String? = nil
     ) {
         self.frame = frame
         self.captured = captured
@@ -107,6 +112,8 @@ public struct LiveHeader: Codable, Equatable, Sendable {
         self.scale = scale
         self.depth = depth
         self.color = color
+        self.camera = camera
+        self.pointSize = pointSize
         self.skipped = skipped
         self.event = event
         self.detail = detail
@@ -115,6 +122,33 @@ public struct LiveHeader: Codable, Equatable, Sendable {
     /// The payload sizes the header announces, in order.
     public var payloadSizes: [Int] {
         event != nil ? [] : [6 * points, 3 * points] + [depth, color].compactMap { $0?.bytes }
+    }
+}
+
+/// The orbit camera of `cloudgen render` (OrbitCamera), in the cloud's metres and degrees, as the
+/// 3D views start from it.
+public struct ViewCamera: Codable, Equatable, Sendable {
+    public var target: [Float]
+    public var distance: Float
+    public var azimuth: Float
+    public var elevation: Float
+    public var fieldOfView: Float
+    /// "-y" (a camera-frame cloud) or "+z" (a room), as `render --up` writes it.
+    public var up: String
+    public var width: Int
+    public var height: Int
+
+    public init(
+        target: [Float], distance: Float, azimuth: Float, elevation: Float, fieldOfView: Float, up: String, width: Int, height: Int
+    ) {
+        self.target = target
+        self.distance = distance
+        self.azimuth = azimuth
+        self.elevation = elevation
+        self.fieldOfView = fieldOfView
+        self.up = up
+        self.width = width
+        self.height = height
     }
 }
 

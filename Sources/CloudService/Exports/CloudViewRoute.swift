@@ -66,7 +66,7 @@ struct CloudViewRoute {
         let header = CloudViewHeader(
             capture: capture, points: packed.count, total: packed.total,
             origin: [packed.origin.x, packed.origin.y, packed.origin.z], scale: packed.scale,
-            camera: .init(camera),
+            camera: ViewCamera(camera),
             pointSize: RenderStyle.automaticPointSize(points: loaded.cloud.finiteCount, width: width, height: height))
         return try StreamMessage(header: header, payloads: packed.payloads)
     }
@@ -75,42 +75,37 @@ struct CloudViewRoute {
 /// The header of a capture's packed cloud: after it come `points` x 3 int16 positions (steps of
 /// `scale` metres from `origin`, little-endian) and `points` x 3 bytes of RGB.
 struct CloudViewHeader: Codable, Equatable {
-    /// The orbit camera of `cloudgen render` (OrbitCamera), in the cloud's metres and degrees.
-    struct Camera: Codable, Equatable {
-        var target: [Float]
-        var distance: Float
-        var azimuth: Float
-        var elevation: Float
-        var fieldOfView: Float
-        /// "-y" (a camera-frame cloud) or "+z" (a room), as `render --up` writes it.
-        var up: String
-        var width: Int
-        var height: Int
-
-        init(_ camera: OrbitCamera) {
-            target = [camera.target.x, camera.target.y, camera.target.z]
-            distance = camera.distance
-            azimuth = camera.azimuth
-            elevation = camera.elevation
-            fieldOfView = camera.fieldOfView
-            up = camera.up.description
-            width = camera.width
-            height = camera.height
-        }
-    }
-
     var capture: String
     var points: Int
     /// Finite points in the stored cloud, of which `points` were kept.
     var total: Int
     var origin: [Float]
     var scale: Float
-    var camera: Camera
+    var camera: ViewCamera
     /// The preview's point size for this picture size, in pixels.
     var pointSize: Int
 }
 
-/// GET /view/{id}: the 3D view, as the page's own file.
+extension ViewCamera {
+    init(_ camera: OrbitCamera) {
+        self.init(
+            target: [camera.target.x, camera.target.y, camera.target.z], distance: camera.distance, azimuth: camera.azimuth,
+            elevation: camera.elevation, fieldOfView: camera.fieldOfView, up: camera.up.description, width: camera.width,
+            height: camera.height)
+    }
+}
+
+/// GET /view/{id}: the 3D view, as the page's own file with the shared view written in.
 enum ViewerPage {
-    static let html = String(decoding: PackageResources.viewer_html, as: UTF8.self)
+    static let html = PointViewScript.inserted(into: PackageResources.viewer_html)
+}
+
+/// The 3D view both pages draw with (Resources/pointview.js), written into each page where it
+/// says `/*POINTVIEW*/`: every page is one file, with nothing more to fetch.
+enum PointViewScript {
+    static let source = String(decoding: PackageResources.pointview_js, as: UTF8.self)
+
+    static func inserted(into page: [UInt8]) -> String {
+        String(decoding: page, as: UTF8.self).replacing("/*POINTVIEW*/", with: source, maxReplacements: 1)
+    }
 }

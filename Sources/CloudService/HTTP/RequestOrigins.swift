@@ -53,10 +53,11 @@ struct RequestOrigins: Sendable {
                 .forbidden, "requests from another site's pages are refused; start the server with --allow-origin ORIGIN to let one in")
         }
         // A WebSocket is not bound by CORS: a page of any origin could open one and push or watch.
-        // An origin of the ws:// or wss:// scheme is no page's: hummingbird's WebSocket client
-        // (`cloudgen stream`'s) sends the socket's own URL, and a browser cannot forge Origin.
-        if Self.changesState(request.method) || Self.isWebSocketUpgrade(request), let origin,
-            !origin.hasPrefix("ws://") && !origin.hasPrefix("wss://"), origin != authority.map({ "http://\($0.lowercased())" })
+        // (Clients that are no web page may name their own URL, ws://host, as the origin: only a
+        // page's origin, an http(s) one or "null", is a page's.)
+        let pageOrigin = origin.map { $0 == "null" || $0.hasPrefix("http://") || $0.hasPrefix("https://") } ?? false
+        if Self.changesState(request.method) || (Self.isWebSocketUpgrade(request) && pageOrigin), let origin,
+            origin != authority.map({ "http://\($0.lowercased())" })
         {
             throw Problem(
                 .forbidden,

@@ -65,6 +65,7 @@ public enum CloudServer {
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 let shown = host.contains(":") ? "[\(host)]" : host
+                service.listening.authority = "\(shown):\(port)"
                 announce("http://\(shown):\(port)")
             },
             logger: logger)

@@ -65,6 +65,11 @@ enum ServicePage {
               <button type="submit">Upload</button>
             </form>
           </section>
+          <section class="panel" id="streams-panel">
+            <strong>Live streams</strong>
+            <button id="simulate">Start a simulated stream</button>
+            <ul id="streams"></ul>
+          </section>
           <section class="panel" id="jobs-panel" hidden>
             <strong>Jobs</strong>
             <ul id="jobs"></ul>
@@ -341,8 +346,31 @@ enum ServicePage {
           for (const job of page.jobs) showJob(job, true);
         }
 
+        // Each open stream, linked to its live page; a simulated camera's stream starts one.
+        async function loadStreams() {
+          const response = await api("/v1/streams");
+          if (!response.ok) return;
+          const items = (await response.json()).streams.map((stream) => {
+            const item = document.createElement("li");
+            const link = document.createElement("a");
+            link.href = "/live/" + encodeURIComponent(stream.id);
+            link.textContent = stream.id;
+            item.append(link, ` ${stream.feed}, ${stream.frames} frames, ${stream.viewers} watching`);
+            return item;
+          });
+          document.getElementById("streams").replaceChildren(...items);
+        }
+        document.getElementById("simulate").addEventListener("click", async () => {
+          const response = await api("/v1/streams", {
+            method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ source: "synthetic:path=orbit,frames=120", fps: 15 }),
+          });
+          if (!response.ok) { say(await problemText(response), true); return; }
+          location.href = (await response.json()).page;
+        });
+
         reload();
         loadJobs();
+        loadStreams();
         </script>
         </body>
         </html>

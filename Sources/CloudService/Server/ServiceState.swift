@@ -19,6 +19,7 @@ struct ServiceState: Sendable {
     let derived: DerivedFiles
     let limits: WorkLimits
     let streams: StreamHub
+    let listening = ListeningAddress()
     /// Pushed frames' decoding and back-projection: live work that must not wait behind uploads.
     let streamPool: WorkerPool
     private let maxUploadBytes: Int
@@ -59,7 +60,8 @@ struct ServiceState: Sendable {
             JobListRoute(index: index).collection,
             ConvertRoute(store: store, capturePool: capturePool, limits: limits, maxUploadBytes: maxUploadBytes).collection,
             StreamRoutes(
-                hub: streams, store: store, runner: runner, capturePool: capturePool, allowedDirectories: allowedDirectories
+                hub: streams, store: store, runner: runner, capturePool: capturePool, allowedDirectories: allowedDirectories,
+                listening: listening
             ).collection
         ]
         for group in groups { routes.add(group, to: router) }

@@ -19,6 +19,8 @@ final class LiveFrame: @unchecked Sendable {
     let captured: Int64
     let received: Int64
     let cloud: PointCloud
+    /// The camera's pose when the cloud is in the world frame; nil for a camera-frame cloud.
+    let worldPose: Pose?
     private let depth: DepthMap
     private let color: Color?
     private let lock = NSLock()
@@ -26,27 +28,41 @@ final class LiveFrame: @unchecked Sendable {
     private var depthPicture: (LiveHeader.Image, Data)?
     private var colorPicture: (LiveHeader.Image, Data)?
 
-    init(index: Int, captured: Int64, received: Int64, cloud: PointCloud, depth: DepthMap, color: Color?) {
+    init(index: Int, captured: Int64, received: Int64, cloud: PointCloud, worldPose: Pose?, depth: DepthMap, color: Color?) {
         self.index = index
         self.captured = captured
         self.received = received
         self.cloud = cloud
+        self.worldPose = worldPose
         self.depth = depth
         self.color = color
     }
 
-    /// The message a viewer with `budget` is sent, stamped `sent` now.
-    func message(budget: Int, depth wantsDepth: Bool, color wantsColor: Bool, skipped: Int) throws -> StreamMessage {
+    /// The message a viewer with `budget` is sent, stamped `sent` now; with `framing`, the camera
+    /// `cloudgen render` would draw this frame with at that picture size (a viewer's first frame).
+    func message(
+        budget: Int, depth wantsDepth: Bool, color wantsColor: Bool, framing: (width: Int, height: Int)?, skipped: Int
+    ) throws -> StreamMessage {
         let (packed, depthPicture, colorPicture) = try lock.withLock {
             let packed = packings[budget] ?? QuantisedCloud(cloud, budget: budget)
             packings[budget] = packed
             return (packed, wantsDepth ? try depthImage() : nil, wantsColor ? try colorImage() : nil)
         }
+        let camera = try framing.map { try self.camera(width: $0.width, height: $0.height) }
         let header = LiveHeader(
             frame: index, captured: captured, received: received, sent: StreamClock.now(), points: packed.count, total: packed.total,
             origin: [packed.origin.x, packed.origin.y, packed.origin.z], scale: packed.scale, depth: depthPicture?.0,
-            color: colorPicture?.0, skipped: skipped)
+            color: colorPicture?.0, camera: camera,
+            pointSize: framing.map { RenderStyle.automaticPointSize(points: cloud.finiteCount, width: $0.width, height: $0.height) },
+            skipped: skipped)
         return try StreamMessage(header: header, payloads: packed.payloads + [depthPicture?.1, colorPicture?.1].compactMap { $0 })
+    }
+
+    /// The preview's camera: a camera-frame cloud seen from its camera, a world-frame one from
+    /// the frame's camera, upright in the world.
+    private func camera(width: Int, height: Int) throws -> ViewCamera {
+        let view = worldPose.map { RenderView(cameraPose: $0, width: width, height: height) } ?? RenderView(width: width, height: height)
+        return ViewCamera(try PointRenderer(cloud: cloud, origin: "frame \(index)").camera(for: view))
     }
 
     /// The depth as the capture routes draw it (near red, far blue), at the depth map's size.

@@ -19,12 +19,14 @@ struct LiveFrameMaker: Sendable {
         let rgbd = try RGBDFrame(decoding: captured, origin: origin, colorAtDepthResolution: true)
         var (cloud, _) = try BackProjection(options: .init(range: range, organized: filters.wantsGrid)).run(rgbd)
         var viewpoint = Viewpoint.camera
+        var worldPose: Pose?
         if frame == .world {
             guard let pose = rgbd.pose else {
                 throw CloudError.badInput("\(origin): frame \(index) has no pose, which frame=world needs")
             }
             pose.transform(positions: &cloud.positions)
             viewpoint = Viewpoint(pose: pose)
+            worldPose = pose
         }
         if !filters.steps.isEmpty {
             // A frame's filter notes (a grid the voxel grid dropped) are the same for every frame,
@@ -38,6 +40,7 @@ struct LiveFrameMaker: Sendable {
             } else {
                 rgbd.color.map { .pixels($0) }
             }
-        return LiveFrame(index: index, captured: capturedAt, received: received, cloud: cloud, depth: rgbd.depth, color: color)
+        return LiveFrame(
+            index: index, captured: capturedAt, received: received, cloud: cloud, worldPose: worldPose, depth: rgbd.depth, color: color)
     }
 }

@@ -82,14 +82,26 @@ final class StreamHub: Service, @unchecked Sendable {
 
 /// The URLs a stream's document gives, on the name the client used to reach the server.
 struct StreamLinks {
-    /// `host:port` as the request's Host named it.
+    /// `host:port` as the request's Host named it, else the address the server listens on.
     let authority: String
 
-    init(_ request: Request) {
-        authority = request.head.authority ?? "localhost"
+    init(_ request: Request, listening: ListeningAddress) {
+        authority = request.head.authority ?? listening.authority
     }
 
     func push(_ id: StreamID) -> String { "ws://\(authority)/v1/streams/\(id)/push" }
     func live(_ id: StreamID) -> String { "ws://\(authority)/v1/streams/\(id)/live" }
     func page(_ id: StreamID) -> String { "http://\(authority)/live/\(id)" }
+}
+
+/// Where the server listens, once it does (port 0 is known only then): what a stream's links
+/// name when the request had no Host.
+final class ListeningAddress: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = "localhost"
+
+    var authority: String {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
 }

@@ -12,18 +12,19 @@ struct StreamRoutes {
     let runner: CaptureRunner
     let capturePool: WorkerPool
     let allowedDirectories: [String]
+    let listening: ListeningAddress
 
     var collection: RouteCollection<BasicRequestContext> {
         let routes = RouteCollection(context: BasicRequestContext.self)
         routes.post("/v1/streams") { request, _ in try await open(request) }
         routes.get("/v1/streams") { request, _ in
-            let links = StreamLinks(request)
+            let links = StreamLinks(request, listening: listening)
             return Response.json(
                 try JSONValue.object(["streams": .array(hub.all.map { $0.document(links: links) })]).encoded(), status: .ok)
         }
         routes.get("/v1/streams/{id}") { request, context in
             let stream = try hub.stream(context.parameters.get("id"))
-            return Response.json(try stream.document(links: StreamLinks(request)).encoded(), status: .ok)
+            return Response.json(try stream.document(links: StreamLinks(request, listening: listening)).encoded(), status: .ok)
         }
         routes.patch("/v1/streams/{id}") { request, context in try await change(request, context) }
         routes.delete("/v1/streams/{id}") { _, context -> Response in
@@ -56,7 +57,7 @@ struct StreamRoutes {
         let order = try StreamOrder.decode(Data(buffer: body), allowed: allowedDirectories)
         let stream = try hub.open(order)
         if case .source(let fps) = order.feed { SourceStreamRunner.start(stream, hub: hub, fps: fps) }
-        let links = StreamLinks(request)
+        let links = StreamLinks(request, listening: listening)
         let answer = JSONValue.object([
             "id": .string(stream.id.description), "push_url": .string(links.push(stream.id)), "live_url": .string(links.live(stream.id)),
             "page": .string(links.page(stream.id))
@@ -85,7 +86,7 @@ struct StreamRoutes {
         default:
             throw Problem.badRequest("range: needs \"MIN,MAX\" in metres, or null for no limit", field: "range")
         }
-        return Response.json(try stream.document(links: StreamLinks(request)).encoded(), status: .ok)
+        return Response.json(try stream.document(links: StreamLinks(request, listening: listening)).encoded(), status: .ok)
     }
 
     /// POST {"on": true} starts keeping frames; {"on": false} makes them one capture.

@@ -125,7 +125,9 @@ struct StreamSockets {
                 var last: Int?
                 for await frame in frames {
                     let skipped = last.map { max(0, frame.index - $0 - 1) } ?? 0
-                    let message = try frame.message(budget: wanted.points, depth: wanted.depth, color: wanted.color, skipped: skipped)
+                    let message = try frame.message(
+                        budget: wanted.points, depth: wanted.depth, color: wanted.color, framing: last == nil ? wanted.framing : nil,
+                        skipped: skipped)
                     try await outbound.writeBinaryMessage(ByteBuffer(data: message.encoded))
                     last = frame.index
                 }
@@ -179,11 +181,13 @@ extension WebSocketErrorCode {
     static let tryAgainLater = WebSocketErrorCode(codeNumber: 1013)
 }
 
-/// `?points=N&depth=1&color=1` of the live socket.
+/// `?points=N&depth=1&color=1&width=W&height=H` of the live socket.
 struct LiveQuery {
     var points = 50_000
     var depth = false
     var color = false
+    /// The viewer's picture size: its first frame comes with the camera that frames it there.
+    var framing: (width: Int, height: Int)?
 
     init(_ uri: HummingbirdCore.URI) throws {
         let parameters = uri.queryParameters
@@ -194,10 +198,16 @@ struct LiveQuery {
                     throw Problem.badRequest("points \(MessageTextShort.of(String(value))): needs a whole number 1...2000000")
                 }
                 points = n
+            case "width", "height":
+                guard let n = Int(String(value)), (16...4096).contains(n) else {
+                    throw Problem.badRequest("\(key) \(MessageTextShort.of(String(value))): needs a whole number of pixels 16...4096")
+                }
+                framing = key == "width" ? (n, framing?.height ?? 480) : (framing?.width ?? 640, n)
             case "depth": depth = try Self.flag(String(value), "depth")
             case "color": color = try Self.flag(String(value), "color")
             default:
-                throw Problem.badRequest("unknown query parameter \(MessageTextShort.of(String(key))); live takes points, depth, color")
+                throw Problem.badRequest(
+                    "unknown query parameter \(MessageTextShort.of(String(key))); live takes points, depth, color, width, height")
             }
         }
     }

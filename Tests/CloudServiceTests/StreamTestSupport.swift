@@ -1,0 +1,124 @@
+import CloudCapture
+import CloudCore
+import CloudImages
+import CloudStream
+import Foundation
+import HummingbirdWSClient
+import Logging
+import NIOCore
+import SharedTestData
+import XCTest
+
+/// Frames of ../shared/data as a client pushes them, and a test's ends of the stream sockets.
+enum StreamFixture {
+    /// The Redwood frames' push messages: 16-bit depth in `codec`, the color JPEG as stored, and
+    /// the trajectory's pose (camera to world, row-major).
+    static func redwoodFrames(codec: DepthFrameCodec = .zstd) throws -> [Data] {
+        let folder = try sharedData("open3d-rgbd")
+        let poses = try TrajectoryLog.read(folder + "/trajectory.log")
+        return try (0..<5).map { k in
+            let name = String(format: "%05d", k)
+            let jpeg = try Data(contentsOf: URL(fileURLWithPath: "\(folder)/color/\(name).jpg"))
+            return try message(
+                frame: k, depthPNG: "\(folder)/depth/\(name).png", codec: codec, color: jpeg, pose: rowMajor(poses[k]))
+        }
+    }
+
+    static func message(frame: Int, depthPNG path: String, codec: DepthFrameCodec, color: Data?, pose: [Double]?) throws -> Data {
+        let image = try ImageFile.read(path)
+        guard case .uint16(let samples) = image.samples else { throw PageError("\(path) is not 16-bit") }
+        let depth = try codec.encode(samples, width: image.width, height: image.height, origin: path)
+        let header = PushHeader(
+            frame: frame, captured: StreamClock.now(),
+            depth: .init(encoding: codec.rawValue, width: image.width, height: image.height, bytes: depth.count),
+            color: color.map { .init(encoding: "jpeg", bytes: $0.count) }, pose: pose)
+        return try StreamMessage(header: header, payloads: [Data(depth)] + (color.map { [$0] } ?? [])).encoded
+    }
+
+    static func rowMajor(_ pose: Pose) -> [Double] {
+        let (r0, r1, r2) = pose.rotation
+        let t = pose.translation
+        return [r0.x, r0.y, r0.z, t.x, r1.x, r1.y, r1.z, t.y, r2.x, r2.y, r2.z, t.z, 0, 0, 0, 1]
+    }
+
+    /// The Open3D intrinsics of ../shared/data as a JSON object.
+    static func primesense() throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: try sharedData("open3d-rgbd/camera_primesense.json"))))
+    }
+
+    static let logger = Logger(label: "stream-test")
+}
+
+/// A viewer's message, unpacked.
+struct LiveMessage {
+    var header: LiveHeader
+    var positions: [Int16]
+    var colors: [UInt8]
+    var pictures: [Data]
+
+    init(_ data: Data) throws {
+        let (header, payloads) = try StreamMessage.decode(data, origin: "live", as: LiveHeader.self) { $0.payloadSizes }
+        self.header = header
+        positions =
+            header.event != nil
+            ? []
+            : payloads[0].withUnsafeBytes { raw in
+                (0..<3 * header.points).map { Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: Int16.self)) }
+            }
+        colors = header.event != nil ? [] : [UInt8](payloads[1])
+        pictures = Array(payloads.dropFirst(2))
+    }
+
+    func position(_ j: Int) -> SIMD3<Float> {
+        SIMD3(header.origin[0], header.origin[1], header.origin[2]) + header.scale
+            * SIMD3(Float(positions[3 * j]), Float(positions[3 * j + 1]), Float(positions[3 * j + 2]))
+    }
+}
+
+enum StreamSocket {
+    /// Pushes `messages` in order and closes; the server's close frame, when it sent one first.
+    @discardableResult
+    static func push(_ url: String, _ messages: [Data], headers: [String: String] = [:]) async throws -> WebSocketCloseFrame? {
+        var configuration = WebSocketClientConfiguration(maxFrameSize: 64 << 20)
+        for (name, value) in headers { configuration.additionalHeaders[.init(name)!] = value }
+        return try await WebSocketClient.connect(url: url, configuration: configuration, logger: StreamFixture.logger) {
+            inbound, outbound, _ in
+            for message in messages { try await outbound.write(.binary(ByteBuffer(data: message))) }
+            // Wait for the server's answer to the last frame (a close) or a moment of silence.
+            let answer = Task { for try await _ in inbound {} }
+            try? await Task.sleep(for: .milliseconds(500))
+            answer.cancel()
+        }
+    }
+
+    /// The messages a viewer receives until `done` says it has what it waited for (or the socket closes).
+    static func watch(_ url: String, until done: @escaping @Sendable ([LiveMessage]) -> Bool) async throws -> (
+        messages: [LiveMessage], close: WebSocketCloseFrame?
+    ) {
+        let box = Collected()
+        let close = try await WebSocketClient.connect(
+            url: url, configuration: .init(maxFrameSize: 64 << 20), logger: StreamFixture.logger
+        ) { inbound, _, _ in
+            for try await message in inbound.messages(maxSize: 64 << 20) {
+                guard case .binary(let buffer) = message else { continue }
+                let all = box.append(try LiveMessage(Data(buffer: buffer)))
+                if done(all) { return }
+            }
+        }
+        return (box.all, close)
+    }
+
+    private final class Collected: @unchecked Sendable {
+        private let lock = NSLock()
+        private var messages: [LiveMessage] = []
+
+        func append(_ message: LiveMessage) -> [LiveMessage] {
+            lock.withLock {
+                messages.append(message)
+                return messages
+            }
+        }
+
+        var all: [LiveMessage] { lock.withLock { messages } }
+    }
+}
