@@ -21,6 +21,7 @@ public final class StreamPusher: @unchecked Sendable {
     private let serverClosed: Flag
 
     /// Creates a stream of `request`'s camera and options on `service`, and opens its push socket.
+    /// The request is one blocking HTTP exchange (at most `HTTPPost.timeoutSeconds` a step).
     public static func start(
         on service: ServiceURL, token: String?, request: StreamRequest, codec: DepthFrameCodec
     ) async throws -> StreamPusher {

@@ -15,9 +15,9 @@ struct StreamCommand: ParsableCommand {
         commandName: "stream",
         abstract: "Push a source's frames to a running 'cloudgen serve' as a live stream that browsers watch.",
         discussion: """
-            Creates the stream (POST /v1/streams), prints the viewer page's URL on stdout, then pushes
-            each frame over the stream's WebSocket until the source ends, --frames or --duration is
-            reached, or Ctrl-C. The service turns every frame into a cloud with the capture options
+            Creates the stream (POST /v1/streams), prints the viewer page's URL on stdout, then pushes \
+            each frame over the stream's WebSocket until the source ends, --frames or --duration is \
+            reached, or Ctrl-C. The service turns every frame into a cloud with the capture options \
             given (--frame, --range, the filters). http:// only. Docs/cli.md has the details.
             """)
 
