@@ -160,6 +160,7 @@ let package = Package(
         .testTarget(
             name: "CloudStreamTests",
             dependencies: ["CloudStream", "CloudCore", "CloudImages", "CloudCapture", "CloudFiles", "SharedTestData"]),
+        .testTarget(name: "CloudStreamClientTests", dependencies: ["CloudStreamClient", "CloudCore", "SharedTestData"]),
         .testTarget(name: "CloudRenderTests", dependencies: ["CloudRender", "CloudImages", "SafeIO", "CloudCore"]),
         .testTarget(
             name: "CloudMeasureTests",
