@@ -22,6 +22,7 @@ extension PushFrame {
             return header.payloadSizes
         }
         let name = "frame \(header.frame)"
+        // `check` has refused every other encoding.
         let codec = DepthFrameCodec(rawValue: header.depth.encoding)!
         let (width, height) = (header.depth.width, header.depth.height)
         let samples = try codec.decode([UInt8](payloads[0]), width: width, height: height, origin: "\(name): \(codec.rawValue) depth")
