@@ -95,7 +95,8 @@ let package = Package(
             name: "CloudStreamClient",
             dependencies: [
                 "CloudStream", "CloudCore", "CloudImages", "CloudCapture",
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket")
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log")
             ]),
         // `cloudgen serve`: the HTTP API over CloudPipeline, with its SQLite capture index.
         .target(
@@ -138,8 +139,8 @@ let package = Package(
         ),
         // Where ../shared/data is, for the test targets that read real captures.
         .target(name: "SharedTestData", dependencies: ["CloudCore"], path: "Tests/SharedTestData"),
-        // Writers of the formats the product only reads (JPEG color frames, EXR depth), for the
-        // tests' fixtures. The C side uses CImageCodecs' error handling and library loaders.
+        // Writers of the formats the product only reads (EXR depth), for the tests' fixtures. The C
+        // side uses CImageCodecs' error handling and library loaders.
         .target(
             name: "CTestEncoders", dependencies: ["CImageCodecs"], path: "Tests/CTestEncoders",
             cSettings: [.headerSearchPath("../../Sources/CImageCodecs")]),
@@ -156,7 +157,10 @@ let package = Package(
         .testTarget(
             name: "CloudCaptureTests",
             dependencies: ["CloudCapture", "CloudCore", "SafeIO", "CloudImages", "SharedTestData", "TestEncoders"]),
-        .testTarget(name: "CloudStreamTests", dependencies: ["CloudStream", "CloudCore", "CloudFiles", "SharedTestData"]),
+        .testTarget(
+            name: "CloudStreamTests",
+            dependencies: ["CloudStream", "CloudCore", "CloudImages", "CloudCapture", "CloudFiles", "SharedTestData"]),
+        .testTarget(name: "CloudStreamClientTests", dependencies: ["CloudStreamClient", "CloudCore", "SharedTestData"]),
         .testTarget(name: "CloudRenderTests", dependencies: ["CloudRender", "CloudImages", "SafeIO", "CloudCore"]),
         .testTarget(
             name: "CloudMeasureTests",
@@ -174,7 +178,10 @@ let package = Package(
         // Most of these run the built binary; the CLI's own parsing (FilterFlags) is tested in process.
         .testTarget(
             name: "cloudgenTests",
-            dependencies: ["cloudgen", "CloudCore", "CloudImages", "CloudCapture", "CloudFiles", "CloudPCL", "SharedTestData"])
+            dependencies: [
+                "cloudgen", "CloudCore", "CloudImages", "CloudCapture", "CloudFiles", "CloudPCL", "CloudStream", "CloudStreamClient",
+                "SharedTestData"
+            ])
     ],
     swiftLanguageModes: [.v5]
 )

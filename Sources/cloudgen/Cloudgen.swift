@@ -14,7 +14,7 @@ struct Cloudgen: ParsableCommand {
             Units are metres; camera frame x right, y down, z forward (OpenCV, PCL, Open3D).
             """,
         version: "0.1.0",
-        subcommands: [Capture.self, Convert.self, Info.self, Render.self, Measure.self, Devices.self, Serve.self]
+        subcommands: [Capture.self, Convert.self, Info.self, Render.self, Measure.self, Devices.self, Serve.self, StreamCommand.self]
     )
 
     /// Parses and runs a command, mapping every failure onto DESIGN.md's exit statuses with one

@@ -446,6 +446,18 @@ def main():
     out("stream", "two-payloads.bin", message(b'{"frame":3,"sizes":[4,2]}', bytes([1, 2, 3, 4, 5, 6])))
     out("stream", "no-payload.bin", message(b'{"frame":0,"sizes":[]}', b""))
 
+    # pushframe: a pushed frame, its depth a 16-bit PNG of the real window above, with and without
+    # a JPEG color (the iPhone photo's thumbnail) and a pose.
+    depth_png = png(40, 30, 0, 16, rows_of(d, 40, 1, pack16))
+    with open(os.path.join(SEEDS, "jpeg", "iphone-thumbnail.jpg"), "rb") as f:
+        jpeg = f.read()
+    depth_header = b'"depth":{"bytes":%d,"encoding":"png","height":30,"width":40}' % len(depth_png)
+    out("pushframe", "depth-only.bin", message(b'{"captured":1,%s,"frame":0}' % depth_header, depth_png))
+    pose = b'"pose":[1,0,0,0.5,0,1,0,0,0,0,1,2,0,0,0,1]'
+    out("pushframe", "color-and-pose.bin", message(
+        b'{"captured":2,"color":{"bytes":%d,"encoding":"jpeg"},%s,"frame":1,%s}' % (len(jpeg), depth_header, pose),
+        depth_png + jpeg))
+
     total = sum(os.path.getsize(os.path.join(dp, f)) for dp, _, fs in os.walk(SEEDS) for f in fs)
     print("seeds: %d bytes in %s" % (total, SEEDS))
 

@@ -90,6 +90,11 @@ int32_t cic_png_encode(const void *pixels, uint32_t width, uint32_t height, int3
                        cic_status *status);
 void cic_free(void *bytes);
 
+/* Encodes 8-bit gray (1 channel) or RGB (3) packed rows as a baseline JPEG of `quality` 1...100,
+ * into memory as cic_png_encode does (free *bytes with cic_free): a stream frame's color. */
+int32_t cic_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int32_t channels, int32_t quality,
+                        uint8_t **bytes, size_t *size, cic_status *status);
+
 /* A photo with depth in HEIF (an iPhone's HEIC), through libheif (dlopen'ed on first use). Open
  * reads the structure; decode writes one image's packed 8-bit rows: CIC_HEIF_COLOR as RGB after
  * the file's own rotation and mirroring (irot, imir), CIC_HEIF_DEPTH and CIC_HEIF_MATTE as one

@@ -47,14 +47,18 @@ public enum DepthFrameCodec: String, CaseIterable, Sendable {
         try ImageLimits.check(width: width, height: height, origin: origin)
         switch self {
         case .png:
-            let image = try ImageFile.decode(bytes, origin: origin)
-            guard case .uint16(let samples) = image.samples, image.channels == 1 else {
+            // The file's own header is judged first: decoding would allocate for the size it claims.
+            let header = try ImageFile.header(bytes, origin: origin)
+            guard header.bitDepth == 16, header.channels == 1 else {
                 throw CloudError.badInput(
-                    .file(origin), "depth must be a 16-bit grayscale PNG, not \(image.bitDepth)-bit with \(image.channels) channels")
+                    .file(origin), "depth must be a 16-bit grayscale PNG, not \(header.bitDepth)-bit with \(header.channels) channels")
             }
-            guard image.width == width, image.height == height else {
+            guard header.width == width, header.height == height else {
                 throw CloudError.badInput(
-                    .file(origin), "the PNG is \(image.width)x\(image.height), where the frame says \(width)x\(height)")
+                    .file(origin), "the PNG is \(header.width)x\(header.height), where the frame says \(width)x\(height)")
+            }
+            guard case .uint16(let samples) = try ImageFile.decode(bytes, origin: origin).samples else {
+                throw CloudError.badInput(.file(origin), "depth must be a 16-bit grayscale PNG")
             }
             return samples
         case .rvl:

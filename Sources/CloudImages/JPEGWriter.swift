@@ -1,12 +1,13 @@
 import CImageCodecs
-import CTestEncoders
 import CloudCore
 import SafeIO
 
-/// Writes 8-bit JPEGs through libjpeg-turbo, atomically (as `PNGWriter`): the color frames of
-/// the layouts phone capture apps export are JPEG, and fixtures in those layouts are written here.
+/// Writes 8-bit JPEGs through libjpeg-turbo, atomically (as `PNGWriter`), or into memory: a stream
+/// frame's color travels as JPEG (`cloudgen stream`), and the tests' fixtures in the layouts phone
+/// capture apps export are written here.
 public enum JPEGWriter {
-    /// libjpeg's own default; the fixtures' colors are compared with a tolerance, not exactly.
+    /// A photo's usual quality: what a viewer of a stream sees, and what the tests compare with a
+    /// tolerance, not exactly.
     public static let defaultQuality = 90
 
     public static func write(rgb image: ColorImage, to path: String, quality: Int = defaultQuality) throws {

@@ -1,0 +1,106 @@
+import CloudCapture
+import CloudCore
+import CloudImages
+import CloudStream
+import CloudStreamClient
+import Foundation
+
+/// `cloudgen stream`'s work: create the stream from the source's first frame, then push frame
+/// after frame at the pace asked for, until the source, the limits or Ctrl-C end it.
+struct StreamPush {
+    /// When each frame leaves.
+    enum Pace {
+        /// As soon as the source gives it (a camera paces itself).
+        case fastest
+        /// Frames a second.
+        case fixed(Double)
+        /// As far apart as the source's timestamps (a recording played back in its own time).
+        case timestamps
+    }
+
+    var source: DepthSource
+    var service: ServiceURL
+    var token: String?
+    var options: [String: StreamRequest.Value]
+    var codec: DepthFrameCodec
+    var pace: Pace
+    var frameLimit: Int?
+    var duration: Double?
+
+    /// The CLI's main is synchronous; the socket's client runs on Swift's concurrency pool meanwhile.
+    func runToEnd() throws -> Int {
+        let outcome = Outcome()
+        let finished = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                outcome.result = .success(try await run())
+            } catch {
+                outcome.result = .failure(error)
+            }
+            finished.signal()
+        }
+        finished.wait()
+        return try outcome.result!.get()
+    }
+
+    /// Frames pushed.
+    func run() async throws -> Int {
+        guard let first = try source.nextFrame() else { throw CloudError.badInput(.source(source.name), "has no frames to stream") }
+        let request = StreamRequest(intrinsics: first.intrinsics, depthScale: PushFrame.depthScale(of: first), options: options)
+        let pusher = try await StreamPusher.start(on: service, token: token, request: request, codec: codec)
+        print(pusher.stream.page)
+        fflush(stdout)
+        do {
+            try await pushAll(from: first, to: pusher)
+            try await pusher.finish()
+        } catch {
+            try? await pusher.finish()
+            throw error
+        }
+        return pusher.pushed
+    }
+
+    private func pushAll(from first: CapturedFrame, to pusher: StreamPusher) async throws {
+        let start = Self.now()
+        let deadline = duration.map { start + $0 }
+        var frame: CapturedFrame? = first
+        var warnedAboutIntrinsics = false
+        while let current = frame, !CaptureInterrupt.requested, pusher.pushed < frameLimit ?? .max {
+            let due: Double? =
+                switch pace {
+                case .fastest: nil
+                case .fixed(let fps): Double(pusher.pushed) / fps
+                case .timestamps: current.timestamp - first.timestamp
+                }
+            if let due, !(await wait(until: start + due, deadline: deadline)) { return }
+            if let deadline, Self.now() >= deadline { return }
+            if current.intrinsics != first.intrinsics && !warnedAboutIntrinsics {
+                Console.warning(CloudWarning(.source(source.name), "the frames' intrinsics change; the stream keeps the first frame's"))
+                warnedAboutIntrinsics = true
+            }
+            guard try await pusher.push(current, captured: StreamClock.now(), origin: source.name) else {
+                Console.note("the service ended the stream")
+                return
+            }
+            if pusher.pushed < frameLimit ?? .max { frame = try source.nextFrame() }
+        }
+    }
+
+    /// Sleeps until `time` (seconds on `now()`'s clock) in short steps, so that Ctrl-C and
+    /// `--duration` stop a slow pace at once; false when either did.
+    private func wait(until time: Double, deadline: Double?) async -> Bool {
+        while Self.now() < time {
+            if CaptureInterrupt.requested { return false }
+            if let deadline, Self.now() >= deadline { return false }
+            try? await Task.sleep(nanoseconds: UInt64(max(0, min(time - Self.now(), 0.1)) * 1e9))
+        }
+        return true
+    }
+
+    /// Seconds on a monotonic clock.
+    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+}
+
+private final class Outcome: @unchecked Sendable {
+    var result: Result<Int, Error>?
+}
