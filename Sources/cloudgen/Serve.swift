@@ -64,6 +64,12 @@ struct Serve: ParsableCommand {
             valueName: "mb"))
     var derivedCacheMb = 1024
 
+    @Option(help: ArgumentHelp("Live streams open at once (POST /v1/streams beyond it gets 503).", valueName: "n"))
+    var maxStreams = 8
+
+    @Option(help: ArgumentHelp("Viewers of one stream at once; more are closed with code 1013.", valueName: "n"))
+    var maxViewers = 32
+
     func run() throws {
         guard (1...1 << 20).contains(maxUploadMb) else {
             throw ValidationError("--max-upload-mb \(maxUploadMb): needs 1...1048576")
@@ -87,6 +93,8 @@ struct Serve: ParsableCommand {
             throw ValidationError("--derived-cache-mb \(derivedCacheMb): needs 1...16777216")
         }
         configuration.derivedCacheBytes = derivedCacheMb << 20
+        configuration.streams.maxStreams = maxStreams
+        configuration.streams.maxViewers = maxViewers
         // The CLI's main is synchronous; the server runs on Swift's concurrency pool meanwhile.
         let outcome = ServeOutcome()
         let finished = DispatchSemaphore(value: 0)

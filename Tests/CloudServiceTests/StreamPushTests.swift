@@ -104,9 +104,11 @@ final class StreamRecordTests: XCTestCase {
                 uri: "/v1/streams", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(data: order))
             let id = try XCTUnwrap(try created.json()["id"] as? String)
             let json: HTTPFields = [.contentType: "application/json"]
-            let on = try await client.execute(uri: "/v1/streams/\(id)/record", method: .post, headers: json, body: ByteBuffer(string: #"{"on": true}"#))
+            let on = try await client.execute(
+                uri: "/v1/streams/\(id)/record", method: .post, headers: json, body: ByteBuffer(string: #"{"on": true}"#))
             XCTAssertEqual(on.status, .ok, String(buffer: on.body))
-            let again = try await client.execute(uri: "/v1/streams/\(id)/record", method: .post, headers: json, body: ByteBuffer(string: #"{"on": true}"#))
+            let again = try await client.execute(
+                uri: "/v1/streams/\(id)/record", method: .post, headers: json, body: ByteBuffer(string: #"{"on": true}"#))
             XCTAssertEqual(again.status, .conflict)
             try await StreamSocket.push("ws://127.0.0.1:\(port)/v1/streams/\(id)/push", frames)
             // The frames are made one after another after they arrive: wait for the fifth to be kept.
@@ -115,7 +117,8 @@ final class StreamRecordTests: XCTestCase {
                 if stream["recording"] as? Int == 5 { break }
                 try await Task.sleep(for: .milliseconds(50))
             }
-            let off = try await client.execute(uri: "/v1/streams/\(id)/record", method: .post, headers: json, body: ByteBuffer(string: #"{"on": false}"#))
+            let off = try await client.execute(
+                uri: "/v1/streams/\(id)/record", method: .post, headers: json, body: ByteBuffer(string: #"{"on": false}"#))
             XCTAssertEqual(off.status, .created, String(buffer: off.body))
             let answer = try off.json()
             XCTAssertEqual(answer["frames"] as? Int, 5)

@@ -20,7 +20,7 @@ enum StreamFixture {
             let name = String(format: "%05d", k)
             let jpeg = try Data(contentsOf: URL(fileURLWithPath: "\(folder)/color/\(name).jpg"))
             return try message(
-                frame: k, depthPNG: "\(folder)/depth/\(name).png", codec: codec, color: jpeg, pose: rowMajor(poses[k]))
+                frame: k, depthPNG: "\(folder)/depth/\(name).png", codec: codec, color: jpeg, pose: PushFrame.rowMajor(poses[k]))
         }
     }
 
@@ -35,44 +35,12 @@ enum StreamFixture {
         return try StreamMessage(header: header, payloads: [Data(depth)] + (color.map { [$0] } ?? [])).encoded
     }
 
-    static func rowMajor(_ pose: Pose) -> [Double] {
-        let (r0, r1, r2) = pose.rotation
-        let t = pose.translation
-        return [r0.x, r0.y, r0.z, t.x, r1.x, r1.y, r1.z, t.y, r2.x, r2.y, r2.z, t.z, 0, 0, 0, 1]
-    }
-
     /// The Open3D intrinsics of ../shared/data as a JSON object.
     static func primesense() throws -> Any {
         try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: try sharedData("open3d-rgbd/camera_primesense.json"))))
     }
 
     static let logger = Logger(label: "stream-test")
-}
-
-/// A viewer's message, unpacked.
-struct LiveMessage {
-    var header: LiveHeader
-    var positions: [Int16]
-    var colors: [UInt8]
-    var pictures: [Data]
-
-    init(_ data: Data) throws {
-        let (header, payloads) = try StreamMessage.decode(data, origin: "live", as: LiveHeader.self) { $0.payloadSizes }
-        self.header = header
-        positions =
-            header.event != nil
-            ? []
-            : payloads[0].withUnsafeBytes { raw in
-                (0..<3 * header.points).map { Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: Int16.self)) }
-            }
-        colors = header.event != nil ? [] : [UInt8](payloads[1])
-        pictures = Array(payloads.dropFirst(2))
-    }
-
-    func position(_ j: Int) -> SIMD3<Float> {
-        SIMD3(header.origin[0], header.origin[1], header.origin[2]) + header.scale
-            * SIMD3(Float(positions[3 * j]), Float(positions[3 * j + 1]), Float(positions[3 * j + 2]))
-    }
 }
 
 enum StreamSocket {
@@ -91,19 +59,29 @@ enum StreamSocket {
         }
     }
 
-    /// The messages a viewer receives until `done` says it has what it waited for (or the socket closes).
-    static func watch(_ url: String, until done: @escaping @Sendable ([LiveMessage]) -> Bool) async throws -> (
+    /// The messages a viewer receives until `done` says it has what it waited for, the socket
+    /// closes, or `seconds` pass (then the test fails rather than hangs).
+    static func watch(_ url: String, seconds: Double = 120, until done: @escaping @Sendable ([LiveMessage]) -> Bool) async throws -> (
         messages: [LiveMessage], close: WebSocketCloseFrame?
     ) {
         let box = Collected()
-        let close = try await WebSocketClient.connect(
-            url: url, configuration: .init(maxFrameSize: 64 << 20), logger: StreamFixture.logger
-        ) { inbound, _, _ in
-            for try await message in inbound.messages(maxSize: 64 << 20) {
-                guard case .binary(let buffer) = message else { continue }
-                let all = box.append(try LiveMessage(Data(buffer: buffer)))
-                if done(all) { return }
+        let close = try await withThrowingTaskGroup(of: WebSocketCloseFrame?.self) { group in
+            group.addTask {
+                try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 64 << 20), logger: StreamFixture.logger) {
+                    inbound, _, _ in
+                    for try await message in inbound.messages(maxSize: 64 << 20) {
+                        guard case .binary(let buffer) = message else { continue }
+                        if done(box.append(try LiveMessage.decode(Data(buffer: buffer), origin: "live"))) { return }
+                    }
+                }
             }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                XCTFail("the viewer waited \(seconds) s; it had \(box.all.map(\.header.frame))")
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
         }
         return (box.all, close)
     }

@@ -23,6 +23,8 @@ final class LiveStream: @unchecked Sendable {
     /// Why the stream ended, when something other than its owner ended it.
     private var problem: String?
     private var ended = false
+    /// Since when no one has pushed, watched or recorded (the stream ends after the idle time).
+    private var idleSince: Date? = Date()
     /// Stops the server-run source's task, when it has one.
     var onEnd: (@Sendable () -> Void)?
 
@@ -43,6 +45,24 @@ final class LiveStream: @unchecked Sendable {
 
     var isEnded: Bool { lock.withLock { ended } }
 
+    /// Whether anyone is watching or recording: a server-run source waits until someone is.
+    var hasAudience: Bool { lock.withLock { !viewers.isEmpty || recorder != nil } }
+
+    /// How long the stream has had no pusher, viewer or recording; 0 while it has one.
+    func idleSeconds(now: Date = Date()) -> Double {
+        lock.withLock { idleSince.map { now.timeIntervalSince($0) } ?? 0 }
+    }
+
+    /// Called with the lock held after anything that changes who uses the stream.
+    private func noteUse() {
+        let used = pushing || !viewers.isEmpty || recorder != nil
+        if used {
+            idleSince = nil
+        } else if idleSince == nil {
+            idleSince = Date()
+        }
+    }
+
     /// Hands `frame` to every viewer, replacing any frame a viewer has not taken yet.
     func publish(_ frame: LiveFrame) {
         let waiting = lock.withLock {
@@ -61,6 +81,7 @@ final class LiveStream: @unchecked Sendable {
         let latest: LiveFrame?? = lock.withLock {
             guard !ended, viewers.count < maxViewers else { return nil }
             viewers[id] = continuation
+            noteUse()
             return .some(lastFrame)
         }
         guard let latest else { return nil }
@@ -69,7 +90,10 @@ final class LiveStream: @unchecked Sendable {
     }
 
     func removeViewer(_ id: UUID) {
-        let removed = lock.withLock { viewers.removeValue(forKey: id) }
+        let removed = lock.withLock {
+            defer { noteUse() }
+            return viewers.removeValue(forKey: id)
+        }
         removed?.finish()
     }
 
@@ -78,12 +102,16 @@ final class LiveStream: @unchecked Sendable {
         lock.withLock {
             guard !pushing, !ended else { return false }
             pushing = true
+            noteUse()
             return true
         }
     }
 
     func releasePush() {
-        lock.withLock { pushing = false }
+        lock.withLock {
+            pushing = false
+            noteUse()
+        }
     }
 
     /// Ends the stream: every viewer's frames finish (after `problem`, when given, is sent them),
@@ -115,6 +143,7 @@ final class LiveStream: @unchecked Sendable {
         try lock.withLock {
             guard recorder == nil, !ended else { return false }
             recorder = try make()
+            noteUse()
             return true
         }
     }
@@ -122,7 +151,10 @@ final class LiveStream: @unchecked Sendable {
     /// The recording, taken away from the stream (frames from now on are not kept).
     func stopRecording() -> StreamRecorder? {
         lock.withLock {
-            defer { recorder = nil }
+            defer {
+                recorder = nil
+                noteUse()
+            }
             return recorder
         }
     }

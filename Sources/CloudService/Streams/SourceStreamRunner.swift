@@ -35,6 +35,11 @@ enum SourceStreamRunner {
             var previous: Double?
             var delivered = false
             while !stop.isRaised, let captured = try source.nextFrame() {
+                // Frames no one watches or records are not made: the source waits, paced again once someone comes.
+                while !stream.hasAudience && !stop.isRaised {
+                    Thread.sleep(forTimeInterval: 0.05)
+                    next = Date()
+                }
                 delivered = true
                 // The source's own clock sets the pace of a recording; the first frame goes at once.
                 let interval = fps.map { 1 / $0 } ?? previous.map { captured.timestamp - $0 }.flatMap { $0 > 0 && $0 < 5 ? $0 : nil }

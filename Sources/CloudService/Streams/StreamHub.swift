@@ -65,9 +65,15 @@ final class StreamHub: Service, @unchecked Sendable {
         stream.end(problem: problem)
     }
 
-    /// Every stream ends at shutdown (their sockets close with the server; the sources' threads stop here).
+    /// Ends the streams no one has used for the idle time, every second, until shutdown; then
+    /// every stream ends (their sockets close with the server; the sources' threads stop here).
     func run() async throws {
-        try? await gracefulShutdown()
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            for stream in all where stream.idleSeconds() > limits.idleSeconds {
+                end(stream, problem: "no one pushed, watched or recorded for \(Int(limits.idleSeconds)) s")
+            }
+            try? await Task.sleep(for: .seconds(1))
+        }
         endAll()
     }
 
