@@ -64,7 +64,7 @@ struct Serve: ParsableCommand {
             valueName: "mb"))
     var derivedCacheMb = 1024
 
-    @Option(help: ArgumentHelp("Live streams open at once (POST /v1/streams beyond it gets 503).", valueName: "n"))
+    @Option(help: ArgumentHelp("Live streams open at once (POST /v1/streams beyond it gets 429).", valueName: "n"))
     var maxStreams = 8
 
     @Option(help: ArgumentHelp("Viewers of one stream at once; more are closed with code 1013.", valueName: "n"))

@@ -139,7 +139,7 @@ final class StreamLimitTests: XCTestCase {
             let created = try await client.execute(uri: "/v1/streams", method: .post, headers: json, body: ByteBuffer(data: order))
             let id = try XCTUnwrap(try created.json()["id"] as? String)
             let second = try await client.execute(uri: "/v1/streams", method: .post, headers: json, body: ByteBuffer(data: order))
-            XCTAssertEqual(second.status, .serviceUnavailable)
+            XCTAssertEqual(second.status, .tooManyRequests)
             XCTAssertTrue(String(buffer: second.body).contains("--max-streams"), String(buffer: second.body))
             let live = "ws://127.0.0.1:\(port)/v1/streams/\(id)/live"
             let first = Task { try await StreamSocket.watch(live, seconds: 30) { _ in false } }

@@ -29,13 +29,14 @@ final class StreamHub: Service, @unchecked Sendable {
         self.limits = limits
     }
 
-    /// Opens a stream for `order`; 503 when the server has its most streams.
+    /// Opens a stream for `order`; 429 when the server has its most streams.
     func open(_ order: StreamOrder) throws -> LiveStream {
         let stream = LiveStream(id: StreamID(), order: order, maxViewers: limits.maxViewers)
         try lock.withLock {
             guard streams.count < limits.maxStreams else {
+                // 429, not 503: the server is well, and a client ending its own stream makes room.
                 throw Problem(
-                    .serviceUnavailable,
+                    .tooManyRequests,
                     "the server has its \(limits.maxStreams) streams open (--max-streams); end one with DELETE /v1/streams/{id}",
                     headers: [.retryAfter: "5"])
             }
