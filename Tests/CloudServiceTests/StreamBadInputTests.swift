@@ -160,3 +160,35 @@ final class StreamLimitTests: XCTestCase {
         }
     }
 }
+
+/// A server-run source that fails mid-way ends its stream with a problem event to its viewers.
+final class StreamSourceFailureTests: XCTestCase {
+    func testARecordingWithACorruptFrameEndsTheStreamWithItsProblem() async throws {
+        let scratch = try makeScratchFolder()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let scan = scratch.appendingPathComponent("scan")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: try sharedData("open3d-rgbd")), to: scan)
+        let corrupt = scan.appendingPathComponent("depth/00002.png")
+        try FileManager.default.removeItem(at: corrupt)
+        try Data(repeating: 0x5A, count: 300).write(to: corrupt)
+        let harness = try ServiceHarness { $0.allowedDirectories = [scratch.path] }
+        defer { harness.remove() }
+        let order = try JSONSerialization.data(withJSONObject: ["source": "redwood:\(scan.path)", "fps": 20])
+        try await harness.test(.live) { client in
+            let port = try XCTUnwrap(client.port)
+            let created = try await client.execute(
+                uri: "/v1/streams", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(data: order))
+            XCTAssertEqual(created.status, .created, String(buffer: created.body))
+            let id = try XCTUnwrap(try created.json()["id"] as? String)
+            let (messages, close) = try await StreamSocket.watch("ws://127.0.0.1:\(port)/v1/streams/\(id)/live?points=1000") { _ in false }
+            XCTAssertGreaterThanOrEqual(messages.count, 2, "a frame before the problem, and the problem")
+            XCTAssertTrue(messages.dropLast().allSatisfy { $0.header.event == nil && $0.header.frame < 2 })
+            let last = try XCTUnwrap(messages.last)
+            XCTAssertEqual(last.header.event, "problem")
+            XCTAssertTrue(last.header.detail?.contains("00002.png") == true, last.header.detail ?? "no detail")
+            XCTAssertEqual(close.map { UInt16(webSocketErrorCode: $0.closeCode) }, 1011)
+            let gone = try await client.execute(uri: "/v1/streams/\(id)", method: .get)
+            XCTAssertEqual(gone.status, .notFound, "the failed stream is no longer listed")
+        }
+    }
+}

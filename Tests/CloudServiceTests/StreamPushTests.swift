@@ -1,6 +1,7 @@
 import CloudCapture
 import CloudCore
 import CloudFiles
+import CloudImages
 import CloudPCL
 import CloudPipeline
 import CloudStream
@@ -135,6 +136,74 @@ final class StreamRecordTests: XCTestCase {
             // The stream goes on, no longer recording.
             let stream = try await client.execute(uri: "/v1/streams/\(id)", method: .get).json()
             XCTAssertTrue(stream["recording"] is NSNull, "\(stream)")
+        }
+    }
+}
+
+/// The other real frames of ../shared/data pushed: TUM's (5000 units a metre, its PNG color sent as
+/// JPEG) and SUN's (depth stored with its bits rotated, `depth_encoding` sun).
+final class StreamPushFormatTests: XCTestCase {
+    func testTheTUMAndSUNFramesArriveAsTheCLIsCloudsOfThem() async throws {
+        let harness = try ServiceHarness()
+        defer { harness.remove() }
+        let scratch = try makeScratchFolder()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let folder = try sharedData("open3d-rgbd/other_formats")
+        let cases: [(name: String, scale: Double, encoding: DepthFileEncoding, color: String, depth: String)] = [
+            ("TUM", 5000, .standard, "TUM_color.png", "TUM_depth.png"), ("SUN", 1000, .sun, "SUN_color.jpg", "SUN_depth.png")
+        ]
+        try await harness.test(.live) { client in
+            let port = try XCTUnwrap(client.port)
+            for frame in cases {
+                let colorPath = "\(folder)/\(frame.color)"
+                let reference = scratch.appendingPathComponent("\(frame.name).ply").path
+                _ = try CapturePipeline(
+                    sourceSpec: "rgbd:\(colorPath),\(folder)/\(frame.depth)",
+                    sourceOptions: SourceOptions(
+                        intrinsicsPath: try sharedData("open3d-rgbd/camera_primesense.json"), depthUnitsPerMetre: frame.scale,
+                        depthEncoding: frame.encoding),
+                    frameLimit: 1, outputs: [(reference, .ply(.binary))], filters: FilterPipeline(steps: [], organized: false),
+                    observer: SilentObserver()
+                ).run()
+                let expected = try CloudReader.read(reference).cloud
+                // A JPEG as stored goes as it is; a PNG is sent as the JPEG a client would make of it.
+                let color = try ImageFile.read(colorPath).colorImage(origin: colorPath)
+                let jpeg =
+                    colorPath.hasSuffix(".jpg")
+                    ? try Data(contentsOf: URL(fileURLWithPath: colorPath))
+                    : Data(try JPEGWriter.encode(color.rgb, width: color.width, height: color.height, channels: 3, origin: colorPath))
+                let message = try StreamFixture.message(frame: 0, depthPNG: "\(folder)/\(frame.depth)", codec: .png, color: jpeg, pose: nil)
+                let order = try JSONSerialization.data(withJSONObject: [
+                    "push": [
+                        "intrinsics": try StreamFixture.primesense(), "depth_scale": frame.scale, "depth_encoding": frame.encoding.rawValue
+                    ]
+                ])
+                let created = try await client.execute(
+                    uri: "/v1/streams", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(data: order))
+                XCTAssertEqual(created.status, .created, String(buffer: created.body))
+                let id = try XCTUnwrap(try created.json()["id"] as? String)
+                let viewer = Task {
+                    try await StreamSocket.watch("ws://127.0.0.1:\(port)/v1/streams/\(id)/live?points=2000000") { !$0.isEmpty }
+                }
+                for _ in 0..<200 {
+                    if try await client.execute(uri: "/v1/streams/\(id)", method: .get).json()["viewers"] as? Int == 1 { break }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                try await StreamSocket.push("ws://127.0.0.1:\(port)/v1/streams/\(id)/push", [message])
+                let watched = try await viewer.value.messages
+                let received = try XCTUnwrap(watched.first, frame.name)
+                let packed = QuantisedCloud(expected, budget: 2_000_000)
+                XCTAssertEqual(received.header.total, expected.finiteCount, "\(frame.name): every point of the CLI's cloud")
+                XCTAssertEqual(received.positions, packed.positions, "\(frame.name): the CLI's positions, packed")
+                let differences = zip(received.colors, packed.colors).map { abs(Int($0) - Int($1)) }
+                let mean = Double(differences.reduce(0, +)) / Double(max(1, differences.count))
+                if colorPath.hasSuffix(".jpg") {
+                    XCTAssertEqual(received.colors, packed.colors, "\(frame.name): the stored JPEG's colors")
+                } else {
+                    XCTAssertLessThan(mean, 3, "\(frame.name): the colors within the JPEG's error")
+                }
+                _ = try await client.execute(uri: "/v1/streams/\(id)", method: .delete)
+            }
         }
     }
 }

@@ -87,3 +87,15 @@ enum DatasetDepth {
         return metres
     }
 }
+
+extension DepthFileEncoding {
+    /// 16-bit samples as a file of this encoding holds them (a pushed stream's depth, as the
+    /// upload's decoder would have read its file), as the depth plane a frame carries.
+    public func plane(_ samples: [UInt16], width: Int, height: Int, unitsPerMetre: Double, origin: String) throws
+        -> CapturedFrame.Depth
+    {
+        try DatasetDepth.plane(
+            DecodedImage(width: width, height: height, channels: 1, samples: .uint16(samples)), encoding: self,
+            unitsPerMetre: unitsPerMetre, origin: origin)
+    }
+}

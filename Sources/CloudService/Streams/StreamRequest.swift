@@ -15,8 +15,8 @@ struct StreamOrder: Sendable {
     enum Feed: Sendable {
         /// A source the server opens and runs: at `fps`, or at a recording's own pace when nil.
         case source(fps: Double?)
-        /// Frames a client pushes, with this calibration and these depth units.
-        case push(intrinsics: IntrinsicsFile, depthUnitsPerMetre: Double)
+        /// Frames a client pushes, with this calibration, these depth units and this 16-bit encoding.
+        case push(intrinsics: IntrinsicsFile, depthUnitsPerMetre: Double, depthEncoding: DepthFileEncoding)
     }
 
     var feed: Feed
@@ -61,7 +61,8 @@ struct StreamOrder: Sendable {
             }
             try order.check()
             return StreamOrder(
-                feed: .push(intrinsics: push.intrinsics, depthUnitsPerMetre: push.depthUnitsPerMetre), capture: order, labels: labels)
+                feed: .push(intrinsics: push.intrinsics, depthUnitsPerMetre: push.depthUnitsPerMetre, depthEncoding: push.depthEncoding),
+                capture: order, labels: labels)
         }
     }
 
@@ -96,12 +97,14 @@ private struct StreamRequestJSON: Decodable {
 }
 
 /// `push`: `intrinsics` as an object in any form an uploaded intrinsics file takes (Open3D's,
-/// cloudgen's), and `depth_scale`, the raw depth units per metre of the frames' 16-bit depth.
+/// cloudgen's), `depth_scale`, the raw depth units per metre of the frames' 16-bit depth, and
+/// `depth_encoding`, how those samples store depth (standard, nyu, sun), as for uploads.
 private struct PushCalibration: Decodable {
     var intrinsics: IntrinsicsFile
     var depthUnitsPerMetre: Double
+    var depthEncoding = DepthFileEncoding.standard
 
-    static let keys: Set<String> = ["intrinsics", "depth_scale"]
+    static let keys: Set<String> = ["intrinsics", "depth_scale", "depth_encoding"]
 
     init(from decoder: Decoder) throws {
         guard let container = try? decoder.container(keyedBy: JSONKey.self) else {
@@ -132,6 +135,16 @@ private struct PushCalibration: Decodable {
             depthUnitsPerMetre = scale
         } else {
             depthUnitsPerMetre = intrinsics.depthUnitsPerMetre ?? 1000
+        }
+        if container.contains(JSONKey("depth_encoding")) {
+            guard let text = try? container.decode(String.self, forKey: JSONKey("depth_encoding")),
+                let encoding = DepthFileEncoding(rawValue: text)
+            else {
+                throw Problem.unprocessable(
+                    "push.depth_encoding: needs \(DepthFileEncoding.allCases.map(\.rawValue).joined(separator: ", "))",
+                    field: "push.depth_encoding")
+            }
+            depthEncoding = encoding
         }
     }
 }

@@ -52,7 +52,7 @@ struct StreamSockets {
             return try await outbound.close(.tryAgainLater, reason: "another client is pushing to this stream")
         }
         defer { stream.releasePush() }
-        guard case .push(let calibration, let units) = stream.order.feed else {
+        guard case .push(let calibration, let units, let encoding) = stream.order.feed else {
             return try await outbound.close(.policyViolation, reason: "this stream runs a source on the server; it takes no pushed frames")
         }
         let origin = "stream \(stream.id)"
@@ -74,9 +74,10 @@ struct StreamSockets {
                     let bytes = Data(buffer: buffer, byteTransferStrategy: .noCopy)
                     do {
                         let frame = try await pool.run {
-                            let (captured, header, jpeg) = try PushFrame.decode(
+                            var (captured, header, jpeg) = try PushFrame.decode(
                                 bytes, intrinsics: { try calibration.intrinsics(forDepthWidth: $0, height: $1) },
                                 depthUnitsPerMetre: units, origin: origin)
+                            if encoding != .standard { captured.depth = try Self.stored(captured.depth, encoding, units, origin) }
                             _ = try stream.recorder?.append(captured)
                             return try stream.maker.make(
                                 captured, index: header.frame, capturedAt: header.captured, received: received,
@@ -97,6 +98,16 @@ struct StreamSockets {
             return try await group.next() ?? nil
         }
         if let outcome { try await outbound.close(outcome.code, reason: outcome.reason) }
+    }
+
+    /// A pushed depth plane read as `encoding` stores its samples (SUN's rotated bits, NYU's disparity).
+    private static func stored(_ depth: CapturedFrame.Depth, _ encoding: DepthFileEncoding, _ units: Double, _ origin: String) throws
+        -> CapturedFrame.Depth
+    {
+        let samples = depth.data.withUnsafeBytes { raw in
+            (0..<depth.width * depth.height).map { UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self)) }
+        }
+        return try encoding.plane(samples, width: depth.width, height: depth.height, unitsPerMetre: units, origin: origin)
     }
 
     // MARK: live
