@@ -52,11 +52,17 @@ public enum CloudServer {
         sockets.add(middleware: OriginMiddleware(origins: origins))
         if let token { sockets.add(middleware: AuthMiddleware(token: token)) }
         service.addSockets(to: sockets)
+        let webSocketResponder = sockets.buildResponder()
         let webSocket = WebSocketServerConfiguration(
             maxFrameSize: configuration.streams.maxPushBytes, autoPing: .enabled(timePeriod: .seconds(20)))
         return Application(
             responder: DepartureAwareResponder(routes: router.buildResponder()),
-            server: .http1WebSocketUpgrade(webSocketRouter: sockets, configuration: .init(http1: http1, ws: webSocket)),
+            server: HTTPServerBuilder { responder in
+                FirstHeadDeadlineChannel(
+                    inner: HTTP1WebSocketUpgradeChannel(
+                        responder: responder, webSocketResponder: webSocketResponder, configuration: .init(http1: http1, ws: webSocket)),
+                    deadline: .milliseconds(Int64(configuration.idleTimeoutSeconds * 1000)))
+            },
             configuration: .init(
                 address: .hostname(host, port: configuration.port), serverName: "cloudgen",
                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),

@@ -9,6 +9,7 @@ struct ServiceRoutes {
     let capturePool: WorkerPool
     /// Device discovery runs here, with the other short work.
     let exportPool: WorkerPool
+    let streamPool: WorkerPool
 
     var collection: RouteCollection<BasicRequestContext> {
         let routes = RouteCollection(context: BasicRequestContext.self)
@@ -20,6 +21,7 @@ struct ServiceRoutes {
             metrics.capturesStored.set(Double(count))
             metrics.recordLoad(of: capturePool)
             metrics.recordLoad(of: exportPool)
+            metrics.recordLoad(of: streamPool)
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                 body: .init(byteBuffer: ByteBuffer(string: metrics.text)))

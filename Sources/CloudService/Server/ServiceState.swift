@@ -46,7 +46,8 @@ struct ServiceState: Sendable {
     func addRoutes(to router: Router<BasicRequestContext>) {
         let index = store.index
         let groups = [
-            ServiceRoutes(index: index, metrics: metrics, capturePool: capturePool, exportPool: exportPool).collection,
+            ServiceRoutes(index: index, metrics: metrics, capturePool: capturePool, exportPool: exportPool, streamPool: streamPool)
+                .collection,
             CaptureRoutes(
                 store: store, runner: runner, capturePool: capturePool, jobs: jobs, derived: derived, metrics: metrics,
                 maxUploadBytes: maxUploadBytes, allowedDirectories: allowedDirectories

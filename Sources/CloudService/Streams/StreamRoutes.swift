@@ -115,8 +115,16 @@ struct StreamRoutes {
         try recorder.finish()
         let order = try recordedOrder(stream, recorder)
         let paths = ClientPaths(archiveRoot: recorder.bundlePath)
+        let firstFrameOnly = recorder.frames > 1 && order.frameLimit == 1
         var staged = try await capturePool.run { cancelled in
-            try runner.capture(order, observer: CollectingObserver(cancelled: cancelled), cancelled: cancelled, paths: paths)
+            let observer = CollectingObserver(cancelled: cancelled)
+            if firstFrameOnly {
+                observer.warning(
+                    CloudWarning(
+                        "the recorded frames have no poses to fuse them by, so the capture is the first frame's cloud; bundle/ keeps them all"
+                    ))
+            }
+            return try runner.capture(order, observer: observer, cancelled: cancelled, paths: paths)
         }
         do {
             // The frames as they came, kept with the capture they made.
