@@ -23,6 +23,8 @@ struct StreamBench: ParsableCommand {
     struct Viewer: Codable {
         /// Timed frames this viewer got (the newest frame each time: it may skip some).
         var frames: Int
+        /// Its frames a second, from the first timed push to its last receipt.
+        var framesPerSecond: Double
         var skipped: Int
         /// Viewer receipt (message decoded) minus `captured`, in ms.
         var latencyP50Ms: Double
@@ -183,7 +185,7 @@ struct StreamBench: ParsableCommand {
             height: sequence.height, fps: fps, pushed: warmup + frames, pushBytes: Double(bytes) / Double(frames), made: made,
             dropped: dropped, framesPerSecond: Double(perFrame) / (pushedUntil - start), cpuSeconds: cpu,
             cpuMsPerFrame: pid.isEmpty ? nil : 1000 * cpu / Double(perFrame), rssBeforeKib: rssBefore, rssAfterKib: rssAfter,
-            viewers: receipts.map(Self.summary))
+            viewers: receipts.map { Self.summary($0, since: start) })
     }
 
     struct Receipt {
@@ -216,7 +218,7 @@ struct StreamBench: ParsableCommand {
         return receipts
     }
 
-    static func summary(_ all: [Receipt]) -> Viewer {
+    static func summary(_ all: [Receipt], since start: Double) -> Viewer {
         let timed = all
         func p(_ values: [Double], _ q: Double) -> Double {
             let sorted = values.sorted()
@@ -224,7 +226,8 @@ struct StreamBench: ParsableCommand {
         }
         return Viewer(
             // The first timed frame's count of skipped frames is the warm-up's, not the timed run's.
-            frames: timed.count, skipped: timed.dropFirst().reduce(0) { $0 + $1.skipped },
+            frames: timed.count, framesPerSecond: Double(timed.count) / ((timed.last?.at ?? start) - start),
+            skipped: timed.dropFirst().reduce(0) { $0 + $1.skipped },
             latencyP50Ms: p(timed.map(\.latency), 0.5), latencyP99Ms: p(timed.map(\.latency), 0.99),
             inP50Ms: p(timed.map(\.inbound), 0.5), makeP50Ms: p(timed.map(\.make), 0.5), outP50Ms: p(timed.map(\.outbound), 0.5))
     }
@@ -368,7 +371,8 @@ final class RelayPusher: @unchecked Sendable {
         let (opened, open) = AsyncStream<WebSocketOutboundWriter>.makeStream()
         let connection = Task {
             _ = try await WebSocketClient.connect(
-                url: url, configuration: .init(maxFrameSize: 1 << 14), logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
+                url: url, configuration: .init(maxFrameSize: 1 << 14),
+                logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
             ) { inbound, outbound, _ in
                 open.yield(outbound)
                 for await _ in finished {}
@@ -380,7 +384,7 @@ final class RelayPusher: @unchecked Sendable {
     }
 
     func send(_ message: StreamMessage) async throws {
-        try await writer.writeBinaryMessage(ByteBuffer(data: message.encoded))
+        try await writer.writeBinaryMessage(ByteBuffer(bytes: message.encoded))
     }
 
     func close() async {
