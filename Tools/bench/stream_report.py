@@ -41,7 +41,8 @@ def row(label, r, peer=None):
 rows = []
 names = [("fast-zstd", "as fast as it goes, zstd"), ("fast-rvl", "as fast as it goes, rvl"),
          ("fast-png", "as fast as it goes, png"),
-         ("fast-points", "as fast as it goes, zstd, points only"), ("paced", "30 fps, zstd"), ("viewers20", "30 fps, zstd, 20 viewers")]
+         ("fast-points", "as fast as it goes, zstd, points only"), ("paced", "30 fps, zstd"), ("viewers20", "30 fps, zstd, 20 viewers"),
+         ("paced-points", "30 fps, zstd, points only"), ("viewers20-points", "30 fps, zstd, 20 viewers, points only")]
 for name, label in names:
     r = load(name)
     if r:
@@ -69,7 +70,7 @@ v20 = load("viewers20")
 if v20:
     print("- 20 viewers at 30 fps, per viewer p50 / p99 ms: "
           + ", ".join(f"{v['latency_p50_ms']:.0f}/{v['latency_p99_ms']:.0f}" for v in v20["viewers"]))
-for name in ("fast-zstd", "paced", "viewers20"):
+for name in ("fast-zstd", "paced", "viewers20", "paced-points", "viewers20-points"):
     r = load(name)
     if r:
         v = r["viewers"][0]
