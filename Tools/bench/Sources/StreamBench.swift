@@ -158,14 +158,15 @@ struct StreamBench: ParsableCommand {
                     if wait > 0 { try await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
                 }
                 let message = try sequence.message(index: index, codec: codec)
-                if index >= warmup { bytes += message.encoded.count }
+                // Counted from the parts: encoding the message here would copy it once more per frame.
+                if index >= warmup { bytes += 4 + message.header.count + message.payloads.reduce(0) { $0 + $1.count } }
                 try await push(message)
             }
             return start
         }
         _ = try await pushRun(0..<warmup)
         try await Task.sleep(for: .seconds(1))
-        let cpuBefore = Self.cpuTicks(pid)
+        let cpuBefore = Self.cpuSeconds(pid)
         let rssBefore = pid.first.map(Self.rssKiB) ?? 0
         let madeBefore = try streamURL.map { try Self.streamState($0)["frames"] as? Int ?? 0 }
         let droppedBefore = try service.map { try Self.droppedFrames($0) }
@@ -235,7 +236,7 @@ struct StreamBench: ParsableCommand {
     // MARK: the server's side
 
     /// utime + stime of `pids`, in seconds.
-    static func cpuTicks(_ pids: [Int32]) -> Double {
+    static func cpuSeconds(_ pids: [Int32]) -> Double {
         let hz = Double(sysconf(Int32(_SC_CLK_TCK)))
         return pids.reduce(0) { total, pid in
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
@@ -249,10 +250,10 @@ struct StreamBench: ParsableCommand {
 
     /// The processes' CPU time once it stops growing (their work for the last frames is done).
     static func cpuWhenIdle(_ pids: [Int32]) async throws -> Double {
-        var last = cpuTicks(pids)
+        var last = cpuSeconds(pids)
         for _ in 0..<240 {
             try await Task.sleep(for: .milliseconds(250))
-            let now = cpuTicks(pids)
+            let now = cpuSeconds(pids)
             if now - last <= 0.011 { return now }
             last = now
         }
