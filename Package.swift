@@ -133,7 +133,10 @@ let package = Package(
             dependencies: [
                 "CloudCore", "CloudImages", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender", "CloudPipeline",
                 "CloudStream", "CloudStreamClient",
-                .product(name: "ArgumentParser", package: "swift-argument-parser")
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `stream --relay` pushes to the Python peer's plain WebSocket, which has no stream to create.
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log")
             ],
             path: "Tools/bench/Sources"
         ),

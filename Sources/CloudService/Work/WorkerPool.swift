@@ -39,9 +39,13 @@ public final class WorkerPool: Sendable {
     /// its steps (frames, filters) and stops. Either way the call throws `CancellationError`.
     func run<T: Sendable>(_ work: @escaping @Sendable (_ cancelled: CancellationFlag) throws -> T) async throws -> T {
         let item = QueuedWork()
+        // `start` must not hold `item` itself: item -> start -> item is a cycle that kept every
+        // item, and with it `work` and all it captured (a stream's pushed frame, an upload's
+        // body), for the life of the process.
+        let cancelled = item.cancelled
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
-                item.start = { continuation.resume(with: Result { try work(item.cancelled) }) }
+                item.start = { continuation.resume(with: Result { try work(cancelled) }) }
                 item.abandon = { continuation.resume(throwing: CancellationError()) }
                 if !queue.add(item, limit: queueLimit) {
                     continuation.resume(

@@ -11,7 +11,7 @@ struct CloudgenBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cloudgen-bench",
         abstract: "Times cloudgen's stages and pipelines; prints one JSON object on stdout.",
-        subcommands: [FramesBench.self, RenderBench.self, FilesBench.self, DepthCodecBench.self],
+        subcommands: [FramesBench.self, RenderBench.self, FilesBench.self, DepthCodecBench.self, StreamBench.self],
         defaultSubcommand: FramesBench.self)
 }
 
