@@ -1,0 +1,197 @@
+import CloudCore
+import CloudPCL
+import Foundation
+
+extension PoseRefinement {
+    /// One frame's points on one plane, moved by the frame's current correction and gated by the
+    /// plane's inlier distance, summed as the moments the normal equations need: every point's
+    /// residual and its derivatives are linear in (x, y, z, 1), so their sums of products are.
+    struct Moments {
+        /// Sum over the points of q qᵀ, q = (x, y, z, 1), row-major 4 x 4.
+        var sums: [Double]
+        var count: Int
+        /// The variance of the points' distances from the plane about their mean: the pair's noise.
+        var variance: Double
+        /// How far the frame's copy leans against the plane (radians, small): a drifted copy leans
+        /// by the drift's rotation, another surface's points by much more.
+        var tilt: Double
+
+        init?(_ points: [SIMD3<Float>], move: Pose, plane: PlaneState) {
+            var sums = [Double](repeating: 0, count: 16)
+            var count = 0
+            for point in points {
+                let p = move.apply(SIMD3<Double>(point))
+                guard abs(dot(plane.normal, p) + plane.offset) < plane.gate else { continue }
+                let q = [p.x, p.y, p.z, 1]
+                for r in 0..<4 { for c in r..<4 { sums[4 * r + c] += q[r] * q[c] } }
+                count += 1
+            }
+            guard count >= FrameSpread.minPoints else { return nil }
+            for r in 0..<4 { for c in 0..<r { sums[4 * r + c] = sums[4 * c + r] } }
+            self.sums = sums
+            self.count = count
+            // The points' covariance, from the sums.
+            let n = Double(count)
+            let mean = SIMD3(sums[3], sums[7], sums[11]) / n
+            func cov(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
+                var total = 0.0
+                let (x, m) = ([a.x, a.y, a.z], [mean.x, mean.y, mean.z])
+                let y = [b.x, b.y, b.z]
+                for r in 0..<3 { for c in 0..<3 { total += x[r] * y[c] * (sums[4 * r + c] / n - m[r] * m[c]) } }
+                return total
+            }
+            let (u, v) = plane.axes
+            let normal = plane.normal
+            variance = max(1e-8, cov(normal, normal))
+            // The residual's slope along the plane's two axes (least squares on the in-plane spread).
+            let (uu, uv, vv) = (cov(u, u), cov(u, v), cov(v, v))
+            let (ur, vr) = (cov(u, normal), cov(v, normal))
+            let determinant = uu * vv - uv * uv
+            if determinant > 1e-12 {
+                let a = (vv * ur - uv * vr) / determinant
+                let b = (uu * vr - uv * ur) / determinant
+                tilt = (a * a + b * b).squareRoot()
+            } else {
+                tilt = .infinity
+            }
+        }
+    }
+
+    struct FrameStep {
+        var rotation: SIMD3<Double>
+        var translation: SIMD3<Double>
+    }
+
+    /// The Gauss-Newton normal equations over every frame's 6 parameters (rotation about its
+    /// camera, translation) and every plane's 3 (its normal's tilt along its two axes, offset),
+    /// solved by eliminating the frames (each frame's block is 6 x 6; the planes are few).
+    struct NormalEquations {
+        let frames: Int
+        let planes: Int
+        var frameBlocks: [[Double]]
+        var frameGradients: [[Double]]
+        /// By frame: plane -> its 6 x 3 block, row-major.
+        var crossBlocks: [[Int: [Double]]]
+        var planeBlock: SquareMatrix
+        var planeGradient: [Double]
+        var cost = 0.0
+        /// The pairs' mean residuals against what their noise and shared error allow, squared and summed.
+        var offsetChi = 0.0
+        var pairs = 0
+
+        init(frames: Int, planes: Int) {
+            self.frames = frames
+            self.planes = planes
+            frameBlocks = []
+            frameGradients = []
+            crossBlocks = []
+            planeBlock = SquareMatrix(size: 3 * planes)
+            planeGradient = []
+            clear()
+        }
+
+        mutating func clear() {
+            frameBlocks = Array(repeating: [Double](repeating: 0, count: 36), count: frames)
+            frameGradients = Array(repeating: [Double](repeating: 0, count: 6), count: frames)
+            crossBlocks = Array(repeating: [:], count: frames)
+            planeBlock = SquareMatrix(size: 3 * planes)
+            // The planes' own damping is nominal: one radian, one metre.
+            for k in 0..<(3 * planes) { planeBlock[k, k] = 1 }
+            planeGradient = [Double](repeating: 0, count: 3 * planes)
+            cost = 0
+            offsetChi = 0
+            pairs = 0
+        }
+
+        /// Adds the prior on frame i's whole correction, given the correction so far.
+        mutating func addPrior(frame i: Int, rotation: SIMD3<Double>, translation: SIMD3<Double>) {
+            let rotationWeight = 1 / (rotationPrior * rotationPrior)
+            let translationWeight = 1 / (translationPrior * translationPrior)
+            let current = [rotation.x, rotation.y, rotation.z, translation.x, translation.y, translation.z]
+            for k in 0..<6 {
+                let weight = k < 3 ? rotationWeight : translationWeight
+                frameBlocks[i][7 * k] += weight
+                frameGradients[i][k] += weight * current[k]
+            }
+        }
+
+        /// Adds one frame's points on one plane, weighted by their own noise and by what they
+        /// share: n points place the plane no better than their shared error
+        /// (`sharedFraction`), so each weighs 1 / (variance + n shared²).
+        mutating func add(_ moments: Moments, frame: Int, centre c: SIMD3<Double>, plane: Int, state: PlaneState) {
+            let n = state.normal
+            let (u, v) = state.axes
+            let cn = cross(c, n)
+            // Each row: a parameter's derivative of a point's residual, as coefficients of (x, y, z, 1).
+            let rows: [[Double]] = [
+                [0, n.z, -n.y, -cn.x], [-n.z, 0, n.x, -cn.y], [n.y, -n.x, 0, -cn.z],
+                [0, 0, 0, n.x], [0, 0, 0, n.y], [0, 0, 0, n.z],
+                [u.x, u.y, u.z, 0], [v.x, v.y, v.z, 0], [0, 0, 0, 1],
+            ]
+            let residual = [n.x, n.y, n.z, state.offset]
+            let shared = max(minShared, sharedFraction * moments.variance.squareRoot())
+            let weight = 1 / (moments.variance + Double(moments.count) * shared * shared)
+            let s = moments.sums
+            // S times each row, then the products.
+            let sRows = rows.map { row in (0..<4).map { r in (0..<4).reduce(0.0) { $0 + s[4 * r + $1] * row[$1] } } }
+            let sResidual = (0..<4).map { r in (0..<4).reduce(0.0) { $0 + s[4 * r + $1] * residual[$1] } }
+            func product(_ a: Int, _ b: Int) -> Double { weight * (0..<4).reduce(0.0) { $0 + rows[a][$1] * sRows[b][$1] } }
+            var cross = crossBlocks[frame][plane] ?? [Double](repeating: 0, count: 18)
+            for a in 0..<6 {
+                for b in 0..<6 { frameBlocks[frame][6 * a + b] += product(a, b) }
+                for b in 0..<3 { cross[3 * a + b] += product(a, 6 + b) }
+                frameGradients[frame][a] += weight * (0..<4).reduce(0.0) { $0 + rows[a][$1] * sResidual[$1] }
+            }
+            crossBlocks[frame][plane] = cross
+            cost += weight * (0..<4).reduce(0.0) { $0 + residual[$1] * sResidual[$1] }
+            let mean = sResidual[3] / Double(moments.count)
+            offsetChi += mean * mean / (moments.variance / Double(moments.count) + shared * shared)
+            pairs += 1
+            for a in 0..<3 {
+                for b in 0..<3 { planeBlock[3 * plane + a, 3 * plane + b] += product(6 + a, 6 + b) }
+                planeGradient[3 * plane + a] += weight * (0..<4).reduce(0.0) { $0 + rows[6 + a][$1] * sResidual[$1] }
+            }
+        }
+
+        /// Each frame's and plane's update (the plane's: tilt along its axes, offset); nil when
+        /// the system is singular.
+        func solve() -> ([FrameStep], [SIMD3<Double>], SquareMatrix)? {
+            var reduced = planeBlock
+            var rhs = planeGradient.map { -$0 }
+            var inverses: [SquareMatrix] = []
+            for i in 0..<frames {
+                var block = SquareMatrix(size: 6)
+                block.values = frameBlocks[i]
+                guard let inverse = block.inverse() else { return nil }
+                inverses.append(inverse)
+                // Schur complement: reduced -= Cᵀ H⁻¹ C, rhs += Cᵀ H⁻¹ g.
+                let hg = (0..<6).map { a in (0..<6).reduce(0.0) { $0 + inverse[a, $1] * frameGradients[i][$1] } }
+                for (j, cj) in crossBlocks[i] {
+                    // H⁻¹ C_j, 6 x 3.
+                    let hc = (0..<6).map { a in (0..<3).map { b in (0..<6).reduce(0.0) { $0 + inverse[a, $1] * cj[3 * $1 + b] } } }
+                    for b in 0..<3 { rhs[3 * j + b] += (0..<6).reduce(0.0) { $0 + cj[3 * $1 + b] * hg[$1] } }
+                    for (k, ck) in crossBlocks[i] {
+                        for a in 0..<3 {
+                            for b in 0..<3 {
+                                reduced[3 * k + a, 3 * j + b] -= (0..<6).reduce(0.0) { $0 + ck[3 * $1 + a] * hc[$1][b] }
+                            }
+                        }
+                    }
+                }
+            }
+            guard let planeSteps = reduced.solve(rhs) else { return nil }
+            var steps: [FrameStep] = []
+            for i in 0..<frames {
+                // H dx = -(g + C dp).
+                var g = frameGradients[i]
+                for (j, cj) in crossBlocks[i] {
+                    for a in 0..<6 { g[a] += (0..<3).reduce(0.0) { $0 + cj[3 * a + $1] * planeSteps[3 * j + $1] } }
+                }
+                let dx = (0..<6).map { a in -(0..<6).reduce(0.0) { $0 + inverses[i][a, $1] * g[$1] } }
+                steps.append(FrameStep(rotation: SIMD3(dx[0], dx[1], dx[2]), translation: SIMD3(dx[3], dx[4], dx[5])))
+            }
+            let planes = (0..<planes).map { SIMD3(planeSteps[3 * $0], planeSteps[3 * $0 + 1], planeSteps[3 * $0 + 2]) }
+            return (steps, planes, reduced)
+        }
+    }
+}
