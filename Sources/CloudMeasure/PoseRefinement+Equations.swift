@@ -74,6 +74,10 @@ extension PoseRefinement {
         var crossBlocks: [[Int: [Double]]]
         var planeBlock: SquareMatrix
         var planeGradient: [Double]
+        /// By frame i >= 1: the diagonal of the block between frames i - 1 and i (the odometry
+        /// prior ties each frame's correction to the one before).
+        var stepBlocks: [SIMD3<Double>]
+        var stepBlocksTranslation: [SIMD3<Double>]
         var cost = 0.0
         /// The pairs' mean residuals against what their noise and shared error allow, squared and summed.
         var offsetChi = 0.0
@@ -87,11 +91,15 @@ extension PoseRefinement {
             crossBlocks = []
             planeBlock = SquareMatrix(size: 3 * planes)
             planeGradient = []
+            stepBlocks = []
+            stepBlocksTranslation = []
             clear()
         }
 
         mutating func clear() {
             frameBlocks = Array(repeating: [Double](repeating: 0, count: 36), count: frames)
+            stepBlocks = Array(repeating: .zero, count: frames)
+            stepBlocksTranslation = Array(repeating: .zero, count: frames)
             frameGradients = Array(repeating: [Double](repeating: 0, count: 6), count: frames)
             crossBlocks = Array(repeating: [:], count: frames)
             planeBlock = SquareMatrix(size: 3 * planes)
@@ -113,6 +121,22 @@ extension PoseRefinement {
                 frameBlocks[i][7 * k] += weight
                 frameGradients[i][k] += weight * current[k]
             }
+        }
+
+        /// Adds the odometry prior between frame i - 1 and frame i: their corrections differ by a
+        /// step of `rotationStep` (radians) and `translationStep` (metres), one sigma, as a
+        /// tracker's drift grows a step a frame. `difference`: frame i's correction so far less
+        /// frame i - 1's (rotation, then the camera's move).
+        mutating func addStep(frame i: Int, difference: [Double], rotationStep: Double, translationStep: Double) {
+            let weights = (0..<6).map { 1 / pow($0 < 3 ? rotationStep : translationStep, 2) }
+            for k in 0..<6 {
+                frameBlocks[i][7 * k] += weights[k]
+                frameBlocks[i - 1][7 * k] += weights[k]
+                frameGradients[i][k] += weights[k] * difference[k]
+                frameGradients[i - 1][k] -= weights[k] * difference[k]
+            }
+            stepBlocks[i] -= SIMD3(weights[0], weights[1], weights[2])
+            stepBlocksTranslation[i] -= SIMD3(weights[3], weights[4], weights[5])
         }
 
         /// Adds one frame's points on one plane, weighted by their own noise and by what they
@@ -156,25 +180,72 @@ extension PoseRefinement {
         /// Each frame's and plane's update (the plane's: tilt along its axes, offset); nil when
         /// the system is singular.
         func solve() -> ([FrameStep], [SIMD3<Double>], SquareMatrix)? {
-            var reduced = planeBlock
-            var rhs = planeGradient.map { -$0 }
+            // The frames' system is block tridiagonal (each frame tied to the one before), the
+            // planes a border: A⁻¹ [g | C] by block elimination along the frames (Thomas), then
+            // the planes' reduced system S = P - Cᵀ A⁻¹ C.
+            let columns = 1 + 3 * planes
+            func right(_ i: Int) -> [Double] {
+                var r = [Double](repeating: 0, count: 6 * columns)
+                for a in 0..<6 { r[a * columns] = frameGradients[i][a] }
+                for (j, cj) in crossBlocks[i] { for a in 0..<6 { for b in 0..<3 { r[a * columns + 1 + 3 * j + b] = cj[3 * a + b] } } }
+                return r
+            }
+            func off(_ i: Int) -> [Double] {
+                let d = stepBlocks[i]
+                let t = stepBlocksTranslation[i]
+                return [d.x, d.y, d.z, t.x, t.y, t.z]
+            }
             var inverses: [SquareMatrix] = []
+            var ys: [[Double]] = []
             for i in 0..<frames {
                 var block = SquareMatrix(size: 6)
                 block.values = frameBlocks[i]
+                var y = right(i)
+                if i > 0 {
+                    // L = O D⁻¹ (O diagonal); D_i -= L O; y_i -= L y_{i-1}.
+                    let o = off(i)
+                    let previous = inverses[i - 1]
+                    for a in 0..<6 {
+                        for b in 0..<6 { block[a, b] -= o[a] * previous[a, b] * o[b] }
+                        for c in 0..<columns {
+                            var sum = 0.0
+                            for k in 0..<6 { sum += previous[a, k] * ys[i - 1][k * columns + c] }
+                            y[a * columns + c] -= o[a] * sum
+                        }
+                    }
+                }
                 guard let inverse = block.inverse() else { return nil }
                 inverses.append(inverse)
-                // Schur complement: reduced -= Cᵀ H⁻¹ C, rhs += Cᵀ H⁻¹ g.
-                let hg = (0..<6).map { a in (0..<6).reduce(0.0) { $0 + inverse[a, $1] * frameGradients[i][$1] } }
+                ys.append(y)
+            }
+            // Back substitution: x_i = D_i⁻¹ (y_i - O_{i+1} x_{i+1}).
+            var xs = [[Double]](repeating: [], count: frames)
+            for i in stride(from: frames - 1, through: 0, by: -1) {
+                var y = ys[i]
+                if i + 1 < frames {
+                    let o = off(i + 1)
+                    for a in 0..<6 { for c in 0..<columns { y[a * columns + c] -= o[a] * xs[i + 1][a * columns + c] } }
+                }
+                var x = [Double](repeating: 0, count: 6 * columns)
+                for a in 0..<6 {
+                    for c in 0..<columns {
+                        var sum = 0.0
+                        for k in 0..<6 { sum += inverses[i][a, k] * y[k * columns + c] }
+                        x[a * columns + c] = sum
+                    }
+                }
+                xs[i] = x
+            }
+            var reduced = planeBlock
+            var rhs = planeGradient.map { -$0 }
+            for i in 0..<frames {
                 for (j, cj) in crossBlocks[i] {
-                    // H⁻¹ C_j, 6 x 3.
-                    let hc = (0..<6).map { a in (0..<3).map { b in (0..<6).reduce(0.0) { $0 + inverse[a, $1] * cj[3 * $1 + b] } } }
-                    for b in 0..<3 { rhs[3 * j + b] += (0..<6).reduce(0.0) { $0 + cj[3 * $1 + b] * hg[$1] } }
-                    for (k, ck) in crossBlocks[i] {
-                        for a in 0..<3 {
-                            for b in 0..<3 {
-                                reduced[3 * k + a, 3 * j + b] -= (0..<6).reduce(0.0) { $0 + ck[3 * $1 + a] * hc[$1][b] }
-                            }
+                    for b in 0..<3 {
+                        for a in 0..<6 { rhs[3 * j + b] += cj[3 * a + b] * xs[i][a * columns] }
+                        for c in 0..<(3 * planes) {
+                            var sum = 0.0
+                            for a in 0..<6 { sum += cj[3 * a + b] * xs[i][a * columns + 1 + c] }
+                            reduced[3 * j + b, c] -= sum
                         }
                     }
                 }
@@ -182,12 +253,13 @@ extension PoseRefinement {
             guard let planeSteps = reduced.solve(rhs) else { return nil }
             var steps: [FrameStep] = []
             for i in 0..<frames {
-                // H dx = -(g + C dp).
-                var g = frameGradients[i]
-                for (j, cj) in crossBlocks[i] {
-                    for a in 0..<6 { g[a] += (0..<3).reduce(0.0) { $0 + cj[3 * a + $1] * planeSteps[3 * j + $1] } }
+                // dx = -(A⁻¹ g + A⁻¹ C dp).
+                var dx = [Double](repeating: 0, count: 6)
+                for a in 0..<6 {
+                    var sum = xs[i][a * columns]
+                    for c in 0..<(3 * planes) { sum += xs[i][a * columns + 1 + c] * planeSteps[c] }
+                    dx[a] = -sum
                 }
-                let dx = (0..<6).map { a in -(0..<6).reduce(0.0) { $0 + inverses[i][a, $1] * g[$1] } }
                 steps.append(FrameStep(rotation: SIMD3(dx[0], dx[1], dx[2]), translation: SIMD3(dx[3], dx[4], dx[5])))
             }
             let planes = (0..<planes).map { SIMD3(planeSteps[3 * $0], planeSteps[3 * $0 + 1], planeSteps[3 * $0 + 2]) }

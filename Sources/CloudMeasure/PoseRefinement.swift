@@ -17,8 +17,26 @@ import Foundation
 /// A frame's points of another surface filed under a plane (its copy tilted against the plane)
 /// are left out, and so are frames that gave a plane too few points to place it.
 enum PoseRefinement {
-    /// Gauss-Newton rounds; each re-gates the points on the planes as they moved.
-    static let rounds = 6
+    /// Gauss-Newton rounds; each re-gates the points on the planes as they moved. The first
+    /// `firstRounds` hold each frame by its own prior alone; the corrections they find say how
+    /// far a frame's pose drifts from the one before, and the rest tie each frame to the one
+    /// before by that much (a tracker's drift is a walk: the frames that saw one wall and those
+    /// that saw the opposite one are linked by the frames between them, not only by planes).
+    static let rounds = 8
+    static let firstRounds = 3
+
+    /// The drift's step a frame: the root mean square of the differences between consecutive
+    /// frames' corrections (rotation over its three axes; translation along its largest axis,
+    /// as a direction no plane observes keeps no correction). At least 0.01° and 0.5 mm.
+    static func stepSizes(_ totals: [[Double]]) -> (rotation: Double, translation: Double) {
+        guard totals.count > 1 else { return (0.0175, 0.02) }
+        var squares = [Double](repeating: 0, count: 6)
+        for i in 1..<totals.count { for k in 0..<6 { squares[k] += pow(totals[i][k] - totals[i - 1][k], 2) } }
+        let n = Double(totals.count - 1)
+        let rotation = ((squares[0] + squares[1] + squares[2]) / (3 * n)).squareRoot()
+        let translation = (squares[3...5].max()! / n).squareRoot()
+        return (max(rotation, 0.01 * Double.pi / 180), max(translation, 0.0005))
+    }
     /// The prior on a frame's whole correction: one sigma of its rotation (radians, 1°) and of its
     /// camera's move (metres), wider than odometry drifts over a room's frames. It decides what
     /// the planes leave open (a frame that saw only walls is not moved up or down) and holds the
@@ -70,6 +88,7 @@ enum PoseRefinement {
         var moves = [Pose](repeating: .identity, count: scan.cameras.count)
         var system = NormalEquations(frames: moves.count, planes: planes.count)
         var information = SquareMatrix(size: 3 * planes.count)
+        var steps: (rotation: Double, translation: Double)?
         for round in 0..<rounds {
             system.clear()
             for pair in pairs {
@@ -78,14 +97,27 @@ enum PoseRefinement {
                 guard let moments = Moments(pair.points, move: move, plane: plane), moments.tilt < maxTilt else { continue }
                 system.add(moments, frame: pair.frame, centre: move.apply(centres[pair.frame]), plane: pair.plane, state: plane)
             }
-            for (i, move) in moves.enumerated() {
+            // The whole correction so far, by frame: rotation vector (first order), the camera's move.
+            let totals = moves.enumerated().map { i, move -> [Double] in
                 let r = move.rotation
-                // The whole correction so far: rotation vector (first order) and the camera's move.
-                let rotation = SIMD3(r.2.y - r.1.z, r.0.z - r.2.x, r.1.x - r.0.y) / 2
-                system.addPrior(frame: i, rotation: rotation, translation: move.apply(centres[i]) - centres[i])
+                let t = move.apply(centres[i]) - centres[i]
+                return [(r.2.y - r.1.z) / 2, (r.0.z - r.2.x) / 2, (r.1.x - r.0.y) / 2, t.x, t.y, t.z]
+            }
+            for (i, total) in totals.enumerated() {
+                system.addPrior(frame: i, rotation: SIMD3(total[0], total[1], total[2]), translation: SIMD3(total[3], total[4], total[5]))
+            }
+            if round == firstRounds {
+                steps = Self.stepSizes(totals)
+            }
+            if let steps {
+                for i in 1..<max(1, totals.count) {
+                    system.addStep(
+                        frame: i, difference: (0..<6).map { totals[i][$0] - totals[i - 1][$0] }, rotationStep: steps.rotation,
+                        translationStep: steps.translation)
+                }
             }
             if ProcessInfo.processInfo.environment["CLOUDGEN_POSE_LOG"] != nil {
-                FileHandle.standardError.write("round: \(system.pairs) pairs of \(pairs.count), cost \(system.cost) chi \(system.offsetChi)\n".data(using: .utf8)!)
+                FileHandle.standardError.write("round: \(system.pairs) pairs of \(pairs.count), cost \(system.cost) chi \(system.offsetChi) steps \(String(describing: steps))\n".data(using: .utf8)!)
             }
             // Without drift the frames' copies agree within their noise and shared error, and
             // nothing is moved: the poses are corrected only when the copies' offsets disagree
