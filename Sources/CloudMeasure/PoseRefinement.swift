@@ -103,11 +103,14 @@ enum PoseRefinement {
                 let t = move.apply(centres[i]) - centres[i]
                 return [(r.2.y - r.1.z) / 2, (r.0.z - r.2.x) / 2, (r.1.x - r.0.y) / 2, t.x, t.y, t.z]
             }
-            for (i, total) in totals.enumerated() {
-                system.addPrior(frame: i, rotation: SIMD3(total[0], total[1], total[2]), translation: SIMD3(total[3], total[4], total[5]))
-            }
             if round == firstRounds {
                 steps = Self.stepSizes(totals)
+            }
+            // Once the frames are tied to each other, only the first is held by its own prior: a
+            // walk's errors grow from its start, and independent priors on every frame would
+            // average the drift of a run of frames away, which a walk does not do.
+            for (i, total) in totals.enumerated() where steps == nil || i == 0 {
+                system.addPrior(frame: i, rotation: SIMD3(total[0], total[1], total[2]), translation: SIMD3(total[3], total[4], total[5]))
             }
             if let steps {
                 for i in 1..<max(1, totals.count) {
