@@ -78,7 +78,6 @@ extension PoseRefinement {
         /// prior ties each frame's correction to the one before).
         var stepBlocks: [SIMD3<Double>]
         var stepBlocksTranslation: [SIMD3<Double>]
-        var cost = 0.0
         /// The pairs' mean residuals against what their noise and shared error allow, squared and summed.
         var offsetChi = 0.0
         var pairs = 0
@@ -106,7 +105,6 @@ extension PoseRefinement {
             // The planes' own damping is nominal: one radian, one metre.
             for k in 0..<(3 * planes) { planeBlock[k, k] = 1 }
             planeGradient = [Double](repeating: 0, count: 3 * planes)
-            cost = 0
             offsetChi = 0
             pairs = 0
         }
@@ -150,7 +148,7 @@ extension PoseRefinement {
             let rows: [[Double]] = [
                 [0, n.z, -n.y, -cn.x], [-n.z, 0, n.x, -cn.y], [n.y, -n.x, 0, -cn.z],
                 [0, 0, 0, n.x], [0, 0, 0, n.y], [0, 0, 0, n.z],
-                [u.x, u.y, u.z, 0], [v.x, v.y, v.z, 0], [0, 0, 0, 1],
+                [u.x, u.y, u.z, 0], [v.x, v.y, v.z, 0], [0, 0, 0, 1]
             ]
             let residual = [n.x, n.y, n.z, state.offset]
             let shared = max(minShared, sharedFraction * moments.variance.squareRoot())
@@ -167,7 +165,6 @@ extension PoseRefinement {
                 frameGradients[frame][a] += weight * (0..<4).reduce(0.0) { $0 + rows[a][$1] * sResidual[$1] }
             }
             crossBlocks[frame][plane] = cross
-            cost += weight * (0..<4).reduce(0.0) { $0 + residual[$1] * sResidual[$1] }
             let mean = sResidual[3] / Double(moments.count)
             offsetChi += mean * mean / (moments.variance / Double(moments.count) + shared * shared)
             pairs += 1

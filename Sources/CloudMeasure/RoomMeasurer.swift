@@ -21,7 +21,6 @@ public enum RoomMeasurer {
         // Frames whose poses drifted are moved back onto the planes they share, and the room is
         // found again in the corrected cloud (PoseRefinement).
         if let refined = PoseRefinement.corrections(scan, set: set, surfaces: surfaces) {
-            PoseRefinement.log(refined.corrections, scan: scan)
             scan = scan.moved(by: refined.corrections)
             set = try WorkingSet(scan, settings: settings)
             set.poseTerms = refined.planes
