@@ -80,6 +80,9 @@ extension PoseRefinement {
         var stepBlocksTranslation: [SIMD3<Double>]
         /// The pairs' mean residuals against what their noise and shared error allow, squared and summed.
         var offsetChi = 0.0
+        /// The same with each pair's share at most `maxPairChi`: a few frames' copies far off (another
+        /// surface's points in a plane's slab) do not make a drift that most frames do not show.
+        var cappedChi = 0.0
         var pairs = 0
 
         init(frames: Int, planes: Int) {
@@ -106,6 +109,7 @@ extension PoseRefinement {
             for k in 0..<(3 * planes) { planeBlock[k, k] = 1 }
             planeGradient = [Double](repeating: 0, count: 3 * planes)
             offsetChi = 0
+            cappedChi = 0
             pairs = 0
         }
 
@@ -166,7 +170,9 @@ extension PoseRefinement {
             }
             crossBlocks[frame][plane] = cross
             let mean = sResidual[3] / Double(moments.count)
-            offsetChi += mean * mean / (moments.variance / Double(moments.count) + shared * shared)
+            let chi = mean * mean / (moments.variance / Double(moments.count) + shared * shared)
+            offsetChi += chi
+            cappedChi += min(chi, maxPairChi)
             pairs += 1
             for a in 0..<3 {
                 for b in 0..<3 { planeBlock[3 * plane + a, 3 * plane + b] += product(6 + a, 6 + b) }

@@ -48,6 +48,8 @@ enum PoseRefinement {
     /// Where a plane's points are looked for: this many times its inlier distance, so that a frame
     /// whose drift took its copy partly outside the plane's slab still gives all its points.
     static let searchWidth = 2.0
+    /// A pair's most to the drift test's chi-square: a 3-sigma offset.
+    static let maxPairChi = 9.0
 
     /// The drift's step a frame: the root mean square of the differences between consecutive
     /// frames' corrections (rotation over its three axes; translation along its largest axis,
@@ -112,10 +114,14 @@ enum PoseRefinement {
             }
             // Without drift the frames' copies agree within their noise and shared error, and
             // nothing is moved: the poses are corrected only when the copies' offsets disagree
-            // by more than a chi-square on that many pairs allows (3 sigma above its mean).
+            // by more than a chi-square on that many pairs allows (3 sigma above its mean), each
+            // pair counting at most a 3-sigma offset (`maxPairChi`). Uncapped, a few frames'
+            // points of another surface (a Kinect wall's slab, a phone's mixed edge pixels)
+            // set off two Kinect rooms and a phone room without drift, and moving their frames
+            // made a phone wall 11.5 mm off that was 0.2 mm.
             if round == 0 {
                 let n = Double(system.pairs)
-                guard system.pairs > 0, system.offsetChi > n + 3 * (2 * n).squareRoot() else { return nil }
+                guard system.pairs > 0, system.cappedChi > n + 3 * (2 * n).squareRoot() else { return nil }
             }
             guard let (frameSteps, planeSteps, reduced) = system.solve() else { return nil }
             information = reduced
