@@ -78,11 +78,11 @@ extension PoseRefinement {
         /// prior ties each frame's correction to the one before).
         var stepBlocks: [SIMD3<Double>]
         var stepBlocksTranslation: [SIMD3<Double>]
-        /// The pairs' mean residuals against what their noise and shared error allow, squared and summed.
-        var offsetChi = 0.0
-        /// The same with each pair's share at most `maxPairChi`: a few frames' copies far off (another
+        /// The pairs' mean residuals against what their noise and shared error allow, squared and
+        /// summed, each pair's share at most `maxPairChi`: a few frames' copies far off (another
         /// surface's points in a plane's slab) do not make a drift that most frames do not show.
         var cappedChi = 0.0
+        /// The pairs added.
         var pairs = 0
 
         init(frames: Int, planes: Int) {
@@ -108,7 +108,6 @@ extension PoseRefinement {
             // The planes' own damping is nominal: one radian, one metre.
             for k in 0..<(3 * planes) { planeBlock[k, k] = 1 }
             planeGradient = [Double](repeating: 0, count: 3 * planes)
-            offsetChi = 0
             cappedChi = 0
             pairs = 0
         }
@@ -171,7 +170,6 @@ extension PoseRefinement {
             crossBlocks[frame][plane] = cross
             let mean = sResidual[3] / Double(moments.count)
             let chi = mean * mean / (moments.variance / Double(moments.count) + shared * shared)
-            offsetChi += chi
             cappedChi += min(chi, maxPairChi)
             pairs += 1
             for a in 0..<3 {
