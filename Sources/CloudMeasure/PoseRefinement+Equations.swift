@@ -64,7 +64,8 @@ extension PoseRefinement {
 
     /// The Gauss-Newton normal equations over every frame's 6 parameters (rotation about its
     /// camera, translation) and every plane's 3 (its normal's tilt along its two axes, offset),
-    /// solved by eliminating the frames (each frame's block is 6 x 6; the planes are few).
+    /// solved by eliminating the frames (their system is block tridiagonal: each frame is tied
+    /// only to the one before and after it; the planes are few).
     struct NormalEquations {
         let frames: Int
         let planes: Int
