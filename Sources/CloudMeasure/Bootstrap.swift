@@ -50,7 +50,11 @@ struct Bootstrap {
     /// The rounds' planes: `rounds` redraws of every plane in `planes`; `upright[k]`: plane k is a wall.
     func replicates(_ planes: [FittedPlane], upright: [Bool]) throws -> [[Plane]] {
         let blockLists = planes.map(blocks)
-        let spreads = planes.map { FrameSpread.of($0, set: set) }
+        let spreads = planes.map { p in
+            let pose = PoseRefinement.PlaneTerm.sigma(of: p.plane, in: set.poseTerms)
+            let frames = FrameSpread.of(p, set: set)
+            return (frames * frames + pose * pose).squareRoot()
+        }
         let systematic = zip(planes, upright).map { p, wall -> Double in
             guard wall else { return Self.levelFraction * p.rms }
             let (independent, shared) = (

@@ -15,8 +15,17 @@ public enum RoomMeasurer {
     public static func measure(_ scan: RoomScan, settings: MeasureSettings = MeasureSettings()) throws -> RoomMeasurement {
         try settings.check()
         let clock = Stopwatch()
-        let set = try WorkingSet(scan, settings: settings)
-        let surfaces = try RoomSurfaces.find(scan, set: set, settings: settings)
+        var scan = scan
+        var set = try WorkingSet(scan, settings: settings)
+        var surfaces = try RoomSurfaces.find(scan, set: set, settings: settings)
+        // Frames whose poses drifted are moved back onto the planes they share, and the room is
+        // found again in the corrected cloud (PoseRefinement).
+        if let refined = PoseRefinement.corrections(scan, set: set, surfaces: surfaces) {
+            scan = scan.moved(by: refined.corrections)
+            set = try WorkingSet(scan, settings: settings)
+            set.poseTerms = refined.planes
+            surfaces = try RoomSurfaces.find(scan, set: set, settings: settings)
+        }
         let layout = RoomLayout(surfaces, scan: scan, set: set, settings: settings)
         let numbers = try RoomNumbers(surfaces, layout: layout, set: set, settings: settings)
         let (levels, frame, u) = (surfaces.levels, layout.frame, surfaces.up.vector)

@@ -43,3 +43,26 @@ public struct RoomScan {
         return first.apply(SIMD3(0, -1, 0)) - first.translation
     }
 }
+
+extension RoomScan {
+    /// The scan with each frame's points and camera moved by its correction (camera-to-cloud,
+    /// applied after the frame's pose), by frame in `cameras`' order. Needs `frameStarts`.
+    func moved(by corrections: [Pose]) -> RoomScan {
+        guard let starts = frameStarts, corrections.count == cameras.count else { return self }
+        var moved = self
+        moved.cameras = zip(corrections, cameras).map { $0.after($1) }
+        let ends = Array(starts.dropFirst()) + [cloud.count]
+        moved.cloud.positions.withUnsafeMutableBufferPointer { p in
+            for (frame, (first, end)) in zip(starts, ends).enumerated() {
+                let move = corrections[frame]
+                for i in first..<end {
+                    let w = move.apply(SIMD3(Double(p[3 * i]), Double(p[3 * i + 1]), Double(p[3 * i + 2])))
+                    p[3 * i] = Float(w.x)
+                    p[3 * i + 1] = Float(w.y)
+                    p[3 * i + 2] = Float(w.z)
+                }
+            }
+        }
+        return moved
+    }
+}

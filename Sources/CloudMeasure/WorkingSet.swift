@@ -12,6 +12,9 @@ final class WorkingSet {
     /// The scan's points by frame, filed under these points; nil when the scan does not say
     /// which frame each came from.
     let framePoints: FramePoints?
+    /// What corrected poses leave of each plane's uncertainty (PoseRefinement); empty when the
+    /// poses were not corrected.
+    var poseTerms: [PoseRefinement.PlaneTerm] = []
     let inputCount: Int
     let finiteCount: Int
 
