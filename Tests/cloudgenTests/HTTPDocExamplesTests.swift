@@ -67,7 +67,7 @@ final class HTTPDocExamplesTests: XCTestCase {
             XCTAssertEqual(status, Self.expectedStatus(example), "\(example)\n\(run.stdout.prefix(500))")
             if example.contains("-F bundle=") {
                 ids["job"] = ServeProcess.json(Data(run.stdout.utf8))["id"] as? String
-            } else if example.contains("synthetic:") {
+            } else if example.contains("synthetic:"), example.contains("/v1/captures") {
                 ids["room"] = ServeProcess.json(Data(run.stdout.utf8))["id"] as? String
                 let warnings = ServeProcess.json(Data(run.stdout.utf8))["warnings"] as? [String]
                 XCTAssertEqual(warnings, [], "the page's simulated capture gives what it asks for: \(warnings ?? [])")
@@ -79,14 +79,15 @@ final class HTTPDocExamplesTests: XCTestCase {
         XCTAssertNotNil(ids["room"])
     }
 
-    /// What the page says each example answers: 201 for a capture, 202 for an archive, 204 for a
-    /// delete, 206 for a byte range, 200 for the rest.
+    /// What the page says each example answers: 201 for a capture or a stream, 202 for an archive,
+    /// 204 for a delete, 206 for a byte range, 200 for the rest.
     private static func expectedStatus(_ example: String) -> Int {
         if example.contains("-X DELETE") { return 204 }
         if example.contains("-F bundle=") { return 202 }
         if example.contains("/v1/captures"), example.contains(" -F ") || example.contains(" -d ") {
             return example.contains("-X PATCH") ? 200 : 201
         }
+        if example.contains("/v1/streams"), example.contains(" -d ") { return 201 }
         if example.contains(" -r ") { return 206 }
         return 200
     }
