@@ -1,6 +1,7 @@
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
 
 /// A connection that may become a WebSocket has no HTTP idle timeout until its first request
 /// head is whole: the upgrade handler reads that head before the HTTP handlers (and their idle
@@ -60,7 +61,37 @@ final class FirstHeadDeadline: ChannelInboundHandler, RemovableChannelHandler {
     }
 }
 
-/// `inner`'s connections, each with a `FirstHeadDeadline` in front.
+/// Answers a first request whose head the HTTP decoder refuses (a 200 KB header, too many
+/// fields): before the upgrade decision no HTTP handler is there to answer it, and the connection
+/// would hang. 431 for a head too large, 400 for the rest, then the connection closes. It steps
+/// aside once a first head has passed, leaving later requests to the HTTP handlers.
+final class FirstHeadErrors: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let isHead = if case .head = unwrapInboundIn(data) { true } else { false }
+        context.fireChannelRead(data)
+        if isHead { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
+    }
+
+    /// An upgraded connection carries WebSocket frames from here on, which are not this handler's.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        context.fireUserInboundEventTriggered(event)
+        if event is HTTPServerUpgradeEvents { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let parser = error as? HTTPParserError else { return context.fireErrorCaught(error) }
+        let status: HTTPResponseStatus = parser == .headerOverflow ? .requestHeaderFieldsTooLarge : .badRequest
+        let head = HTTPResponseHead(version: .http1_1, status: status, headers: ["Connection": "close", "Content-Length": "0"])
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+    }
+}
+
+/// `inner`'s connections, each with a `FirstHeadDeadline` in front and `FirstHeadErrors` behind.
 struct FirstHeadDeadlineChannel<Inner: ServerChildChannel>: ServerChildChannel {
     typealias Value = Inner.Value
     let inner: Inner
@@ -72,7 +103,13 @@ struct FirstHeadDeadlineChannel<Inner: ServerChildChannel>: ServerChildChannel {
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }
-        return inner.setup(channel: channel, logger: logger)
+        let value = inner.setup(channel: channel, logger: logger)
+        do {
+            try channel.pipeline.syncOperations.addHandler(FirstHeadErrors())
+        } catch {
+            return channel.eventLoop.makeFailedFuture(error)
+        }
+        return value
     }
 
     func handle(value: Value, logger: Logger) async {
