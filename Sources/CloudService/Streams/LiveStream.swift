@@ -19,14 +19,14 @@ final class LiveStream: @unchecked Sendable {
     private var framesIn = 0
     private var lastFrame: LiveFrame?
     private var pushing = false
-    private(set) var recorder: StreamRecorder?
+    private var recorder: StreamRecorder?
     /// Why the stream ended, when something other than its owner ended it.
     private var problem: String?
     private var ended = false
     /// Since when no one has pushed, watched or recorded (the stream ends after the idle time).
     private var idleSince: Date? = Date()
-    /// Stops the server-run source's task, when it has one.
-    var onEnd: (@Sendable () -> Void)?
+    /// Stops the server-run source's thread, when it has one.
+    private var onEnd: (@Sendable () -> Void)?
 
     init(id: StreamID, order: StreamOrder, maxViewers: Int) {
         self.id = id
@@ -137,6 +137,20 @@ final class LiveStream: @unchecked Sendable {
     }
 
     var endProblem: String? { lock.withLock { problem } }
+
+    /// What ending the stream must also stop (a server-run source).
+    func whenEnded(_ stop: @escaping @Sendable () -> Void) {
+        let endedAlready = lock.withLock {
+            onEnd = stop
+            return ended
+        }
+        if endedAlready { stop() }
+    }
+
+    /// Keeps `frame` in the recording, when one is going.
+    func record(_ frame: CapturedFrame) throws {
+        _ = try lock.withLock { recorder }?.append(frame)
+    }
 
     /// Starts keeping frames for a capture; false when a recording is already going.
     func startRecording(_ make: () throws -> StreamRecorder) throws -> Bool {

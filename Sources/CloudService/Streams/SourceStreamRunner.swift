@@ -13,7 +13,7 @@ enum SourceStreamRunner {
 
     static func start(_ stream: LiveStream, hub: StreamHub, fps: Double?) {
         let stop = StopFlag()
-        stream.onEnd = { stop.raise() }
+        stream.whenEnded { stop.raise() }
         let thread = Thread {
             do {
                 try run(stream, fps: fps, stop: stop)
@@ -49,7 +49,7 @@ enum SourceStreamRunner {
                 let now = StreamClock.now()
                 let frame = try stream.maker.make(
                     captured, index: index, capturedAt: now, received: now, range: stream.currentRange, jpeg: nil)
-                _ = try stream.recorder?.append(captured)
+                try stream.record(captured)
                 stream.publish(frame)
                 index += 1
             }

@@ -78,7 +78,7 @@ struct StreamSockets {
                                 bytes, intrinsics: { try calibration.intrinsics(forDepthWidth: $0, height: $1) },
                                 depthUnitsPerMetre: units, origin: origin)
                             if encoding != .standard { captured.depth = try Self.stored(captured.depth, encoding, units, origin) }
-                            _ = try stream.recorder?.append(captured)
+                            try stream.record(captured)
                             return try stream.maker.make(
                                 captured, index: header.frame, capturedAt: header.captured, received: received,
                                 range: stream.currentRange, jpeg: jpeg)
