@@ -7,21 +7,8 @@ import Foundation
 /// One frame a client pushes (`GET /v1/streams/{id}/push`): the depth payload, then the color
 /// payload when there is one.
 public struct PushHeader: Codable, Equatable, Sendable {
-    public struct Depth: Codable, Equatable, Sendable {
-        /// "png" (16-bit grayscale), "rvl" or "zstd" (DepthFrameCodec).
-        public var encoding: String
-        public var width: Int
-        public var height: Int
-        /// The payload's length.
-        public var bytes: Int
-
-        public init(encoding: String, width: Int, height: Int, bytes: Int) {
-            self.encoding = encoding
-            self.width = width
-            self.height = height
-            self.bytes = bytes
-        }
-    }
+    /// The depth payload: `encoding` "png" (16-bit grayscale), "rvl" or "zstd" (DepthFrameCodec).
+    public typealias Depth = StreamImage
 
     public struct Color: Codable, Equatable, Sendable {
         /// "jpeg".
@@ -61,20 +48,8 @@ public struct PushHeader: Codable, Equatable, Sendable {
 /// The stream's last message, when it ends for a reason other than its owner's DELETE, has
 /// `event` "problem" with `detail` saying why, and no payloads; the socket then closes.
 public struct LiveHeader: Codable, Equatable, Sendable {
-    public struct Image: Codable, Equatable, Sendable {
-        /// "png" or "jpeg".
-        public var encoding: String
-        public var width: Int
-        public var height: Int
-        public var bytes: Int
-
-        public init(encoding: String, width: Int, height: Int, bytes: Int) {
-            self.encoding = encoding
-            self.width = width
-            self.height = height
-            self.bytes = bytes
-        }
-    }
+    /// A picture payload: `encoding` "png" or "jpeg".
+    public typealias Image = StreamImage
 
     public var frame: Int
     public var captured: Int64
@@ -149,6 +124,22 @@ public struct ViewCamera: Codable, Equatable, Sendable {
         self.up = up
         self.width = width
         self.height = height
+    }
+}
+
+/// An image payload both sockets describe alike: its coding, its size in pixels and its length.
+public struct StreamImage: Codable, Equatable, Sendable {
+    public var encoding: String
+    public var width: Int
+    public var height: Int
+    /// The payload's length.
+    public var bytes: Int
+
+    public init(encoding: String, width: Int, height: Int, bytes: Int) {
+        self.encoding = encoding
+        self.width = width
+        self.height = height
+        self.bytes = bytes
     }
 }
 
