@@ -27,8 +27,35 @@ final class ConnectionHygieneTests: XCTestCase {
             for connection in stalled {
                 let (text, closed) = connection.receive(for: 30)
                 XCTAssertTrue(closed, "a half-sent request kept its connection (received \(text.debugDescription))")
+                XCTAssertTrue(text.hasPrefix("HTTP/1.1 408 "), text)
             }
         }
+        XCTAssertEqual(harness.errors.messages, [], "a client's half-sent request was logged as a server error")
+    }
+
+    /// A first request head the HTTP decoder refuses is answered (it used to hang behind the
+    /// WebSocket upgrade handler) and is the client's fault: no error in the server's log.
+    func testRefusedFirstHeadsAreAnsweredAndAreNotServerErrors() async throws {
+        let harness = try ServiceHarness()
+        defer { harness.remove() }
+        try await harness.test(.live) { client in
+            let port = try XCTUnwrap(client.port)
+            let heads = [
+                ("GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-A: a\u{0}b\r\n\r\n", "400"),
+                ("GET /healthz HTTP/1.1\r\nHost: localhost\r\nNo colon here\r\n\r\n", "400"),
+                ("GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Big: \(String(repeating: "a", count: 200_000))\r\n\r\n", "431")
+            ]
+            for (head, status) in heads {
+                let connection = try RawConnection(port: port)
+                try? connection.send(head)
+                let (text, closed) = connection.receive(for: 10)
+                XCTAssertTrue(text.hasPrefix("HTTP/1.1 \(status) "), text)
+                XCTAssertTrue(closed)
+            }
+            let after = try await client.execute(uri: "/healthz", method: .get)
+            XCTAssertEqual(after.status, .ok)
+        }
+        XCTAssertEqual(harness.errors.messages, [], "a client's malformed request was logged as a server error")
     }
 
     /// Bodies that stall until the idle timeout closes their connections are the clients' doing:

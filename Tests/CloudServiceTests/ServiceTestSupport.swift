@@ -28,18 +28,25 @@ struct ServiceHarness {
         try? FileManager.default.removeItem(at: data)
     }
 
-    static let logger: Logger = {
-        var logger = Logger(label: "cloudgen-test")
+    /// What the service logged at level error or above: a client's misbehaviour must not show up
+    /// there (operators alert on it, and `Tools/schemathesis/run` fails on it).
+    let errors = ErrorLog()
+
+    var logger: Logger {
+        let errors = errors
+        var logger = Logger(label: "cloudgen-test") { label in
+            MultiplexLogHandler([StreamLogHandler.standardError(label: label), errors])
+        }
         logger.logLevel = .warning
         return logger
-    }()
+    }
 
     /// Runs `body` against the service. Every answer it gets is checked for the data folder's
     /// path: no answer may show where the server keeps its files.
     func test<Value>(_ setup: TestingSetup = .router, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Value)
         async throws -> Value
     {
-        let app = try await CloudServer.application(configuration, logger: Self.logger)
+        let app = try await CloudServer.application(configuration, logger: logger)
         let folder = data.path
         return try await app.test(setup) { client in try await body(PathCheckingClient(base: client, hidden: folder)) }
     }
@@ -185,4 +192,24 @@ func redwoodArchive(in folder: URL) throws -> Data {
     tar.waitUntilExit()
     XCTAssertEqual(tar.terminationStatus, 0)
     return try Data(contentsOf: archive)
+}
+
+/// Keeps the messages logged at level error or critical.
+final class ErrorLog: LogHandler, @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .error
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        guard event.level >= .error else { return }
+        lock.withLock { lines.append("\(event.message) \(event.metadata ?? [:])") }
+    }
+
+    var messages: [String] { lock.withLock { lines } }
 }

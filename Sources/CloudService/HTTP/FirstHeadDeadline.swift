@@ -54,16 +54,26 @@ final class FirstHeadDeadline: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    /// Closes a connection whose first head never came whole. Closing outright would remove the
+    /// upgrade handler while it still waits for that head, and Hummingbird logs the promise it
+    /// then fails as a server error; told that the input ended, the upgrade handler closes the
+    /// connection itself, the way Hummingbird expects of a client that leaves.
+    static func endInput(of channel: any Channel) {
+        channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        channel.close(promise: nil)
+    }
+
     private func start(_ context: ChannelHandlerContext) {
         guard timer == nil else { return }
         let channel = context.channel
-        timer = context.eventLoop.scheduleTask(in: deadline) { channel.close(promise: nil) }
+        timer = context.eventLoop.scheduleTask(in: deadline) { Self.endInput(of: channel) }
     }
 }
 
 /// Answers a first request whose head the HTTP decoder refuses (a 200 KB header, too many
 /// fields): before the upgrade decision no HTTP handler is there to answer it, and the connection
-/// would hang. 431 for a head too large, 400 for the rest, then the connection closes. It steps
+/// would hang. 431 for a head too large, 408 for one cut short by `FirstHeadDeadline`, 400 for
+/// the rest, then the connection closes. It steps
 /// aside once a first head has passed, leaving later requests to the HTTP handlers.
 final class FirstHeadErrors: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
@@ -84,10 +94,18 @@ final class FirstHeadErrors: ChannelInboundHandler, RemovableChannelHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard let parser = error as? HTTPParserError else { return context.fireErrorCaught(error) }
-        let status: HTTPResponseStatus = parser == .headerOverflow ? .requestHeaderFieldsTooLarge : .badRequest
+        let status: HTTPResponseStatus =
+            switch parser {
+            case .headerOverflow: .requestHeaderFieldsTooLarge
+            // The input ended inside the head: the deadline ran out (or the client half-closed).
+            case .invalidEOFState: .requestTimeout
+            default: .badRequest
+            }
         let head = HTTPResponseHead(version: .http1_1, status: status, headers: ["Connection": "close", "Content-Length": "0"])
         context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+            FirstHeadDeadline.endInput(of: context.channel)
+        }
     }
 }
 
