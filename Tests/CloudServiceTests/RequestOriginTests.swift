@@ -105,6 +105,40 @@ final class RequestOriginTests: XCTestCase {
         }
     }
 
+    /// Behind a proxy that ends TLS (Docs/deploy.md's nginx), the server's own page is an https
+    /// origin for the Host the proxy passes on: it may upload and open streams, and the links a
+    /// stream's answer gives are wss:// and https:// for the client that came over TLS.
+    func testTheOwnPageBehindATLSProxyIsTheServersOwn() async throws {
+        let harness = try ServiceHarness { $0.allowedHosts = ["scans.example"] }
+        defer { harness.remove() }
+        try await harness.test(.live) { client in
+            let port = try XCTUnwrap(client.port)
+            // As nginx passes a request on: the public Host, the page's https origin, the scheme.
+            func proxied(_ method: String, _ path: String, origin: String, body: String = "") throws -> (Int?, String) {
+                let connection = try RawConnection(port: port)
+                try connection.send(
+                    "\(method) \(path) HTTP/1.1\r\nHost: scans.example\r\nOrigin: \(origin)\r\nX-Forwarded-Proto: https\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+                let text = connection.receive(for: 10).text
+                return (RawConnection.status(of: text), String(text[(text.range(of: "\r\n\r\n")?.upperBound ?? text.endIndex)...]))
+            }
+            let (status, body) = try proxied(
+                "POST", "/v1/streams", origin: "https://scans.example", body: #"{"source": "synthetic", "fps": 1}"#)
+            XCTAssertEqual(status, 201, body)
+            let answer = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+            let id = try XCTUnwrap(answer["id"] as? String)
+            XCTAssertEqual(answer["push_url"] as? String, "wss://scans.example/v1/streams/\(id)/push")
+            XCTAssertEqual(answer["live_url"] as? String, "wss://scans.example/v1/streams/\(id)/live")
+            XCTAssertEqual(answer["page"] as? String, "https://scans.example/live/\(id)")
+
+            // Another https origin is still foreign, and so is the own name on another port.
+            for origin in ["https://attacker.example", "https://scans.example:8443"] {
+                XCTAssertEqual(try proxied("DELETE", "/v1/streams/\(id)", origin: origin).0, 403, origin)
+            }
+            XCTAssertEqual(try proxied("DELETE", "/v1/streams/\(id)", origin: "https://scans.example").0, 204)
+        }
+    }
+
     func testOriginsAreCheckedAtStart() {
         var configuration = ServiceConfiguration(port: 0, dataDirectory: "/nonexistent")
         configuration.allowedOrigins = ["scans.example"]

@@ -57,13 +57,22 @@ struct RequestOrigins: Sendable {
         // page's origin, an http(s) one or "null", is a page's.)
         let pageOrigin = origin.map { $0 == "null" || $0.hasPrefix("http://") || $0.hasPrefix("https://") } ?? false
         if Self.changesState(request.method) || (Self.isWebSocketUpgrade(request) && pageOrigin), let origin,
-            origin != authority.map({ "http://\($0.lowercased())" })
+            !Self.isOwn(origin: origin, authority: authority)
         {
             throw Problem(
                 .forbidden,
                 "a \(request.method.rawValue) from the page of \(MessageTextShort.of(origin)) is refused: only the server's own page, or an origin given with --allow-origin, may change captures"
             )
         }
+    }
+
+    /// Whether `origin` is the server's own page: the Host the request names, over http, or over
+    /// https when a proxy in front (nginx, Docs/deploy.md) ends TLS and passes the Host on.
+    static func isOwn(origin: String, authority: String?) -> Bool {
+        guard let authority else { return false }
+        let own = normalised(origin: "http://\(authority)")
+        let ownOverTLS = normalised(origin: "https://\(authority)")
+        return origin == own || origin == ownOverTLS
     }
 
     /// The CORS headers an answer to an allowed origin carries.

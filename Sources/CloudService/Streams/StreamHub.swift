@@ -1,5 +1,6 @@
 import CloudCore
 import Foundation
+import HTTPTypes
 import Hummingbird
 import ServiceLifecycle
 
@@ -91,14 +92,20 @@ final class StreamHub: Service, @unchecked Sendable {
 struct StreamLinks {
     /// `host:port` as the request's Host named it, else the address the server listens on.
     let authority: String
+    /// Whether the client reached the server over TLS: a proxy in front that ends TLS says so in
+    /// `X-Forwarded-Proto` (the links only go back to the client that sent it).
+    let secure: Bool
 
     init(_ request: Request, listening: ListeningAddress) {
         authority = request.head.authority ?? listening.authority
+        secure = request.headers[Self.forwardedProto]?.lowercased() == "https"
     }
 
-    func push(_ id: StreamID) -> String { "ws://\(authority)/v1/streams/\(id)/push" }
-    func live(_ id: StreamID) -> String { "ws://\(authority)/v1/streams/\(id)/live" }
-    func page(_ id: StreamID) -> String { "http://\(authority)/live/\(id)" }
+    func push(_ id: StreamID) -> String { "\(secure ? "wss" : "ws")://\(authority)/v1/streams/\(id)/push" }
+    func live(_ id: StreamID) -> String { "\(secure ? "wss" : "ws")://\(authority)/v1/streams/\(id)/live" }
+    func page(_ id: StreamID) -> String { "\(secure ? "https" : "http")://\(authority)/live/\(id)" }
+
+    private static let forwardedProto = HTTPField.Name("X-Forwarded-Proto")!
 }
 
 /// Where the server listens, once it does (port 0 is known only then): what a stream's links
