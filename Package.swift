@@ -11,7 +11,8 @@ import PackageDescription
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
 let shimLibraryDir = "\(root)/CShims/build"
 
-// The simulated camera and the room measurement are optimised in debug builds too: the tests
+// The simulated camera, the room measurement and the geometry they run on (CloudCore's poses,
+// vectors and colour conversion, CloudPCL's planes) are optimised in debug builds too: the tests
 // simulate and measure dozens of rooms, which unoptimised code takes ten minutes of CI for.
 let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
@@ -37,7 +38,7 @@ let package = Package(
     ],
     targets: [
         // CloudCore imports no Foundation, so nothing autolinks libm for its rounding and square roots.
-        .target(name: "CloudCore", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "CloudCore", swiftSettings: optimizedInDebug, linkerSettings: [.linkedLibrary("m")]),
         // The one status (a code and a one-line message) every C target reports through, and the one
         // way each opens a library on first use (dlopen); the PCL shim's CMake build includes it too.
         .target(name: "CStatus", linkerSettings: [.linkedLibrary("dl")]),
@@ -65,6 +66,7 @@ let package = Package(
         .target(
             name: "CloudPCL",
             dependencies: ["CloudCore", "SafeIO", "CShims"],
+            swiftSettings: optimizedInDebug,
             linkerSettings: [
                 .unsafeFlags([
                     "-Xlinker", "-rpath", "-Xlinker", "$ORIGIN/../lib/cloudgen",
