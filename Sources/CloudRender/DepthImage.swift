@@ -35,9 +35,11 @@ public enum DepthImage {
         let bar = ScaleBar(range: range, width: w)
         var canvas = Canvas(width: w, height: h + bar.height, background: SIMD3(0, 0, 0))
         let weight = blend ?? 1
-        for y in 0..<h {
-            for x in 0..<w {
-                let (dx, dy) = (x / factor, y / factor)
+        // Each depth pixel's colour is worked out once and then repeated over its factor x factor
+        // block: a phone's 256x192 map is drawn at 768x576, nine pixels per depth value.
+        var row = [UInt8](repeating: 0, count: 3 * w)
+        for dy in 0..<depth.height {
+            for dx in 0..<depth.width {
                 let d = depth.metres[dy * depth.width + dx]
                 let under = color.map { c -> SIMD3<Float> in
                     let (cx, cy) = (dx * c.width / depth.width, dy * c.height / depth.height)
@@ -49,7 +51,15 @@ public enum DepthImage {
                     let jet = Colormap.jet(1 - Shading.fraction(d, of: range))
                     out = out * (1 - weight) + SIMD3(Float(jet.x), Float(jet.y), Float(jet.z)) * weight
                 }
-                canvas.set(x, y, SIMD3(UInt8(out.x.rounded()), UInt8(out.y.rounded()), UInt8(out.z.rounded())))
+                let pixel = SIMD3(UInt8(out.x.rounded()), UInt8(out.y.rounded()), UInt8(out.z.rounded()))
+                for x in dx * factor..<(dx + 1) * factor {
+                    row[3 * x] = pixel.x
+                    row[3 * x + 1] = pixel.y
+                    row[3 * x + 2] = pixel.z
+                }
+            }
+            for y in dy * factor..<(dy + 1) * factor {
+                canvas.rgb.replaceSubrange(3 * y * w..<3 * (y + 1) * w, with: row)
             }
         }
         bar.draw(into: &canvas, top: h)
