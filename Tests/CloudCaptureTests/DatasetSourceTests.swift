@@ -1,8 +1,9 @@
-import CloudCapture
 import CloudCore
 import Foundation
 import SharedTestData
 import XCTest
+
+@testable import CloudCapture
 
 /// Shared by the Dataset*Tests: the real frames in ../shared/data, scratch folders laid out like
 /// the datasets, and the cloud a source's frames give.
@@ -168,7 +169,8 @@ final class DatasetSourceTests: XCTestCase {
         XCTAssertEqual(first.color?.layout, .rgb8)
         var count = 1
         while let frame = try source.nextFrame() {
-            XCTAssertEqual(frame.timestamp, Double(count))
+            // A Redwood folder holds no times: frames are timed at 30 a second, Kinect-class cameras' rate.
+            XCTAssertEqual(frame.timestamp, Double(count) / 30)
             XCTAssertNotNil(frame.pose)
             count += 1
         }
@@ -212,6 +214,27 @@ final class DatasetSourceTests: XCTestCase {
         let frame = try XCTUnwrap(mixed.nextFrame())
         XCTAssertEqual(frame.intrinsics, CameraIntrinsics(fx: 525, fy: 525, cx: 320, cy: 240, referenceWidth: 640, referenceHeight: 480))
         XCTAssertEqual(frame.depth.encoding, .uint16(unitsPerMetre: 1000))
+    }
+
+    /// The grabber names frames by their capture time: the frames are timed by it (seconds, as if
+    /// UTC), so that a stream pushes the recording at its pace; other names are timed at 30 a second.
+    func testPCLGrabberFramesAreTimedByTheirNames() throws {
+        let source = try DatasetFixture.open("pclgrabber:\(DatasetFixture.path("pcl-grabber"))")
+        let first = try XCTUnwrap(source.nextFrame())
+        let second = try XCTUnwrap(source.nextFrame())
+        // Python: datetime(2012, 12, 14, 14, 22, 55, 814212, tzinfo=timezone.utc).timestamp()
+        XCTAssertEqual(first.timestamp, 1_355_494_975.814_212, accuracy: 1e-6)
+        XCTAssertEqual(second.timestamp - first.timestamp, 0.254_471, accuracy: 1e-6)
+
+        XCTAssertEqual(PCLGrabberTimes.seconds(name: "frame_19700101T000001"), 1)
+        XCTAssertEqual(PCLGrabberTimes.seconds(name: "frame_20000229T235959.5"), 951_868_799.5)
+        for odd in [
+            "frame_20121214T142255.", "frame_20121314T142255", "frame_2012121T4142255", "scan_20121214T142255", "frame_20121214T14225x"
+        ] {
+            XCTAssertNil(PCLGrabberTimes.seconds(name: odd), odd)
+        }
+        XCTAssertEqual(PCLGrabberTimes.seconds(names: ["a", "frame_19700101T000001"]), [0, 1.0 / 30])
+        XCTAssertEqual(PCLGrabberTimes.seconds(names: ["frame_19700101T000002", "frame_19700101T000001"]), [0, 1.0 / 30])
     }
 
     /// A depth image and a smaller color image of one camera: each point back-projects through the

@@ -76,6 +76,8 @@ final class Record3DSourceTests: XCTestCase {
             (original.replacingOccurrences(of: "\"w\": 320", with: "\"w\": true"), "'w' is not an image size"),
             (original.replacingOccurrences(of: "\"dh\"", with: "\"dheight\""), "one of 'dw' and 'dh' without the other"),
             (original.replacingOccurrences(of: "\"fps\": 60", with: "\"fps\": 60, \"w\": 320"), "appears twice"),
+            (original.replacingOccurrences(of: "\"fps\": 60", with: "\"fps\": 0"), "'fps' is not a frame rate"),
+            (original.replacingOccurrences(of: "\"fps\": 60", with: "\"fps\": \"60\""), "'fps' is not a frame rate"),
             (original.replacingCharacters(in: poses, with: "], [0, 0, 0, 0, 1, 2, 3]]}"), "poses[3] has a zero quaternion"),
             (original.replacingCharacters(in: poses, with: "], [0, 0, 0, 1, 0, 0]]}"), "poses[3] is not 7 numbers"),
             (original.replacingOccurrences(of: "\"poses\"", with: "\"pose\""), "no 'poses'"),
@@ -179,7 +181,8 @@ final class Record3DSourceTests: XCTestCase {
         XCTAssertEqual(source.knownFrameCount, 2)
         for number in [0, 2] {
             let frame = try XCTUnwrap(try source.nextFrame())
-            XCTAssertEqual(frame.timestamp, Double(number), "frame \(number) keeps its number")
+            // metadata.json's fps (60) times the frames: frame N at N / 60 s.
+            XCTAssertEqual(frame.timestamp, Double(number) / 60, "frame \(number) keeps its number and its time")
             XCTAssertEqual(frame.pose, fullFrames[number].pose)
             let (kept, keptColors) = try worldPoints(frame)
             let (whole, wholeColors) = try worldPoints(fullFrames[number])

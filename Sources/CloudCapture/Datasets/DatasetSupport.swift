@@ -96,6 +96,11 @@ enum IntrinsicsOrigin {
 
 /// One frame of a dataset, located and checked at open time, read when it is delivered.
 struct DatasetFrame {
+    /// The rate assumed for recordings that carry no times (Redwood folders, Record3D exports
+    /// without `fps`): Kinect-class cameras deliver 30 frames a second. A frame's timestamp stays
+    /// seconds, as `RGBDFrame` promises, so that a stream pushes a recording at its pace.
+    static let nominalFrameRate = 30.0
+
     var depthPath: String
     var colorPath: String?
     var intrinsics: IntrinsicsOrigin

@@ -60,6 +60,7 @@ public final class PCLGrabberSource: DatasetSource {
         if let given, frames.contains(where: { DatasetFiles.isFile($0.xmlPath) }) {
             warnings.append(CloudWarning(source, "using \(option: "intrinsics", file: given.path) instead of each frame's XML"))
         }
+        let times = PCLGrabberTimes.seconds(names: frames.map(\.name))
         var plans: [DatasetFrame] = []
         for (i, frame) in frames.enumerated() {
             let file: IntrinsicsFile
@@ -86,7 +87,7 @@ public final class PCLGrabberSource: DatasetSource {
             plans.append(
                 DatasetFrame(
                     depthPath: frame.depthPath, colorPath: frame.colorPath, intrinsics: .file(file),
-                    depthEncoding: .standard, unitsPerMetre: units, pose: nil, timestamp: Double(i)))
+                    depthEncoding: .standard, unitsPerMetre: units, pose: nil, timestamp: times[i]))
         }
         queue = FrameQueue(plans)
         self.warnings = warnings

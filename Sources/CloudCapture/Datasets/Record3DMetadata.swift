@@ -9,7 +9,9 @@ import CloudCore
 /// - `poses`: one `[qx, qy, qz, qw, px, py, pz]` per frame, camera-to-world, the quaternion's
 ///   scalar last, in OpenGL's camera axes (x right, y up, z towards the viewer).
 ///
-/// Other keys (fps, initPose, frameTimestamps, cameraType, perFrameIntrinsicCoeffs) are not read.
+/// - `fps` (optional): the frame rate, which times the frames (frame N at N / fps seconds).
+///
+/// Other keys (initPose, frameTimestamps, cameraType, perFrameIntrinsicCoeffs) are not read.
 struct Record3DMetadata {
     /// A pose is seven numbers of some 20 characters: an hour at 60 frames per second fits 64 MiB.
     static let maxBytes = 64 << 20
@@ -20,6 +22,8 @@ struct Record3DMetadata {
     var depthSize: (width: Int, height: Int)?
     /// Camera-to-world in cloudgen's camera axes (x right, y down, z forward), one per frame.
     var poses: [Pose]
+    /// Frames a second: `fps`, else `DatasetFrame.nominalFrameRate`.
+    var frameRate: Double
 
     init(path: String) throws {
         func bad(_ problem: String) -> CloudError { .badInput(.file(path), "\(problem)") }
@@ -55,6 +59,12 @@ struct Record3DMetadata {
         case let (dw?, dh?): depthSize = (dw, dh)
         case (nil, nil): depthSize = nil
         default: throw bad("one of 'dw' and 'dh' without the other")
+        }
+
+        switch object["fps"] {
+        case nil: frameRate = DatasetFrame.nominalFrameRate
+        case .number(let fps)? where fps.isFinite && fps > 0 && fps <= 1000: frameRate = fps
+        default: throw bad("'fps' is not a frame rate (a number of frames a second, above 0 and at most 1000)")
         }
 
         guard let entry = object["poses"] else { throw bad("no 'poses' (a camera pose per frame)") }

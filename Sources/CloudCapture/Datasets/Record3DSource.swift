@@ -75,7 +75,8 @@ public final class Record3DSource: DatasetSource {
             Record3DFrame(
                 depthPath: DatasetFiles.join(depthFolder, depthFiles[index]!),
                 colorPath: DatasetFiles.join(colorFolder, colorFiles[index]!),
-                intrinsics: metadata.intrinsics, depthSize: metadata.depthSize, pose: metadata.poses[index], timestamp: Double(index))
+                intrinsics: metadata.intrinsics, depthSize: metadata.depthSize, pose: metadata.poses[index],
+                timestamp: Double(index) / metadata.frameRate)
         }
         frameCount = frames.count
     }

@@ -89,7 +89,7 @@ public final class RedwoodSource: DatasetSource {
             depths.indices.map { i in
                 DatasetFrame(
                     depthPath: depths[i], colorPath: colors[i], intrinsics: .file(file), depthEncoding: .standard,
-                    unitsPerMetre: units, pose: poses?[i], timestamp: Double(i))
+                    unitsPerMetre: units, pose: poses?[i], timestamp: Double(i) / DatasetFrame.nominalFrameRate)
             })
         self.warnings = warnings
     }
