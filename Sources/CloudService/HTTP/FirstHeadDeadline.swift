@@ -6,9 +6,9 @@ import NIOHTTP1
 /// A connection that may become a WebSocket has no HTTP idle timeout until its first request
 /// head is whole: the upgrade handler reads that head before the HTTP handlers (and their idle
 /// timeout) are added, so 20 clients trickling half a header each would hold 20 connections for
-/// good. This closes a connection whose first head has not ended ("\r\n\r\n") within the idle
-/// timeout, then steps aside; later requests are the HTTP handlers' to time, a WebSocket's its
-/// pings'.
+/// good. This ends a connection whose first head has not ended ("\r\n\r\n") within the idle
+/// timeout (the cut head then gets 408 from `FirstHeadErrors`), then steps aside; later requests
+/// are the HTTP handlers' to time, a WebSocket's its pings'.
 final class FirstHeadDeadline: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -73,8 +73,8 @@ final class FirstHeadDeadline: ChannelInboundHandler, RemovableChannelHandler {
 /// Answers a first request whose head the HTTP decoder refuses (a 200 KB header, too many
 /// fields): before the upgrade decision no HTTP handler is there to answer it, and the connection
 /// would hang. 431 for a head too large, 408 for one cut short by `FirstHeadDeadline`, 400 for
-/// the rest, then the connection closes. It steps
-/// aside once a first head has passed, leaving later requests to the HTTP handlers.
+/// the rest, then the connection closes. It steps aside once a first head has passed, leaving
+/// later requests to the HTTP handlers.
 final class FirstHeadErrors: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
