@@ -50,6 +50,11 @@ enum VerticalPlanes {
     static let tallColumn = 0.15
     static let tallEnough = 1.5
     static let maxColumnGap = 1.0
+    /// Neighbouring columns whose points stand farther apart across the plane than this are two
+    /// surfaces in one slab (a corridor's wall 17-21 cm behind a wall's line, seen through a
+    /// doorway beside it), not one wall: a column's mean is over hundreds of points, a few
+    /// millimetres even at a Kinect's 6 m.
+    static let maxColumnStep = 0.08
     /// Coplanar pieces: normals within this angle and centroids within the inlier distance.
     static let coplanarAngle = 3 * Double.pi / 180
 
@@ -138,9 +143,9 @@ enum VerticalPlanes {
         }
         if facing < 0 { normal = -normal }
         let along = cross(up, normal)
-        let points = fitted.inliers.map { i -> (t: Double, h: Double) in
+        let points = fitted.inliers.map { i -> (t: Double, h: Double, across: Double) in
             let p = set.points[Int(i)]
-            return (dot(p - centroid, along), dot(p, up) - base)
+            return (dot(p - centroid, along), dot(p, up) - base, dot(p - centroid, normal))
         }.sorted { $0.t < $1.t }
         let heights = points.map(\.h).sorted()
         let cut = heights.count / 200
@@ -152,14 +157,21 @@ enum VerticalPlanes {
         let columns = Int(((points[points.count - 1].t - first) / column).rounded(.down)) + 1
         var columnTop = [Double](repeating: -.infinity, count: columns)
         var columnCount = [Int](repeating: 0, count: columns)
+        var columnAcross = [[Double]](repeating: [], count: columns)
         for p in points {
             let k = Int((p.t - first) / column)
             columnTop[k] = max(columnTop[k], p.h)
             columnCount[k] += 1
+            columnAcross[k].append(p.across)
         }
+        // Medians: a phone's mixed pixels at a shelf's edge pull a column's mean off its wall.
+        let columnMedian = columnAcross.map { $0.isEmpty ? 0 : $0.sorted()[$0.count / 2] }
+        func across(_ k: Int) -> Double { columnMedian[k] }
         var stretches: [(first: Int, last: Int, count: Int)] = []
         for k in 0..<columns where columnTop[k] >= min(top - tallColumn, tallEnough) {
-            if let last = stretches.last, Double(k - last.last) * column <= maxColumnGap {
+            if let last = stretches.last, Double(k - last.last) * column <= maxColumnGap,
+                abs(across(k) - across(last.last)) <= maxColumnStep
+            {
                 stretches[stretches.count - 1] = (last.first, k, last.count + columnCount[k])
             } else {
                 stretches.append((k, k, columnCount[k]))
