@@ -30,14 +30,14 @@ enum OptionSources {
         let catalog = OptionCatalog(Command.self)
         let given = givenValues(in: arguments, catalog: catalog)
 
-        var fromEnvironment: [String: (values: [String], origin: String)] = [:]
+        var fromEnvironment: [String: [String]] = [:]
         for key in catalog.options.keys.sorted() where key != configKey {
             let name = environmentName(of: key)
             guard let value = environment[name], let kind = catalog.options[key] else { continue }
             // One variable holds all of a repeatable option's values: "a,b".
             let values = kind == .valued(repeating: true) ? value.split(separator: ",").map(String.init) : [value]
             for value in values { try check(key, value, kind: kind, for: Command.self, origin: "\(name)=\(value)") }
-            fromEnvironment[key] = (values, name)
+            fromEnvironment[key] = values
         }
 
         var fromFile: [String: [String]] = [:]
@@ -47,7 +47,7 @@ enum OptionSources {
 
         var injected: [String] = []
         for key in catalog.options.keys.sorted() where key != configKey && given[key] == nil {
-            guard let values = fromEnvironment[key]?.values ?? fromFile[key], let kind = catalog.options[key] else { continue }
+            guard let values = fromEnvironment[key] ?? fromFile[key], let kind = catalog.options[key] else { continue }
             for value in values { injected += tokens(key, value, kind: kind) ?? [] }
         }
         return injected + arguments
