@@ -27,7 +27,13 @@ struct Cloudgen: ParsableCommand {
         do {
             // ArgumentParser has no options with an optional value: `--normals` alone is spelled
             // out with its default first.
-            var command = try parseAsRoot(FilterFlags.withOptionalValues(Array(CommandLine.arguments.dropFirst())))
+            var arguments = FilterFlags.withOptionalValues(Array(CommandLine.arguments.dropFirst()))
+            if arguments.first == "serve" {
+                arguments =
+                    try ["serve"]
+                    + OptionSources.merged(Array(arguments.dropFirst()), for: Serve.self, environment: ProcessInfo.processInfo.environment)
+            }
+            var command = try parseAsRoot(arguments)
             try command.run()
         } catch let error as CloudError {
             Console.fail(error.message, status: error.exitStatus)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CloudCore
 import CloudService
 import Foundation
 
@@ -8,7 +9,17 @@ struct Serve: ParsableCommand {
         discussion: """
             Prints the URL it listens on, then serves until SIGTERM or Ctrl-C, which finish the requests in flight first.
             Listening beyond this machine (--host other than 127.0.0.1) needs --token-file.
+            Every option can also be set by an environment variable (CLOUDGEN_MAX_UPLOAD_MB for --max-upload-mb; \
+            a repeatable option's values separated by commas) or a line of the --config file; \
+            the command line wins over the environment, which wins over the file.
             """)
+
+    // Read before parsing, by OptionSources; declared here for the help and so that the parser accepts it.
+    @Option(
+        help: ArgumentHelp(
+            "A file of `key = value` lines, keys being these options' names without '--' (# starts a comment line).",
+            valueName: "file"))
+    var config: String?
 
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
@@ -70,31 +81,45 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("Viewers of one stream at once; more are closed with code 1013.", valueName: "n"))
     var maxViewers = 32
 
-    func run() throws {
+    /// Each value on its own (the host and token rule waits for run): OptionSources checks a
+    /// config file's lines one by one through this, to name the line at fault.
+    func validate() throws {
+        do {
+            try configuration(token: nil).validateValues()
+        } catch let error as CloudError {
+            throw ValidationError(error.message)
+        }
+    }
+
+    private func configuration(token: String?) throws -> ServiceConfiguration {
         guard (1...1 << 20).contains(maxUploadMb) else {
-            throw ValidationError("--max-upload-mb \(maxUploadMb): needs 1...1048576")
+            throw CloudError.badInput("--max-upload-mb \(maxUploadMb): needs 1...1048576")
         }
         var configuration = ServiceConfiguration(
             host: host, port: port, dataDirectory: data, maxUploadBytes: maxUploadMb << 20,
-            workers: workers ?? ProcessInfo.processInfo.activeProcessorCount,
-            token: try tokenFile.map(ServiceConfiguration.readToken), allowedDirectories: allowDir)
+            workers: workers ?? ProcessInfo.processInfo.activeProcessorCount, token: token, allowedDirectories: allowDir)
         configuration.allowedHosts = allowHost
         configuration.allowedOrigins = allowOrigin
         configuration.maxRequestSeconds = maxRequestSeconds
         if let maxRequestMemoryMb {
             guard (64...1 << 24).contains(maxRequestMemoryMb) else {
-                throw ValidationError("--max-request-memory-mb \(maxRequestMemoryMb): needs 64...16777216")
+                throw CloudError.badInput("--max-request-memory-mb \(maxRequestMemoryMb): needs 64...16777216")
             }
             configuration.maxRequestMemoryBytes = maxRequestMemoryMb << 20
         }
         configuration.idleTimeoutSeconds = idleTimeout
         configuration.maxConnections = maxConnections
         guard (1...1 << 24).contains(derivedCacheMb) else {
-            throw ValidationError("--derived-cache-mb \(derivedCacheMb): needs 1...16777216")
+            throw CloudError.badInput("--derived-cache-mb \(derivedCacheMb): needs 1...16777216")
         }
         configuration.derivedCacheBytes = derivedCacheMb << 20
         configuration.streams.maxStreams = maxStreams
         configuration.streams.maxViewers = maxViewers
+        return configuration
+    }
+
+    func run() throws {
+        let configuration = try configuration(token: try tokenFile.map(ServiceConfiguration.readToken))
         // The CLI's main is synchronous; the server runs on Swift's concurrency pool meanwhile.
         let outcome = ServeOutcome()
         let finished = DispatchSemaphore(value: 0)

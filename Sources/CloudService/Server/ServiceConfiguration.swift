@@ -55,6 +55,16 @@ public struct ServiceConfiguration: Sendable {
 
     /// Refuses what would expose the service or cannot work, each with the flag to change.
     public func validate() throws {
+        try validateValues()
+        if !Self.isLoopback(host) && token == nil {
+            throw CloudError.badInput(
+                "--host \(host): listening beyond this machine needs --token-file FILE (a bearer token every request must carry)")
+        }
+    }
+
+    /// Refuses each value that cannot work whatever the others are: what one line of a config
+    /// file can be blamed for (`validate` adds the rule that ties the host to the token).
+    public func validateValues() throws {
         guard (0...65535).contains(port) else { throw CloudError.badInput("--port \(port): needs 0...65535 (0 picks a free port)") }
         guard workers >= 1 && workers <= 256 else { throw CloudError.badInput("--workers \(workers): needs 1...256") }
         guard maxUploadBytes >= 1 << 20 else { throw CloudError.badInput("--max-upload-mb: needs at least 1") }
@@ -80,10 +90,6 @@ public struct ServiceConfiguration: Sendable {
             throw CloudError.badInput(
                 "--allow-origin \(MessageTextShort.of(origin)): needs an origin as browsers send it, e.g. https://scans.example:8443 (scheme, name, port; no path)"
             )
-        }
-        if !Self.isLoopback(host) && token == nil {
-            throw CloudError.badInput(
-                "--host \(host): listening beyond this machine needs --token-file FILE (a bearer token every request must carry)")
         }
     }
 
