@@ -37,6 +37,29 @@ public enum CloudWriter {
         _ cloud: PointCloud, to path: String, format: CloudFileFormat, viewpoint: Pose? = nil,
         relativeUnits: Bool = false
     ) throws -> Int {
+        let layout = try layout(cloud, path: path, viewpoint: viewpoint, relativeUnits: relativeUnits)
+        try AtomicFile.write(path) { temporary in
+            let sink = try FileSink(path: temporary, destination: path)
+            switch format {
+            case let .ply(encoding): try PLYEncoder(layout: layout, ascii: encoding == .ascii).write(to: sink)
+            case let .pcd(encoding): try PCDEncoder(layout: layout, encoding: encoding).write(to: sink, path: path)
+            }
+            try sink.finish()
+        }
+        return layout.recordCount
+    }
+
+    /// The points and bytes `write` would give `cloud` as binary PLY (the same checks, nothing
+    /// written): the service counts an upload's cloud at once and writes it on first download.
+    public static func binaryPLYSize(
+        _ cloud: PointCloud, for path: String, viewpoint: Pose? = nil, relativeUnits: Bool = false
+    ) throws -> (points: Int, bytes: Int) {
+        let layout = try layout(cloud, path: path, viewpoint: viewpoint, relativeUnits: relativeUnits)
+        return (layout.recordCount, PLYEncoder(layout: layout, ascii: false).binaryBytes)
+    }
+
+    /// The records of `cloud` as `path` would hold them; refuses a cloud with nothing to write.
+    private static func layout(_ cloud: PointCloud, path: String, viewpoint: Pose?, relativeUnits: Bool) throws -> RecordLayout {
         guard cloud.count <= CloudFileLimits.maxPoints else {
             throw CloudError.badInput(
                 .file(path), "\(cloud.count) points is more than cloudgen writes (at most \(CloudFileLimits.maxPoints))")
@@ -47,15 +70,6 @@ public enum CloudWriter {
         guard organized || finite > 0 else {
             throw CloudError.badInput(.file(path), "the cloud has no point with finite coordinates, so there is nothing to write")
         }
-        let layout = RecordLayout(cloud: cloud, viewpoint: viewpoint.map { $0.viewpoint }, relativeUnits: relativeUnits, finite: finite)
-        try AtomicFile.write(path) { temporary in
-            let sink = try FileSink(path: temporary, destination: path)
-            switch format {
-            case let .ply(encoding): try PLYEncoder(layout: layout, ascii: encoding == .ascii).write(to: sink)
-            case let .pcd(encoding): try PCDEncoder(layout: layout, encoding: encoding).write(to: sink, path: path)
-            }
-            try sink.finish()
-        }
-        return organized ? cloud.count : finite
+        return RecordLayout(cloud: cloud, viewpoint: viewpoint.map { $0.viewpoint }, relativeUnits: relativeUnits, finite: finite)
     }
 }

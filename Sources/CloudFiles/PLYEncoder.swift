@@ -21,6 +21,11 @@ struct PLYEncoder {
         }
     }
 
+    /// The size of the binary file `write` makes, without making it.
+    var binaryBytes: Int {
+        header.utf8.count + layout.recordCount * layout.binaryRecordBytes(packedColor: false)
+    }
+
     private var header: String {
         var h = "ply\nformat \(ascii ? "ascii" : "binary_little_endian") 1.0\n"
         if layout.viewpoint != nil { h += "comment cloudgen viewpoint \(layout.viewpointText)\n" }

@@ -35,12 +35,22 @@ struct RecordLayout {
             .joined(separator: " ")
     }
 
+    /// The bytes of one binary record's color (`writeBinaryRecords`).
+    private func binaryColorBytes(packedColor packed: Bool) -> Int {
+        hasColors ? (packed ? 4 : 3) : 0
+    }
+
+    /// The bytes of one binary record (`writeBinaryRecords`).
+    func binaryRecordBytes(packedColor packed: Bool) -> Int {
+        12 + binaryColorBytes(packedColor: packed) + (hasNormals ? 16 : 0)
+    }
+
     /// Little-endian records of x y z, the color (PLY's uchar r g b, or with `packedColor` PCD's
     /// 32-bit 0x00RRGGBB), nx ny nz curvature (0 when the cloud has none), packed a sink's buffer
     /// at a time.
     func writeBinaryRecords(to sink: FileSink, packedColor packed: Bool) throws {
-        let colorBytes = hasColors ? (packed ? 4 : 3) : 0
-        let step = 12 + colorBytes + (hasNormals ? 16 : 0)
+        let colorBytes = binaryColorBytes(packedColor: packed)
+        let step = binaryRecordBytes(packedColor: packed)
         let perChunk = FileSink.bufferBytes / step
         try withChannels(cloud) { p, c, n, k in
             var i = 0

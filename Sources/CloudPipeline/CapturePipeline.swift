@@ -40,6 +40,9 @@ public struct CapturePipeline {
     public var memoryShare: MemoryShare? {
         didSet { filters.memoryShare = memoryShare }
     }
+    /// Count each output (points, bytes, bounds in the report) without writing it; binary PLY
+    /// only. The service stores an upload's inputs, and makes its cloud from them when first read.
+    public var countOnly = false
 
     public init(
         sourceSpec: String?, sourceOptions: SourceOptions, frame: OutputFrame = .camera, range: ClosedRange<Float>? = nil,
@@ -264,6 +267,13 @@ public struct CapturePipeline {
         collector?.cloud = cloud
         let files = try outputs.map { output -> CaptureReport.File in
             let path = suffix.map { Self.numbered(output.path, $0) } ?? output.path
+            if countOnly {
+                guard output.format == .ply(.binary) else {
+                    throw CloudError.badInput(.file(path), "only binary PLY is counted without being written")
+                }
+                let (points, bytes) = try CloudWriter.binaryPLYSize(cloud, for: path, viewpoint: viewpoint, relativeUnits: relativeUnits)
+                return .init(path: path, format: output.format.description, bytes: bytes, points: points, bounds: .init(cloud))
+            }
             let written = try CloudWriter.write(cloud, to: path, format: output.format, viewpoint: viewpoint, relativeUnits: relativeUnits)
             clock.lap("write")
             return .init(path: path, format: output.format.description, bytes: Self.size(of: path), points: written, bounds: .init(cloud))

@@ -75,6 +75,12 @@ struct Serve: ParsableCommand {
             valueName: "mb"))
     var derivedCacheMb = 1024
 
+    @Option(
+        help: ArgumentHelp(
+            "When an uploaded frame's cloud is written: lazy keeps the uploaded inputs and makes the cloud on first download; eager writes it before answering.",
+            valueName: "eager|lazy"))
+    var storeClouds = "lazy"
+
     @Option(help: ArgumentHelp("Live streams open at once (POST /v1/streams beyond it gets 429).", valueName: "n"))
     var maxStreams = 8
 
@@ -113,6 +119,10 @@ struct Serve: ParsableCommand {
             throw CloudError.badInput("--derived-cache-mb \(derivedCacheMb): needs 1...16777216")
         }
         configuration.derivedCacheBytes = derivedCacheMb << 20
+        guard let storing = CloudStoring(rawValue: storeClouds) else {
+            throw ValidationError("--store-clouds \(storeClouds): needs eager or lazy")
+        }
+        configuration.storeClouds = storing
         configuration.streams.maxStreams = maxStreams
         configuration.streams.maxViewers = maxViewers
         return configuration

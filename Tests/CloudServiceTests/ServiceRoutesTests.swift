@@ -19,7 +19,10 @@ final class ServiceRoutesTests: XCTestCase {
             XCTAssertEqual(devices["usbDevices"] as? Int, expected.usbDevices)
             XCTAssertEqual((devices["devices"] as? [Any])?.count, expected.devices.count)
 
-            _ = try await client.execute(uri: "/v1/captures", method: .post, headers: upload.headers, body: upload.body)
+            let created = try await client.execute(uri: "/v1/captures", method: .post, headers: upload.headers, body: upload.body).json()
+            let id = try XCTUnwrap(created["id"] as? String)
+            // The first download makes the cloud the upload only counted (--store-clouds lazy).
+            _ = try await client.execute(uri: "/v1/captures/\(id)/cloud.ply", method: .get)
             _ = try await client.execute(uri: "/v1/captures/nope", method: .get)
             let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
             for line in [
@@ -27,13 +30,13 @@ final class ServiceRoutesTests: XCTestCase {
                 "cloudgen_http_requests_total{route=\"/v1/captures/{id}\",method=\"GET\",status=\"404\"} 1",
                 "cloudgen_captures_stored 1", "cloudgen_jobs_queued 0", "cloudgen_jobs_running 0",
                 "cloudgen_pool_running{pool=\"capture\"} 0", "cloudgen_pool_queued{pool=\"export\"} 0",
-                "cloudgen_http_request_duration_seconds_count{route=\"/v1/captures\"} 1"
+                "cloudgen_http_request_duration_seconds_count{route=\"/v1/captures\"} 1", "cloudgen_clouds_made_total 1"
             ] {
                 XCTAssertTrue(metrics.contains(line), "missing \(line) in\n\(metrics)")
             }
             let written = metrics.split(separator: "\n").first { $0.hasPrefix("cloudgen_bytes_written_total ") }
             let bytes = written.flatMap { Double($0.split(separator: " ").last!) } ?? 0
-            // The upload's three parts and the stored cloud.
+            // The upload's three parts and the cloud made from them.
             XCTAssertGreaterThan(bytes, Double(upload.bytes.count))
         }
     }

@@ -62,9 +62,15 @@ struct CaptureRoutes {
             handedOver = true
             return Response.json(try job.json(), status: .accepted, headers: [.location: "/v1/jobs/\(job.id)"])
         }
-        let order = try parts.files["photo"].map { try PhotoUpload.order($0, parts) } ?? Self.uploadOrder(parts)
+        let order = try Self.order(parts)
         let labels = try CaptureLabelFields.labels(parts.fields)
-        return try await store(order, paths: ClientPaths(parts), labels: labels, files: parts.clientFileNames)
+        return try await store(order, paths: ClientPaths(parts), labels: labels, files: parts.clientFileNames, inputs: parts)
+    }
+
+    /// An uploaded photo's order, or else an uploaded frame's: what the upload asks for, and what
+    /// a lazily stored capture's kept inputs are made into again.
+    static func order(_ parts: UploadedParts) throws -> CaptureOrder {
+        try parts.files["photo"].map { try PhotoUpload.order($0, parts) } ?? uploadOrder(parts)
     }
 
     /// An uploaded frame: depth (required), color, intrinsics (required), and the fields.
@@ -105,9 +111,14 @@ struct CaptureRoutes {
         }
     }
 
-    private func store(_ order: CaptureOrder, paths: ClientPaths, labels: CaptureLabels, files: [String: String]) async throws -> Response {
+    /// `inputs`: the uploaded parts the order reads, which a lazily stored capture keeps instead
+    /// of its cloud; nil for a source on the server's side.
+    private func store(
+        _ order: CaptureOrder, paths: ClientPaths, labels: CaptureLabels, files: [String: String], inputs: UploadedParts? = nil
+    ) async throws -> Response {
         var staged = try await capturePool.run { cancelled in
-            try runner.capture(order, observer: CollectingObserver(cancelled: cancelled), cancelled: cancelled, paths: paths)
+            try runner.capture(
+                order, observer: CollectingObserver(cancelled: cancelled), cancelled: cancelled, paths: paths, inputs: inputs)
         }
         // A client gone while the last step ran: nothing of its capture is kept.
         if Task.isCancelled {

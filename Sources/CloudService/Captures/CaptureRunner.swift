@@ -7,11 +7,14 @@ import Foundation
 
 /// Runs a capture order into the store: the pipeline writes the cloud (binary PLY) and the first
 /// frame's depth map into a staging folder (`capture`, blocking: call it on a worker pool), which
-/// the store then renames into place and indexes (`store`).
+/// the store then renames into place and indexes (`store`). An upload stored lazily keeps its
+/// inputs there instead, its cloud counted but not written (`remake` writes it on first read).
 struct CaptureRunner: Sendable {
     let store: CaptureStore
     let metrics: ServiceMetrics
     let limits: WorkLimits
+    /// Whether an upload's cloud is written with it, or made from its inputs when first read.
+    let storing: CloudStoring
 
     /// A capture written to its staging folder, not yet in place.
     struct Staged: Sendable {
@@ -22,23 +25,17 @@ struct CaptureRunner: Sendable {
     /// `paths` names the server's files in errors, warnings and the source's name as the client
     /// knows them (an upload's part names). The capture is held to the request's shares of CPU and
     /// memory, and stops (nothing staged) once `cancelled` is raised: its client has gone.
+    /// `inputs`: the uploaded parts the order reads; stored lazily, they are kept in place of the
+    /// cloud and the depth map.
     func capture(
         _ order: CaptureOrder, observer: CollectingObserver, cancelled: CancellationFlag,
-        paths: ClientPaths = ClientPaths()
+        paths: ClientPaths = ClientPaths(), inputs: UploadedParts? = nil
     ) throws -> Staged {
         let staging = try store.makeStaging()
         do {
-            let cloudPath = staging.appendingPathComponent(CaptureFiles.cloud).path
-            // The depth picture is drawn when first asked for; the depth map it needs is kept as it is.
-            let pictures = PreviewOutputs(
-                previewPath: nil, depthImagePath: nil, depthBlend: nil,
-                depthMapPath: staging.appendingPathComponent(CaptureFiles.depthMap).path)
-            var pipeline = order.pipeline(outputs: [(cloudPath, .ply(.binary))], pictures: pictures, observer: observer)
-            pipeline.filters = limits.pipeline(order.steps, organized: order.organized, cancelled: cancelled)
-            pipeline.memoryShare = limits.memoryShare
-            let (report, filters, lost) = try pipeline.run()
-            if cancelled.isRaised { throw CancellationError() }
-            if let lost { throw lost }
+            let lazy = inputs != nil && storing == .lazy
+            let (report, filters) = try run(order, into: staging, observer: observer, cancelled: cancelled, countOnly: lazy)
+            if let inputs, lazy { try CaptureInputs.keep(inputs, in: staging) }
             let id = CaptureID()
             let document = try CaptureDocument(
                 id: id.description, created: Date(), report: report, filters: filters,
@@ -54,11 +51,32 @@ struct CaptureRunner: Sendable {
         }
     }
 
+    /// Runs `order` with `folder` as the capture's folder: its cloud and depth map written there,
+    /// or with `countOnly` only counted (the report says what the cloud holds either way).
+    func run(
+        _ order: CaptureOrder, into folder: URL, observer: CollectingObserver, cancelled: CancellationFlag, countOnly: Bool = false
+    ) throws -> (CaptureReport, [FilterStepReport]) {
+        let cloudPath = folder.appendingPathComponent(CaptureFiles.cloud).path
+        // The depth picture is drawn when first asked for; the depth map it needs is kept as it is.
+        let pictures = PreviewOutputs(
+            previewPath: nil, depthImagePath: nil, depthBlend: nil,
+            depthMapPath: folder.appendingPathComponent(CaptureFiles.depthMap).path)
+        var pipeline = order.pipeline(outputs: [(cloudPath, .ply(.binary))], pictures: countOnly ? nil : pictures, observer: observer)
+        pipeline.filters = limits.pipeline(order.steps, organized: order.organized, cancelled: cancelled)
+        pipeline.memoryShare = limits.memoryShare
+        pipeline.countOnly = countOnly
+        let (report, filters, lost) = try pipeline.run()
+        if cancelled.isRaised { throw CancellationError() }
+        if let lost { throw lost }
+        return (report, filters)
+    }
+
     /// Puts a staged capture in place and indexes it: from here on it is listed and kept. (A
     /// commit that fails removes the files itself.)
     func store(_ staged: Staged) async throws -> CaptureRecord {
+        let cloudWritten = FileManager.default.fileExists(atPath: staged.folder.appendingPathComponent(CaptureFiles.cloud).path)
         try await store.commit(staging: staged.folder, record: staged.record)
-        metrics.bytesWritten.increment(by: Int64(staged.record.bytes))
+        if cloudWritten { metrics.bytesWritten.increment(by: Int64(staged.record.bytes)) }
         metrics.capturesStored.increment()
         return staged.record
     }
@@ -71,6 +89,8 @@ enum CaptureFiles {
     static let depthMap = "depth.f32"
     /// Derived files (other encodings, filtered exports, previews), made on first request.
     static let derived = "derived"
+    /// An upload's inputs, kept in place of the cloud and the depth map when stored lazily.
+    static let inputs = CaptureInputs.folder
 }
 
 /// A capture's warnings, kept for its document, and its progress, passed on (a job's events);

@@ -4,11 +4,13 @@ import Hummingbird
 
 /// GET /v1/captures/{id}/capture.zip: the whole capture as one archive, in a folder named after
 /// it: `capture.json` (its document), `cloud.ply` (the stored cloud), `preview.png` (the default
-/// view) and `depth.png` (the first frame's depth picture). The store does not keep the uploaded
-/// inputs, so the archive cannot hold them. Members are stored uncompressed and streamed; the
+/// view) and `depth.png` (the first frame's depth picture). The uploaded inputs a lazily stored
+/// capture keeps are the server's, not part of the archive. Members are stored uncompressed and streamed; the
 /// pictures are the same derived files the picture routes serve (drawn first if need be).
 struct CaptureArchiveRoute {
     let store: CaptureStore
+    /// Makes the cloud of a capture stored lazily before it is packed.
+    let clouds: StoredClouds
     /// Where the pictures are drawn and kept.
     let derived: DerivedFiles
 
@@ -17,7 +19,9 @@ struct CaptureArchiveRoute {
         let pictures = CapturePictures(derived: derived)
         routes.get("/v1/captures/{id}/capture.zip") { request, context in
             try ExportQuery(request, allowed: []).finish()
-            let (id, folder) = try await store.requested(context.parameters.get("id"))
+            let (requested, folder) = try await store.requestedRecord(context.parameters.get("id"))
+            let id = requested.id
+            try await clouds.ensureCloud(requested, folder)
             let depth = try await pictures.depthImage(id, folder)
             let preview = try await pictures.preview(id, folder, azimuth: 0, elevation: 0, width: 640, height: 480).1
             // Looked up again once the pictures are drawn: a capture deleted meanwhile is gone.

@@ -14,6 +14,8 @@ import SafeIO
 /// budget and size is packed once, on the export pool, into `derived/`.
 struct CloudViewRoute {
     let store: CaptureStore
+    /// Makes the cloud of a capture stored lazily, once its request is found valid.
+    let clouds: StoredClouds
     let derived: DerivedFiles
 
     /// What one request may ask for: a budget above the stored cloud's size gives all of it, and
@@ -36,7 +38,8 @@ struct CloudViewRoute {
     }
 
     private func points(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let (id, folder) = try await store.requested(context.parameters.get("id"))
+        let (record, folder) = try await store.requestedRecord(context.parameters.get("id"))
+        let id = record.id
         var query = ExportQuery(request, allowed: ["points", "width", "height"])
         let budget = Int(
             try query.number(
@@ -45,6 +48,7 @@ struct CloudViewRoute {
         let width = Int(try query.number("width", default: 640, within: 16...4096, whole: true))
         let height = Int(try query.number("height", default: 480, within: 16...4096, whole: true))
         try query.finish()
+        try await clouds.ensureCloud(record, folder)
         let stored = folder.appendingPathComponent(CaptureFiles.cloud).path
         let name = DerivedFiles.name("points \(budget) \(width) \(height)", extension: "bin")
         let packed = try await derived.file(name, in: folder, capture: id) { path, _ in

@@ -11,6 +11,8 @@ import Hummingbird
 /// variant never goes stale, and repeated downloads cost a file read).
 struct ExportRoutes {
     let store: CaptureStore
+    /// Makes the cloud of a capture stored lazily, once its request is found valid.
+    let clouds: StoredClouds
     /// Where the variants are made, on the export pool, and kept.
     let derived: DerivedFiles
     /// A filtered export's steps are admitted against the request's shares of CPU and memory.
@@ -67,13 +69,14 @@ struct ExportRoutes {
         try query.finish()
         try WorkLimits.checkStepCount(query.remaining.count, field: query.remaining.first?.name ?? "filters")
         let steps = try query.remaining.map { try CaptureOrder.step($0.name, $0.value.isEmpty ? nil : $0.value) }
+        // Refused before it is queued: the stored cloud's points are known, made or not.
+        try limits.admit(steps, points: record.points, field: query.remaining.first?.name)
+        try await clouds.ensureCloud(record, folder)
         let stored = folder.appendingPathComponent(CaptureFiles.cloud).path
         let contentType = container == "ply" ? "application/x-ply" : "application/x-pcd"
         if container == "ply" && formatName == "binary" && steps.isEmpty {
             return try await FileResponse.serve(stored, contentType: contentType, etag: "\(id)-cloud", request: request, context: context)
         }
-        // Refused before it is queued: the stored cloud's points are known.
-        try limits.admit(steps, points: record.points, field: query.remaining.first?.name)
         // The steps as values, not as the client spelled them: voxel=0.010 and voxel=0.01 are one file.
         let key = ([container, formatName] + steps.map { "\($0.filter)" }).joined(separator: " ")
         let name = DerivedFiles.name(key, extension: container)
@@ -93,14 +96,17 @@ struct ExportRoutes {
 
     /// The first frame's depth as a jet picture over a scale bar (as `capture --depth-image`).
     private func depthImage(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let (id, folder) = try await store.requested(context.parameters.get("id"))
+        let (record, folder) = try await store.requestedRecord(context.parameters.get("id"))
+        let id = record.id
         try ExportQuery(request, allowed: []).finish()
+        try await clouds.ensureCloud(record, folder)
         let variant = try await pictures.depthImage(id, folder)
         return try await FileResponse.serve(variant, contentType: "image/png", etag: "\(id)-depth", request: request, context: context)
     }
 
     private func preview(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let (id, folder) = try await store.requested(context.parameters.get("id"))
+        let (record, folder) = try await store.requestedRecord(context.parameters.get("id"))
+        let id = record.id
         var query = ExportQuery(request, allowed: ["azimuth", "elevation", "width", "height"])
         // To the quarter degree (the cloud's edge moves about a pixel at the default 640 pixels
         // wide), so that angles a viewer cannot tell apart share one file; the picture is drawn,
@@ -110,6 +116,7 @@ struct ExportRoutes {
         let width = Int(try query.number("width", default: 640, within: 16...4096, whole: true))
         let height = Int(try query.number("height", default: 480, within: 16...4096, whole: true))
         try query.finish()
+        try await clouds.ensureCloud(record, folder)
         let (name, variant) = try await pictures.preview(id, folder, azimuth: azimuth, elevation: elevation, width: width, height: height)
         return try await FileResponse.serve(
             variant, contentType: "image/png", etag: "\(id)-\(name.prefix(64))", request: request, context: context)

@@ -14,6 +14,7 @@ public final class ServiceMetrics: Sendable {
     let derivedBytes: Gauge
     let derivedBudget: Gauge
     let derivedEvictions: Counter
+    let cloudsMade: Counter
     let streamFrames: Counter
     let streamFramesDropped: Counter
     private static let latencyBuckets: [Duration] = [
@@ -33,6 +34,8 @@ public final class ServiceMetrics: Sendable {
             name: "cloudgen_derived_budget_bytes", help: "The derived files' byte budget (--derived-cache-mb)")
         derivedEvictions = registry.makeCounter(
             name: "cloudgen_derived_evictions_total", help: "Derived files removed, least recently used first, to stay within the budget")
+        cloudsMade = registry.makeCounter(
+            name: "cloudgen_clouds_made_total", help: "Lazily stored uploads' clouds made from their inputs on first read")
         streamFrames = registry.makeCounter(name: "cloudgen_stream_frames_total", help: "Pushed frames made into clouds for viewers")
         streamFramesDropped = registry.makeCounter(
             name: "cloudgen_stream_frames_dropped_total", help: "Pushed frames dropped because every stream thread was busy")

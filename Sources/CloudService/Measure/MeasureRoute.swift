@@ -11,6 +11,8 @@ import SafeIO
 /// gravity). Measured once per parameter set on the export pool, kept in `derived/`.
 struct MeasureRoute {
     let store: CaptureStore
+    /// Makes the cloud of a capture stored lazily, once its request is found valid.
+    let clouds: StoredClouds
     /// Where the reports are kept, made on the export pool.
     let derived: DerivedFiles
 
@@ -21,7 +23,8 @@ struct MeasureRoute {
     }
 
     private func measure(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let (id, folder) = try await store.requested(context.parameters.get("id"))
+        let (record, folder) = try await store.requestedRecord(context.parameters.get("id"))
+        let id = record.id
         var query = ExportQuery(request, allowed: ["up", "leaf"])
         var settings = MeasureSettings()
         let upName = query.take("up") ?? UpChoice.auto.rawValue
@@ -33,6 +36,7 @@ struct MeasureRoute {
         // To the millimetre, so that fractions cannot make endless distinct reports.
         settings.leaf = (try query.number("leaf", default: settings.leaf, within: 0.005...0.2) * 1000).rounded() / 1000
         try query.finish()
+        try await clouds.ensureCloud(record, folder)
         let stored = folder.appendingPathComponent(CaptureFiles.cloud).path
         let key = "measure up=\(upName) leaf=\(settings.leaf)"
         let name = DerivedFiles.name(key, extension: "json")

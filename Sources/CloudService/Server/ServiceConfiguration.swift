@@ -38,6 +38,9 @@ public struct ServiceConfiguration: Sendable {
     public var derivedCacheBytes: Int = 1 << 30
     /// Streams, viewers per stream, pushed message size and idle time (`--max-streams`, ...).
     public var streams = StreamLimits()
+    /// When an uploaded frame's cloud is written (`--store-clouds`): at upload, or on first read
+    /// from the inputs kept instead (Docs/reliability.md, "What is durable at 201").
+    public var storeClouds = CloudStoring.lazy
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String = "cloudgen-data",
@@ -109,4 +112,14 @@ public struct ServiceConfiguration: Sendable {
         }
         return token
     }
+}
+
+/// When the service writes an uploaded frame's cloud. Captures made on the server's side (a
+/// source, an archive, a recorded stream) write it at once either way.
+public enum CloudStoring: String, CaseIterable, Sendable {
+    /// With the capture, before the 201.
+    case eager
+    /// Only the inputs as uploaded (and the report) before the 201; the cloud is made from them,
+    /// byte for byte the eager one, when a route first reads it, and kept from then on.
+    case lazy
 }

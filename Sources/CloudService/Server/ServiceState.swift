@@ -17,6 +17,8 @@ struct ServiceState: Sendable {
     let runner: CaptureRunner
     let jobs: JobBoard
     let derived: DerivedFiles
+    /// The captures' clouds, made on first read for uploads stored lazily.
+    let clouds: StoredClouds
     let limits: WorkLimits
     let streams: StreamHub
     let listening = ListeningAddress()
@@ -30,8 +32,9 @@ struct ServiceState: Sendable {
         capturePool = WorkerPool(name: "capture", threads: configuration.workers, queueLimit: configuration.workers * 8)
         exportPool = WorkerPool(name: "export", threads: max(1, configuration.workers / 2), queueLimit: 256)
         limits = WorkLimits(configuration: configuration)
-        runner = CaptureRunner(store: store, metrics: metrics, limits: limits)
+        runner = CaptureRunner(store: store, metrics: metrics, limits: limits, storing: configuration.storeClouds)
         derived = DerivedFiles(pool: exportPool, metrics: metrics, budget: configuration.derivedCacheBytes, captures: store.captures)
+        clouds = StoredClouds(store: store, runner: runner, pool: exportPool)
         // An archive may unpack to several times its size (PNG depth compresses well), not more.
         let archiveLimits = ArchiveLimits(maxTotalBytes: configuration.maxUploadBytes * 8, maxMembers: 100_000)
         jobs = JobBoard(
@@ -53,10 +56,10 @@ struct ServiceState: Sendable {
                 maxUploadBytes: maxUploadBytes, allowedDirectories: allowedDirectories
             ).collection,
             CaptureLabelRoute(index: index).collection,
-            CaptureArchiveRoute(store: store, derived: derived).collection,
-            ExportRoutes(store: store, derived: derived, limits: limits).collection,
-            MeasureRoute(store: store, derived: derived).collection,
-            CloudViewRoute(store: store, derived: derived).collection,
+            CaptureArchiveRoute(store: store, clouds: clouds, derived: derived).collection,
+            ExportRoutes(store: store, clouds: clouds, derived: derived, limits: limits).collection,
+            MeasureRoute(store: store, clouds: clouds, derived: derived).collection,
+            CloudViewRoute(store: store, clouds: clouds, derived: derived).collection,
             JobRoutes(index: index, board: jobs).collection,
             JobListRoute(index: index).collection,
             ConvertRoute(store: store, capturePool: capturePool, limits: limits, maxUploadBytes: maxUploadBytes).collection,

@@ -54,11 +54,9 @@ extension CaptureStore {
         return report
     }
 
-    /// Whether the capture's folder holds its cloud file.
+    /// Whether the capture's folder holds its cloud file, or the inputs it is made from.
     private func isComplete(_ id: CaptureID) -> Bool {
-        guard let folder = folder(id) else { return false }
-        let values = try? folder.appendingPathComponent(Self.cloudFileName).resourceValues(forKeys: [.isRegularFileKey])
-        return values?.isRegularFile == true
+        folder(id).map(Self.holdsCloud) ?? false
     }
 
     /// Removes everything inside `folder`; how many entries there were.

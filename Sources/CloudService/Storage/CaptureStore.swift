@@ -14,8 +14,11 @@ import Foundation
 /// the next start. Every folder is on one file system, so each rename is atomic. Requests on
 /// different ids can run at once: each works in its own folder, and the index serialises the rows.
 public final class CaptureStore: Sendable {
-    /// The stored cloud of every capture, inside its folder: a capture without it is incomplete.
+    /// The stored cloud of a capture, inside its folder.
     public static let cloudFileName = "cloud.ply"
+    /// The inputs an upload stored lazily keeps instead of its cloud, which is made from them on
+    /// first read. A capture folder holding neither is incomplete.
+    public static let inputsFolderName = "inputs"
 
     public let root: URL
     public let index: any CaptureIndex
@@ -66,9 +69,10 @@ public final class CaptureStore: Sendable {
         guard isStaging(folder) else { throw CloudError.io("\(folder.path): not a staging folder of \(root.path)") }
         let destination = captures.appendingPathComponent(record.id.rawValue, isDirectory: true)
         do {
-            let cloud = folder.appendingPathComponent(Self.cloudFileName)
-            guard FileManager.default.fileExists(atPath: cloud.path) else {
-                throw CloudError.io("\(cloud.path): missing; a capture is not committed without its cloud")
+            guard Self.holdsCloud(folder) else {
+                throw CloudError.io(
+                    "\(folder.path): holds neither \(Self.cloudFileName) nor \(Self.inputsFolderName)/; a capture is not committed without one"
+                )
             }
             guard !FileManager.default.fileExists(atPath: destination.path) else {
                 throw CloudError.io("\(destination.path): already exists; capture ids are never reused")
@@ -89,6 +93,13 @@ public final class CaptureStore: Sendable {
             try? await DurableFiles.offload { self.discard(destination) }
             throw error
         }
+    }
+
+    /// Whether a capture's folder holds its cloud file, or the inputs it is made from.
+    static func holdsCloud(_ folder: URL) -> Bool {
+        let cloud = try? folder.appendingPathComponent(cloudFileName).resourceValues(forKeys: [.isRegularFileKey])
+        let inputs = try? folder.appendingPathComponent(inputsFolderName).resourceValues(forKeys: [.isDirectoryKey])
+        return cloud?.isRegularFile == true || inputs?.isDirectory == true
     }
 
     /// Removes a staging folder whose capture will not be committed (the capture failed part-way).
