@@ -8,6 +8,9 @@ public struct ServiceConfiguration: Sendable {
     public var port: Int
     /// The index, the captures and the work folders (Docs/http.md, "Storage").
     public var dataDirectory: String
+    /// `--index postgresql://...`: a capture index shared by several servers on one data folder
+    /// (Docs/deploy.md); nil for the SQLite index in the data folder.
+    public var index: String?
     /// A request body larger than this is refused with 413 and nothing of it kept.
     public var maxUploadBytes: Int
     /// Threads for decoding, back-projection, filters and rendering.
@@ -81,6 +84,7 @@ public struct ServiceConfiguration: Sendable {
                 "--allow-origin \(MessageTextShort.of(origin)): needs an origin as browsers send it, e.g. https://scans.example:8443 (scheme, name, port; no path)"
             )
         }
+        if let index { _ = try PostgresIndexAddress(parsing: index) }
         if !Self.isLoopback(host) && token == nil {
             throw CloudError.badInput(
                 "--host \(host): listening beyond this machine needs --token-file FILE (a bearer token every request must carry)")
