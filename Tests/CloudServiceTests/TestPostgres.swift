@@ -89,30 +89,27 @@ final class TestPostgres: @unchecked Sendable {
         }
     }
 
-    /// Runs `program`; its standard output, or an error with its output if it fails.
+    /// Runs `program`; its output, or an error with its output if it fails. Through the shell's
+    /// `system`, not `Process`: `pg_ctl start` leaves a daemon behind, and Foundation's `Process`
+    /// then never saw its child exit (waitUntilExit hung with the child a zombie). The output goes
+    /// to a file, since the daemon inherits the descriptor and would keep a pipe open.
     @discardableResult
     private static func run(_ program: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        // psql's own settings of whoever runs the tests must not reach it.
-        process.environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"]
-        // A file, not a pipe: the server pg_ctl starts inherits the descriptor and keeps it open,
-        // so a pipe would never reach its end.
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("cloudgen-pg-output-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: file.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: file) }
-        let output = try FileHandle(forWritingTo: file)
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        process.waitUntilExit()
-        try output.close()
-        let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw TestPostgresError("\(program) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(text)")
+        // psql's own settings of whoever runs the tests must not reach it.
+        let command = (["env", "-i", "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8", program] + arguments).map(quoted).joined(separator: " ")
+        let status = system("\(command) >\(quoted(file.path)) 2>&1 </dev/null")
+        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        guard status == 0 else {
+            throw TestPostgresError("\(program) \(arguments.joined(separator: " ")) failed (status \(status)): \(text)")
         }
         return text
+    }
+
+    /// `text` as one shell word.
+    private static func quoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// A loopback port nothing listens on now.
