@@ -12,7 +12,10 @@ final class PostgresServiceTests: XCTestCase {
     func testAnOutageAnswers503WithRetryAfterLosesNothingAndPassesByItself() async throws {
         let cluster = try TestPostgres.shared()
         let database = try cluster.makeDatabase()
-        let harness = try ServiceHarness { $0.index = cluster.url(database.database) }
+        let harness = try ServiceHarness {
+            $0.index = cluster.url(database.database)
+            $0.indexWaitSeconds = 1
+        }
         defer { harness.remove() }
         let upload = try MultipartBody.tumFrame()
         try await harness.test(.live) { client in
@@ -23,7 +26,6 @@ final class PostgresServiceTests: XCTestCase {
 
             try cluster.stop()
             do {
-                // Both wait out the index's wait limit together rather than one after the other.
                 async let listing = client.execute(uri: "/v1/captures", method: .get)
                 async let refused = client.execute(uri: "/v1/captures", method: .post, headers: upload.headers, body: upload.body)
                 for answer in try await [listing, refused] {

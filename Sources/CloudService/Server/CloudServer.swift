@@ -27,7 +27,8 @@ public enum CloudServer {
         // group closes it as it stops (`PostgresCaptureIndex.run()`).
         var shared: PostgresCaptureIndex?
         if let address = try configuration.index.map(PostgresIndexAddress.init(parsing:)) {
-            shared = try await PostgresCaptureIndex.open(address, logger: logger)
+            shared = try await PostgresCaptureIndex.open(
+                address, waitLimit: .milliseconds(Int64(configuration.indexWaitSeconds * 1000)), logger: logger)
             logger.info("capture index \(address), replica \(shared?.replica ?? "")")
         }
         let store: CaptureStore

@@ -11,6 +11,9 @@ public struct ServiceConfiguration: Sendable {
     /// `--index postgresql://...`: a capture index shared by several servers on one data folder
     /// (Docs/deploy.md); nil for the SQLite index in the data folder.
     public var index: String?
+    /// How long a request waits for a connection to that index before it is answered 503 with
+    /// Retry-After: the database is down or out of connections.
+    public var indexWaitSeconds: Double = 5
     /// A request body larger than this is refused with 413 and nothing of it kept.
     public var maxUploadBytes: Int
     /// Threads for decoding, back-projection, filters and rendering.
