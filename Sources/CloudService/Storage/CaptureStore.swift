@@ -61,7 +61,8 @@ public final class CaptureStore: Sendable {
     /// Makes the files in `folder` (from `makeStaging`) the capture `record`: flushes them, renames
     /// the folder to captures/ID, flushes captures/, then inserts the row. On failure the files
     /// are removed (the staging folder, or the renamed one if the row cannot be inserted) and the
-    /// error thrown; but for an insert whose fate is unknown (`IndexUnavailable.maybeApplied`).
+    /// error thrown; only the files of an insert whose fate is unknown (`IndexUnavailable.maybeApplied`)
+    /// stay, for `reconcile()` to settle.
     public func commit(staging folder: URL, record: CaptureRecord) async throws {
         guard isStaging(folder) else { throw CloudError.io("\(folder.path): not a staging folder of \(root.path)") }
         let destination = captures.appendingPathComponent(record.id.rawValue, isDirectory: true)

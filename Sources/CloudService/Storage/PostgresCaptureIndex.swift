@@ -47,7 +47,7 @@ public final class PostgresCaptureIndex: CaptureIndex, Service {
     /// error naming it (the server does not start), as is one that refuses the schema.
     public static func open(
         _ address: PostgresIndexAddress, lease: Duration = .seconds(30), waitLimit: Duration = .seconds(5),
-        logger: Logger = Logger(label: "cloudgen.index")
+        logger: Logger = Logger(label: "cloudgen.index", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws -> PostgresCaptureIndex {
         let index = PostgresCaptureIndex(address: address, lease: lease, waitLimit: waitLimit, logger: logger)
         let client = index.client
