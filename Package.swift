@@ -34,7 +34,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0")
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // `serve --index postgresql://...`: the capture index several replicas share.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2")
     ],
     targets: [
         // CloudCore imports no Foundation, so nothing autolinks libm for its rounding and square roots.
@@ -110,6 +112,7 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -30,6 +30,12 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("Where the index and the captures are kept.", valueName: "dir"))
     var data = "cloudgen-data"
 
+    @Option(
+        help: ArgumentHelp(
+            "A PostgreSQL capture index shared by several servers on one --data folder (default: SQLite in the data folder).",
+            valueName: "postgresql://user[:password]@host[:port]/database"))
+    var index: String?
+
     @Option(help: ArgumentHelp("Largest request body accepted, in MiB (bigger uploads get 413).", valueName: "mb"))
     var maxUploadMb = 512
 
@@ -104,6 +110,7 @@ struct Serve: ParsableCommand {
         var configuration = ServiceConfiguration(
             host: host, port: port, dataDirectory: data, maxUploadBytes: maxUploadMb << 20,
             workers: workers ?? ProcessInfo.processInfo.activeProcessorCount, token: token, allowedDirectories: allowDir)
+        configuration.index = index
         configuration.allowedHosts = allowHost
         configuration.allowedOrigins = allowOrigin
         configuration.maxRequestSeconds = maxRequestSeconds

@@ -69,12 +69,16 @@ final class ServeCommandTests: XCTestCase {
         for (arguments, mentions) in [
             (["--host", "0.0.0.0"], "--token-file"), (["--token-file", short.path], "at least 16"),
             (["--token-file", dir.appendingPathComponent("none").path], "none"), (["--port", "70000"], "--port"),
-            (["--max-upload-mb", "0"], "--max-upload-mb")
+            (["--max-upload-mb", "0"], "--max-upload-mb"),
+            (["--index", "mysql://db/x"], "only postgresql://"), (["--index", "postgresql://u@db:99999/x"], "port 99999"),
+            (["--index", "postgresql://u:hunter2@db/"], "no database"),
+            (["--index", "postgresql://u@db/x?sslmode=off"], "sslmode off")
         ] {
             let result = try CLI.run(["serve", "--data", dir.appendingPathComponent("data").path] + arguments, in: dir)
             XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
             XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
             XCTAssertTrue(result.stderr.contains(mentions), "\(arguments): \(result.stderr)")
+            XCTAssertFalse(result.stderr.contains("hunter2"), "a refused address's password is not shown: \(result.stderr)")
         }
     }
 

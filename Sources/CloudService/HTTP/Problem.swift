@@ -37,11 +37,15 @@ public struct Problem: HTTPResponseError, Sendable {
     /// A problem for any error a handler throws. The pipeline's refusals are the client's input
     /// (422: bad input, or more memory or CPU than a request may have); its I/O failures are the
     /// server's (500, with the cause, since it is ours to fix). An engine error is worded with
-    /// fields for options, and its subject names the field or part at fault.
+    /// fields for options, and its subject names the field or part at fault. A shared index that
+    /// cannot be reached is 503 with Retry-After: nothing was stored, and a retry will do.
     static func from(_ error: Error) -> Problem {
         switch error {
         case let problem as Problem:
             return problem
+        case is IndexUnavailable:
+            return Problem(
+                .serviceUnavailable, "the capture index is unavailable for the moment; retry shortly", headers: [.retryAfter: "5"])
         case let error as CloudError:
             var problem = Problem(error.kind == .deviceOrIO ? .internalServerError : .unprocessableContent, FieldWording.detail(error))
             switch error.subject {

@@ -36,7 +36,10 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
                         headers: [.allow: allow])
                 }
             }
-            if problem.status.code >= 500 {
+            if let unavailable = error as? IndexUnavailable {
+                // The operator's to fix (the database), with the cause the answer leaves out.
+                context.logger.error("\(request.method.rawValue) \(request.uri.path): \(unavailable)")
+            } else if problem.status.code >= 500 {
                 context.logger.error("\(request.method.rawValue) \(request.uri.path): \(problem.detail)")
             }
             return try problem.response(from: request, context: context)

@@ -22,8 +22,24 @@ public enum CloudServer {
         announce: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
         try configuration.validate()
-        let store = try CaptureStore(root: URL(fileURLWithPath: configuration.dataDirectory, isDirectory: true))
-        let reconciled = try await store.reconcile()
+        // A shared index connects and migrates before the store is reconciled against it. Its
+        // client runs from here, not from the group below, since reconciling needs it first; the
+        // group closes it as it stops (`PostgresCaptureIndex.run()`).
+        var shared: PostgresCaptureIndex?
+        if let address = try configuration.index.map(PostgresIndexAddress.init(parsing:)) {
+            shared = try await PostgresCaptureIndex.open(
+                address, waitLimit: .milliseconds(Int64(configuration.indexWaitSeconds * 1000)), logger: logger)
+            logger.info("capture index \(address), replica \(shared?.replica ?? "")")
+        }
+        let store: CaptureStore
+        let reconciled: ReconcileReport
+        do {
+            store = try CaptureStore(root: URL(fileURLWithPath: configuration.dataDirectory, isDirectory: true), index: shared)
+            reconciled = try await store.reconcile()
+        } catch {
+            await shared?.close()
+            throw error
+        }
         logger.info("store \(configuration.dataDirectory): \(reconciled)")
         let service = ServiceState(configuration: configuration, store: store)
         service.metrics.capturesStored.set(Double(try await store.index.count()))
@@ -67,7 +83,8 @@ public enum CloudServer {
                 address: .hostname(host, port: configuration.port), serverName: "cloudgen",
                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),
             // Stopped after the HTTP server (a group stops its services last to first), and waited for.
-            services: [service.jobs.running, service.streams],
+            // The shared index first, so that it stops last: jobs save how they ended through it.
+            services: (shared.map { [$0 as any Service] } ?? []) + [service.jobs.running, service.streams],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 let shown = host.contains(":") ? "[\(host)]" : host

@@ -8,6 +8,12 @@ public struct ServiceConfiguration: Sendable {
     public var port: Int
     /// The index, the captures and the work folders (Docs/http.md, "Storage").
     public var dataDirectory: String
+    /// `--index postgresql://...`: a capture index shared by several servers on one data folder
+    /// (Docs/deploy.md); nil for the SQLite index in the data folder.
+    public var index: String?
+    /// How long a request waits for a connection to that index before it is answered 503 with
+    /// Retry-After: the database is down or out of connections.
+    public var indexWaitSeconds: Double = 5
     /// A request body larger than this is refused with 413 and nothing of it kept.
     public var maxUploadBytes: Int
     /// Threads for decoding, back-projection, filters and rendering.
@@ -94,6 +100,7 @@ public struct ServiceConfiguration: Sendable {
                 "--allow-origin \(MessageTextShort.of(origin)): needs an origin as browsers send it, e.g. https://scans.example:8443 (scheme, name, port; no path)"
             )
         }
+        if let index { _ = try PostgresIndexAddress(parsing: index) }
     }
 
     static func isLoopback(_ host: String) -> Bool {

@@ -4,6 +4,10 @@ import Foundation
 /// shared by several service processes (PostgreSQL) can stand in for the SQLite one; async, since
 /// such a client is. A capture's row is the commit point of its files (`CaptureStore`).
 public protocol CaptureIndex: Sendable {
+    /// Whether other server processes (replicas, on other machines too) may use this index and the
+    /// data folder at the same time: then start-up must leave alone what may be theirs in flight.
+    var isShared: Bool { get }
+
     /// Adds a capture's row; an id already present is an error.
     func insert(_ capture: CaptureRecord) async throws
     func capture(_ id: CaptureID) async throws -> CaptureRecord?
@@ -27,8 +31,9 @@ public protocol CaptureIndex: Sendable {
     /// At most `limit` jobs, newest first, starting after `after`; only those in one of `states`
     /// (all jobs when empty).
     func listJobs(limit: Int, after: JobID?, states: Set<JobRecord.State>) async throws -> [JobRecord]
-    /// On start-up: every queued or running job becomes failed with `JobRecord.interruptedProblem`
-    /// (the server stopped before it finished); how many.
+    /// On start-up: every queued or running job that no live server runs becomes failed with
+    /// `JobRecord.interruptedProblem` (its server stopped before it finished); how many. For an
+    /// index of one server that is every unfinished job; a shared one tells them by their lease.
     func markUnfinishedJobsInterrupted(at date: Date) async throws -> Int
 }
 

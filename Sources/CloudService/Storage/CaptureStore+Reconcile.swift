@@ -13,34 +13,63 @@ public struct ReconcileReport: Equatable, Sendable, CustomStringConvertible {
     public var rowsRepaired = 0
     /// Jobs queued or running when the server stopped, now failed ("interrupted").
     public var jobsInterrupted = 0
+    /// Leftovers and orphans kept because, with a shared index, they may be another live
+    /// replica's work in flight (younger than `CaptureStore.sharedLeftoverAge`).
+    public var leftoversKept = 0
 
-    public init(stagingRemoved: Int = 0, uploadsRemoved: Int = 0, orphansRemoved: Int = 0, rowsRepaired: Int = 0, jobsInterrupted: Int = 0)
-    {
+    public init(
+        stagingRemoved: Int = 0, uploadsRemoved: Int = 0, orphansRemoved: Int = 0, rowsRepaired: Int = 0, jobsInterrupted: Int = 0,
+        leftoversKept: Int = 0
+    ) {
         self.stagingRemoved = stagingRemoved
         self.uploadsRemoved = uploadsRemoved
         self.orphansRemoved = orphansRemoved
         self.rowsRepaired = rowsRepaired
         self.jobsInterrupted = jobsInterrupted
+        self.leftoversKept = leftoversKept
     }
 
     public var description: String {
         "\(stagingRemoved) staging and \(uploadsRemoved) upload leftovers removed, \(orphansRemoved) orphan folders removed, "
             + "\(rowsRepaired) rows without files repaired, \(jobsInterrupted) jobs interrupted"
+            + (leftoversKept > 0 ? ", \(leftoversKept) recent leftovers kept (another replica's work in flight?)" : "")
     }
 }
 
 extension CaptureStore {
+    /// With a shared index, the age (by modification time) past which a leftover is taken for a
+    /// stopped server's. Another replica on the same folder writes a capture in staging/, renames
+    /// it into captures/ and only then inserts its row; receives a body in uploads/; and a job
+    /// keeps its upload folder while it runs. Each of these looks like a leftover to a replica
+    /// starting meanwhile, and removing it would lose that replica's capture. An hour is far
+    /// longer than a commit or an upload takes; a job that runs longer than that may lose its
+    /// upload folder to a replica starting then (Docs/deploy.md).
+    public static let sharedLeftoverAge: TimeInterval = 3600
+
     /// Brings files and rows back into agreement after a stop at any moment; run at start-up,
     /// before any request. Empties staging/ and uploads/, removes folders under captures/ that have
-    /// no row, deletes rows whose folder or cloud file is missing, and fails unfinished jobs.
-    public func reconcile() async throws -> ReconcileReport {
+    /// no row, deletes rows whose folder or cloud file is missing, and fails unfinished jobs no
+    /// live server runs. With a shared index (`CaptureIndex.isShared`), leftovers and orphans
+    /// younger than `sharedLeftoverAge` are kept: they may be another replica's work in flight.
+    /// Rows without their files are still repaired, since no replica makes one: a row is inserted
+    /// only after its folder is in place, and removed before its folder goes.
+    public func reconcile(now: Date = Date()) async throws -> ReconcileReport {
         var report = ReconcileReport()
-        report.stagingRemoved = try empty(staging)
-        report.uploadsRemoved = try empty(uploads)
+        let cutoff: Date? = index.isShared ? now.addingTimeInterval(-Self.sharedLeftoverAge) : nil
+        (report.stagingRemoved, report.leftoversKept) = try empty(staging, before: cutoff)
+        let uploadsKept: Int
+        (report.uploadsRemoved, uploadsKept) = try empty(uploads, before: cutoff)
+        report.leftoversKept += uploadsKept
+        // Rows first: a folder committed after this read is young, so kept below.
         let rows = Set(try await index.allIDs())
         for name in try entries(captures) {
             if let id = CaptureID(validating: name), rows.contains(id) { continue }
-            try remove(captures.appendingPathComponent(name))
+            let item = captures.appendingPathComponent(name)
+            if let cutoff, !isOlder(item, than: cutoff) {
+                report.leftoversKept += 1
+                continue
+            }
+            try remove(item)
             report.orphansRemoved += 1
         }
         for id in rows where !isComplete(id) {
@@ -59,11 +88,28 @@ extension CaptureStore {
         folder(id).map(Self.holdsCloud) ?? false
     }
 
-    /// Removes everything inside `folder`; how many entries there were.
-    private func empty(_ folder: URL) throws -> Int {
-        let names = try entries(folder)
-        for name in names { try remove(folder.appendingPathComponent(name)) }
-        return names.count
+    /// Removes everything inside `folder`, or only what was last modified before `cutoff`; how
+    /// many entries were removed and how many kept.
+    private func empty(_ folder: URL, before cutoff: Date?) throws -> (removed: Int, kept: Int) {
+        var counts = (removed: 0, kept: 0)
+        for name in try entries(folder) {
+            let item = folder.appendingPathComponent(name)
+            if let cutoff, !isOlder(item, than: cutoff) {
+                counts.kept += 1
+                continue
+            }
+            try remove(item)
+            counts.removed += 1
+        }
+        return counts
+    }
+
+    /// Whether `item` was last modified before `cutoff`; one that cannot be read (gone meanwhile) is not.
+    private func isOlder(_ item: URL, than cutoff: Date) -> Bool {
+        guard let modified = try? FileManager.default.attributesOfItem(atPath: item.path)[.modificationDate] as? Date else {
+            return false
+        }
+        return modified < cutoff
     }
 
     private func entries(_ folder: URL) throws -> [String] {

@@ -64,7 +64,8 @@ public final class CaptureStore: Sendable {
     /// Makes the files in `folder` (from `makeStaging`) the capture `record`: flushes them, renames
     /// the folder to captures/ID, flushes captures/, then inserts the row. On failure the files
     /// are removed (the staging folder, or the renamed one if the row cannot be inserted) and the
-    /// error thrown.
+    /// error thrown; only the files of an insert whose fate is unknown (`IndexUnavailable.maybeApplied`)
+    /// stay, for `reconcile()` to settle.
     public func commit(staging folder: URL, record: CaptureRecord) async throws {
         guard isStaging(folder) else { throw CloudError.io("\(folder.path): not a staging folder of \(root.path)") }
         let destination = captures.appendingPathComponent(record.id.rawValue, isDirectory: true)
@@ -90,7 +91,12 @@ public final class CaptureStore: Sendable {
         do {
             try await index.insert(record)
         } catch {
-            try? await DurableFiles.offload { self.discard(destination) }
+            // A shared index whose connection failed after the row was sent may have committed
+            // it: the files stay, so that a row never names a missing folder. If the row did not
+            // land, the folder is an orphan no listing shows, which `reconcile()` removes later.
+            if (error as? IndexUnavailable)?.maybeApplied != true {
+                try? await DurableFiles.offload { self.discard(destination) }
+            }
             throw error
         }
     }

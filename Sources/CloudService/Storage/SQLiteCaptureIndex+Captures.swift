@@ -4,8 +4,8 @@ import GRDB
 
 extension SQLiteCaptureIndex {
     public func insert(_ capture: CaptureRecord) async throws {
-        let tags = try Self.jsonText(capture.labels.tags)
-        let files = try Self.jsonText(capture.uploadedFiles)
+        let tags = try IndexText.json(capture.labels.tags)
+        let files = try IndexText.json(capture.uploadedFiles)
         try await writing { db in
             try db.execute(
                 sql: """
@@ -85,7 +85,7 @@ extension SQLiteCaptureIndex {
 
     public func updateLabels(_ id: CaptureID, _ labels: CaptureLabels) async throws -> CaptureRecord? {
         let path = path
-        let tags = try Self.jsonText(labels.tags)
+        let tags = try IndexText.json(labels.tags)
         return try await writing { db in
             try db.execute(
                 sql: "UPDATE capture SET name = ?, note = ?, tags = ?, revision = revision + 1 WHERE id = ?",
@@ -121,12 +121,6 @@ extension SQLiteCaptureIndex {
         for tag in Set(tags) {
             try db.execute(sql: "INSERT INTO capture_tag (captureID, tag) VALUES (?, ?)", arguments: [id.rawValue, tag])
         }
-    }
-
-    private static func jsonText(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
     private static func capture(_ row: Row, _ path: String) throws -> CaptureRecord {

@@ -8,6 +8,8 @@ import GRDB
 public final class SQLiteCaptureIndex: CaptureIndex {
     public let path: String
     let pool: DatabasePool
+    /// One server's: its start-up takes every leftover in the data folder for its own crash's.
+    public var isShared: Bool { false }
 
     /// Opens (or creates) the index at `path` and brings its tables up to date. A file that is not
     /// an SQLite database, or a damaged one, is an error naming it: the server refuses to start
