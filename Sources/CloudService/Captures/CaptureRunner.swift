@@ -89,8 +89,6 @@ enum CaptureFiles {
     static let depthMap = "depth.f32"
     /// Derived files (other encodings, filtered exports, previews), made on first request.
     static let derived = "derived"
-    /// An upload's inputs, kept in place of the cloud and the depth map when stored lazily.
-    static let inputs = CaptureInputs.folder
 }
 
 /// A capture's warnings, kept for its document, and its progress, passed on (a job's events);
