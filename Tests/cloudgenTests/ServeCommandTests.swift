@@ -42,9 +42,16 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(confirmed.ids.count, 3, "too few uploads finished before the kills")
 
         let server = try ServeProcess(data: data)
-        let (status, body) = try ServeProcess.curl(["\(server.url)/v1/captures?limit=100"])
-        XCTAssertEqual(status, 200)
-        let listed = (ServeProcess.json(body)["captures"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        // Every page: uploads that keep their inputs only (--store-clouds lazy) confirm over 100.
+        var listed: [String] = []
+        var page: String? = "/v1/captures?limit=100"
+        while let path = page {
+            let (status, body) = try ServeProcess.curl(["\(server.url)\(path)"])
+            XCTAssertEqual(status, 200)
+            let answer = ServeProcess.json(body)
+            listed += (answer["captures"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            page = answer["next"] as? String
+        }
         XCTAssertTrue(Set(confirmed.ids).isSubset(of: Set(listed)), "confirmed \(confirmed.ids), listed \(listed)")
         // Every listed capture is whole: its cloud reads to the points its document states.
         for id in listed {
