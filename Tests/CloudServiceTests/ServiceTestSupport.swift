@@ -8,6 +8,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import NIOConcurrencyHelpers
 import SharedTestData
 import XCTest
 
@@ -194,10 +195,18 @@ func redwoodArchive(in folder: URL) throws -> Data {
     return try Data(contentsOf: archive)
 }
 
-/// Keeps the messages logged at level error or critical.
-final class ErrorLog: LogHandler, @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
+/// Keeps the messages logged at level error or critical. A value, as a `LogHandler` must be:
+/// every copy of a logger (each request's, with its own metadata) gets its own, and all of them
+/// write to one locked list. (A class here had the requests' loggers set metadata on one shared
+/// dictionary at once from several threads, and the test process crashed.)
+struct ErrorLog: LogHandler {
+    final class Lines: Sendable {
+        private let lines = NIOLockedValueBox<[String]>([])
+        func append(_ line: String) { lines.withLockedValue { $0.append(line) } }
+        var all: [String] { lines.withLockedValue { $0 } }
+    }
+
+    let lines = Lines()
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .error
 
@@ -208,8 +217,8 @@ final class ErrorLog: LogHandler, @unchecked Sendable {
 
     func log(event: LogEvent) {
         guard event.level >= .error else { return }
-        lock.withLock { lines.append("\(event.message) \(event.metadata ?? [:])") }
+        lines.append("\(event.message) \(event.metadata ?? [:])")
     }
 
-    var messages: [String] { lock.withLock { lines } }
+    var messages: [String] { lines.all }
 }
