@@ -124,9 +124,10 @@ struct CaptureIndexContract {
         try await storage.close(index)
     }
 
-    /// Jobs a stopped server left queued or running fail as interrupted at the next start; the
-    /// finished ones, and the progress made, stay as they were.
-    func unfinishedJobsOfAStoppedServerBecomeInterruptedFailures() async throws {
+    /// Jobs a stopped server left queued or running fail as interrupted at the next start, or,
+    /// with a shared index, are taken over by the next server to claim them (each by one, queued
+    /// again from nothing); the finished ones, and the progress made, stay as they were.
+    func unfinishedJobsOfAStoppedServerAreInterruptedOrTakenOver() async throws {
         let before = try await storage.open()
         let then = Date(timeIntervalSince1970: 1_764_000_000)
         var running = JobRecord(id: JobID(), state: .queued, created: then, updated: then)
@@ -150,6 +151,13 @@ struct CaptureIndexContract {
 
         let index = try await storage.open()
         let restart = then.addingTimeInterval(60)
+        if index.isShared {
+            try await takeOver([running, queued], by: index, at: restart)
+            try await storage.close(index)
+            return
+        }
+        let claimed = try await index.claimAbandonedJob(at: restart)
+        XCTAssertNil(claimed, "an index of one server has no other server's jobs")
         let interrupted = try await index.markUnfinishedJobsInterrupted(at: restart)
         XCTAssertEqual(interrupted, 2)
         for job in [running, queued] {
@@ -165,7 +173,31 @@ struct CaptureIndexContract {
         XCTAssertEqual(storedSucceeded, succeeded)
         let interruptedAgain = try await index.markUnfinishedJobsInterrupted(at: restart)
         XCTAssertEqual(interruptedAgain, 0)
+        let holdsFailed = try await index.holdsJob(running.id)
+        XCTAssertFalse(holdsFailed, "a failed job is no one's to run")
         try await storage.close(index)
+    }
+
+    /// A shared index's unfinished `jobs`, whose server stopped: each claimed once, oldest first,
+    /// queued again with its progress cleared; then held by the claimer, and not interrupted.
+    private func takeOver(_ jobs: [JobRecord], by index: any CaptureIndex, at date: Date) async throws {
+        var claimed: [JobRecord] = []
+        while let job = try await index.claimAbandonedJob(at: date) {
+            claimed.append(job)
+            XCTAssertLessThanOrEqual(claimed.count, jobs.count, "a job claimed twice")
+            if claimed.count > jobs.count { break }
+        }
+        XCTAssertEqual(Set(claimed.map(\.id)), Set(jobs.map(\.id)))
+        for job in claimed {
+            XCTAssertEqual(job.state, .queued)
+            XCTAssertEqual(job.framesDone, 0)
+            XCTAssertNil(job.framesTotal)
+            XCTAssertEqual(job.updated, date)
+            let held = try await index.holdsJob(job.id)
+            XCTAssertTrue(held)
+        }
+        let interrupted = try await index.markUnfinishedJobsInterrupted(at: date)
+        XCTAssertEqual(interrupted, 0, "jobs a live server holds are not interrupted")
     }
 
     /// Jobs newest first, a page at a time after the previous page's last id, in the states asked for.

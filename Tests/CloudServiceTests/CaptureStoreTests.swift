@@ -9,7 +9,8 @@ final class CaptureStoreTests: XCTestCase {
         let root = try scratchFolder()
         let store = try CaptureStore(root: root)
         XCTAssertEqual(
-            try StoreFixture.entries(root), ["captures", "index.sqlite", "index.sqlite-shm", "index.sqlite-wal", "staging", "uploads"])
+            try StoreFixture.entries(root),
+            ["captures", "index.sqlite", "index.sqlite-shm", "index.sqlite-wal", "jobs", "staging", "uploads"])
         let record = try await StoreFixture.commitCapture(store)
         let problems = try await StoreFixture.problems(record.id, in: store)
         XCTAssertEqual(problems, [])
@@ -54,7 +55,7 @@ final class CaptureStoreTests: XCTestCase {
         XCTAssertEqual(try StoreFixture.entries(elsewhere), [CaptureStore.cloudFileName])
         XCTAssertEqual(
             try StoreFixture.entries(root),
-            ["captures", "elsewhere", "index.sqlite", "index.sqlite-shm", "index.sqlite-wal", "staging", "uploads"])
+            ["captures", "elsewhere", "index.sqlite", "index.sqlite-shm", "index.sqlite-wal", "jobs", "staging", "uploads"])
         let count = try await store.index.count()
         XCTAssertEqual(count, 0)
     }
@@ -118,17 +119,25 @@ final class CaptureStoreTests: XCTestCase {
         let done = JobRecord(
             id: JobID(), state: .succeeded, created: now, updated: now, framesDone: 3, framesTotal: 3, captureID: complete.id)
         for job in [running, queued, done] { try await store.index.insertJob(job) }
+        // The folder of the job cut short, and one its replica did not get to remove.
+        for job in [running, done] {
+            try FileManager.default.createDirectory(at: store.jobFolder(job.id), withIntermediateDirectories: false)
+            try Data("zip".utf8).write(to: store.jobFolder(job.id).appendingPathComponent("bundle"))
+        }
         try (store.index as? SQLiteCaptureIndex)?.close()
 
         store = try CaptureStore(root: root)
         let report = try await store.reconcile()
         XCTAssertEqual(
-            report, ReconcileReport(stagingRemoved: 2, uploadsRemoved: 1, orphansRemoved: 2, rowsRepaired: 2, jobsInterrupted: 2))
+            report,
+            ReconcileReport(
+                stagingRemoved: 2, uploadsRemoved: 1, orphansRemoved: 2, rowsRepaired: 2, jobsInterrupted: 2, jobFoldersRemoved: 2))
         let allIDs = try await store.index.allIDs()
         XCTAssertEqual(allIDs, [complete.id])
         XCTAssertEqual(try StoreFixture.entries(store.captures), [complete.id.rawValue])
         XCTAssertEqual(try StoreFixture.entries(store.staging), [])
         XCTAssertEqual(try StoreFixture.entries(store.uploads), [])
+        XCTAssertEqual(try StoreFixture.entries(store.jobs), [])
         let problems = try await StoreFixture.problems(complete.id, in: store)
         XCTAssertEqual(problems, [])
         for job in [running, queued] {
@@ -142,7 +151,8 @@ final class CaptureStoreTests: XCTestCase {
         XCTAssertEqual(secondReport, ReconcileReport(), "a second pass finds nothing to mend")
         XCTAssertEqual(
             report.description,
-            "2 staging and 1 upload leftovers removed, 2 orphan folders removed, 2 rows without files repaired, 2 jobs interrupted")
+            "2 staging and 1 upload leftovers removed, 2 orphan folders removed, 2 rows without files repaired, 2 jobs interrupted, "
+                + "2 folders of ended jobs removed")
     }
 
     /// 8 tasks committing 50 captures each into one store at once: every row, every folder, every byte.

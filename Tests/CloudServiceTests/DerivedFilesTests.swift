@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import NIOConcurrencyHelpers
 import XCTest
 
 @testable import CloudService
@@ -67,5 +68,41 @@ final class DerivedFilesTests: XCTestCase {
             let again = try await client.execute(uri: "/v1/captures/\(id)/preview.png?azimuth=10", method: .get)
             XCTAssertEqual(again.status, .ok)
         }
+    }
+
+    /// Two servers on one data folder (replicas), each asked three times for the same file at the
+    /// same moment: it is made once between them (the replica that waited for the other's lock
+    /// finds the file made), all six get it, and no lock file is left beside it.
+    func testReplicasOnOneFolderMakeAFileOnceBetweenThem() async throws {
+        let captures = try scratchFolder()
+        let id = CaptureID()
+        let folder = captures.appendingPathComponent(id.rawValue)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        let replicas = (0..<2).map { _ in
+            DerivedFiles(
+                pool: WorkerPool(name: "export", threads: 3, queueLimit: 8), metrics: ServiceMetrics(), budget: 1 << 20,
+                captures: captures)
+        }
+        let makes = NIOLockedValueBox(0)
+        let paths = try await withThrowingTaskGroup(of: String.self) { group in
+            for replica in replicas {
+                for _ in 0..<3 {
+                    group.addTask {
+                        try await replica.file("shared.bin", in: folder, capture: id) { path, _ in
+                            makes.withLockedValue { $0 += 1 }
+                            Thread.sleep(forTimeInterval: 0.3)
+                            try Data("made once".utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+                        }
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        XCTAssertEqual(makes.withLockedValue { $0 }, 1)
+        XCTAssertEqual(paths.count, 6)
+        XCTAssertEqual(Set(paths).count, 1)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: paths[0])), Data("made once".utf8))
+        let derived = folder.appendingPathComponent(CaptureFiles.derived).path
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: derived), ["shared.bin"], "no lock file is left")
     }
 }

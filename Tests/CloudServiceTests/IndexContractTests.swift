@@ -20,8 +20,8 @@ final class SQLiteIndexContractTests: XCTestCase {
     }
     func testDeleteSaysWhetherThereWasARow() async throws { try await contract().deleteSaysWhetherThereWasARow() }
     func testAnIDIsInsertedOnce() async throws { try await contract().anIDIsInsertedOnce() }
-    func testUnfinishedJobsOfAStoppedServerBecomeInterruptedFailures() async throws {
-        try await contract().unfinishedJobsOfAStoppedServerBecomeInterruptedFailures()
+    func testUnfinishedJobsOfAStoppedServerAreInterruptedOrTakenOver() async throws {
+        try await contract().unfinishedJobsOfAStoppedServerAreInterruptedOrTakenOver()
     }
     func testJobsAreListedNewestFirstByStateAcrossPages() async throws { try await contract().jobsAreListedNewestFirstByStateAcrossPages() }
     func testSearchTagsAndEveryOrderPageThroughAnchors() async throws { try await contract().searchTagsAndEveryOrderPageThroughAnchors() }
@@ -49,8 +49,8 @@ final class PostgresIndexContractTests: XCTestCase {
     }
     func testDeleteSaysWhetherThereWasARow() async throws { try await contract().deleteSaysWhetherThereWasARow() }
     func testAnIDIsInsertedOnce() async throws { try await contract().anIDIsInsertedOnce() }
-    func testUnfinishedJobsOfAStoppedServerBecomeInterruptedFailures() async throws {
-        try await contract().unfinishedJobsOfAStoppedServerBecomeInterruptedFailures()
+    func testUnfinishedJobsOfAStoppedServerAreInterruptedOrTakenOver() async throws {
+        try await contract().unfinishedJobsOfAStoppedServerAreInterruptedOrTakenOver()
     }
     func testJobsAreListedNewestFirstByStateAcrossPages() async throws { try await contract().jobsAreListedNewestFirstByStateAcrossPages() }
     func testSearchTagsAndEveryOrderPageThroughAnchors() async throws { try await contract().searchTagsAndEveryOrderPageThroughAnchors() }

@@ -43,8 +43,10 @@ final class JobShutdownTests: XCTestCase {
         if ended.state == .failed {
             XCTAssertEqual(ended.problem, JobRecord.stoppedProblem)
         }
-        let uploads = try FileManager.default.contentsOfDirectory(atPath: harness.data.appendingPathComponent("uploads").path)
-        XCTAssertEqual(uploads, [], "a stopped job removes its upload")
+        for folder in ["uploads", "jobs"] {
+            let left = try FileManager.default.contentsOfDirectory(atPath: harness.data.appendingPathComponent(folder).path)
+            XCTAssertEqual(left, [], "a stopped job removes its upload")
+        }
     }
 
     func testTheRunnerCancelsItsJobsOnAStopAndWaitsForThemThenTakesNoMore() async throws {

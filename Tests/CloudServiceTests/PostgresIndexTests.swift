@@ -1,12 +1,14 @@
 import CloudCore
-import CloudService
 import Foundation
 import SharedTestData
 import XCTest
 
+@testable import CloudService
+
 /// What sharing the index between replicas adds to `CaptureIndexContract`: one migration for
-/// replicas starting together, jobs a live replica runs left alone, leftovers that may be another
-/// replica's kept, and addresses and databases that cannot serve refused clearly.
+/// replicas starting together and for a database of an earlier release, jobs a live replica runs
+/// left alone and a dead one's taken over, leftovers that may be another replica's kept, and
+/// addresses and databases that cannot serve refused clearly.
 final class PostgresIndexTests: XCTestCase {
     /// Four replicas opening one fresh database at once: one applies each step, the others wait
     /// for it under the advisory lock and then find the schema in place (without the lock, the
@@ -19,7 +21,7 @@ final class PostgresIndexTests: XCTestCase {
             return try await group.reduce(into: []) { $0.append($1) }
         }
         let applied = try cluster.select("SELECT version, applied_by FROM schema_migration ORDER BY version", in: address)
-        XCTAssertEqual(applied.map { $0.split(separator: "|").first.map(String.init) }, ["1"])
+        XCTAssertEqual(applied.map { $0.split(separator: "|").first.map(String.init) }, ["1", "2"])
         let appliers = Set(applied.compactMap { $0.split(separator: "|").last.map(String.init) })
         XCTAssertEqual(appliers.count, 1)
         XCTAssertTrue(Set(replicas.map(\.replica)).isSuperset(of: appliers), "\(appliers)")
@@ -36,30 +38,94 @@ final class PostgresIndexTests: XCTestCase {
         await reopened.close()
     }
 
-    /// A replica's running job is not failed by another replica starting, as long as its owner
-    /// renews the lease (here a one-second lease, renewed every third of it); once the owner
-    /// stops, the job is failed at the next start-up (or the next sweep of a live replica).
-    func testAJobIsInterruptedOnlyOnceItsReplicaStopped() async throws {
+    /// A replica's running job is left alone by the others as long as its owner renews the lease
+    /// (here one second, renewed every third of it). One whose owner stopped renewing (it died, or
+    /// stalled past its lease) is claimed by another replica, once: the owner's writes then change
+    /// nothing, and it no longer holds the job. A job whose lease ran out on its last attempt
+    /// (`JobRecord.maxAttempts`) is failed as interrupted instead of claimed again.
+    func testAJobIsTakenOverOnceItsReplicaStopsRenewingAndFailsAfterItsLastAttempt() async throws {
         let address = try TestPostgres.shared().makeDatabase()
-        let owner = try await PostgresCaptureIndex.open(address, lease: .seconds(1))
-        let renewing = Task { await owner.run() }
-        let job = JobRecord(id: JobID(), state: .running, created: Date(), updated: Date(), framesDone: 1)
-        try await owner.insertJob(job)
+        let live = try await PostgresCaptureIndex.open(address, lease: .seconds(1))
+        let renewing = Task { await live.run() }
+        let kept = JobRecord(id: JobID(), state: .running, created: Date(), updated: Date(), framesDone: 1)
+        try await live.insertJob(kept)
+        let stalled = try await PostgresCaptureIndex.open(address, lease: .seconds(1))
+        var job = JobRecord(id: JobID(), state: .running, created: Date(), updated: Date(), framesDone: 1)
+        try await stalled.insertJob(job)
         try await Task.sleep(for: .milliseconds(1500))
-        let starting = try await PostgresCaptureIndex.open(address)
-        let interruptedWhileLive = try await starting.markUnfinishedJobsInterrupted(at: Date())
-        XCTAssertEqual(interruptedWhileLive, 0, "the job's lease outlived its first term: renewed")
-        let stillRunning = try await starting.job(job.id)
-        XCTAssertEqual(stillRunning, job)
+
+        let other = try await PostgresCaptureIndex.open(address, lease: .seconds(1))
+        let claimed = try await other.claimAbandonedJob(at: Date())
+        XCTAssertEqual(claimed?.id, job.id, "the stalled replica's job, not the live one's")
+        XCTAssertEqual(claimed?.state, .queued)
+        let claimedAgain = try await other.claimAbandonedJob(at: Date())
+        XCTAssertNil(claimedAgain, "each job is claimed once while its claimer holds it")
+        job.state = .succeeded
+        let stalledWrote = try await stalled.updateJob(job)
+        XCTAssertFalse(stalledWrote, "a job taken over is no longer its first replica's to write")
+        let stalledHolds = try await stalled.holdsJob(job.id)
+        let otherHolds = try await other.holdsJob(job.id)
+        XCTAssertEqual([stalledHolds, otherHolds], [false, true])
+        let stored = try await other.job(job.id)
+        XCTAssertEqual(stored?.state, .queued)
+
+        // `other` stalls too, and a third replica claims the job on its last attempt; once that
+        // lease runs out as well, the job fails rather than take a fourth replica down with it.
+        try await Task.sleep(for: .milliseconds(1200))
+        let third = try await PostgresCaptureIndex.open(address, lease: .seconds(1))
+        let lastAttempt = try await third.claimAbandonedJob(at: Date())
+        XCTAssertEqual(lastAttempt?.id, job.id)
+        try await Task.sleep(for: .milliseconds(1200))
+        let noMore = try await third.claimAbandonedJob(at: Date())
+        XCTAssertNil(noMore)
+        let interrupted = try await third.markUnfinishedJobsInterrupted(at: Date())
+        XCTAssertEqual(interrupted, 1)
+        let failed = try await third.job(job.id)
+        XCTAssertEqual(failed?.state, .failed)
+        XCTAssertEqual(failed?.problem, JobRecord.interruptedProblem)
+        let stillRunning = try await third.job(kept.id)
+        XCTAssertEqual(stillRunning, kept, "the live replica's job was never claimed nor failed")
 
         renewing.cancel()
         await renewing.value
-        let interrupted = try await starting.markUnfinishedJobsInterrupted(at: Date())
-        XCTAssertEqual(interrupted, 1)
-        let stored = try await starting.job(job.id)
-        XCTAssertEqual(stored?.state, .failed)
-        XCTAssertEqual(stored?.problem, JobRecord.interruptedProblem)
-        await starting.close()
+        for index in [stalled, other, third] { await index.close() }
+    }
+
+    /// A database as the first release left it (schema version 1) with a job whose replica died
+    /// meanwhile: the next release applies step 2 once as it opens it, and the old job, counted as
+    /// tried once, is taken over like any other: the upgrade of a running deployment.
+    func testADatabaseOfTheFirstSchemaIsMigratedAndItsJobsTakenOver() async throws {
+        let cluster = try TestPostgres.shared()
+        let address = try cluster.makeDatabase()
+        let first = try XCTUnwrap(PostgresMigrations.steps.first { $0.version == 1 })
+        let job = JobID()
+        let previousRelease =
+            [
+                """
+                CREATE TABLE schema_migration (
+                    version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now(), applied_by text NOT NULL)
+                """
+            ] + first.sql + [
+                "INSERT INTO schema_migration (version, applied_by) VALUES (1, 'cloudgen 0.1.0')",
+                """
+                INSERT INTO job (id, state, created, updated, frames_done, frames_total, replica, lease_until)
+                VALUES ('\(job.rawValue)', 'running', 1764000000000, 1764000000000, 3, 5, 'old/1/gone', now() - interval '1 minute')
+                """
+            ]
+        _ = try cluster.select(previousRelease.joined(separator: ";\n"), in: address)
+
+        let index = try await PostgresCaptureIndex.open(address)
+        let versions = try cluster.select("SELECT version FROM schema_migration ORDER BY version", in: address)
+        XCTAssertEqual(versions, ["1", "2"])
+        let claimed = try await index.claimAbandonedJob(at: Date())
+        XCTAssertEqual(claimed?.id, job)
+        XCTAssertEqual(claimed?.framesDone, 0)
+        let attempts = try cluster.select("SELECT attempts FROM job", in: address)
+        XCTAssertEqual(attempts, ["2"])
+        await index.close()
+        let reopened = try await PostgresCaptureIndex.open(address)
+        XCTAssertEqual(try cluster.select("SELECT count(*) FROM schema_migration", in: address), ["2"], "each step once")
+        await reopened.close()
     }
 
     /// With a shared index, start-up removes only leftovers older than an hour: a younger staging

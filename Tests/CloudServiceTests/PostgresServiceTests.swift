@@ -1,8 +1,10 @@
-import CloudService
+import CloudCore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import XCTest
+
+@testable import CloudService
 
 /// The service on the PostgreSQL index (`serve --index postgresql://...`), live on a loopback port.
 final class PostgresServiceTests: XCTestCase {
@@ -23,6 +25,8 @@ final class PostgresServiceTests: XCTestCase {
             XCTAssertEqual(stored.status, .created, String(buffer: stored.body))
             let id = try XCTUnwrap(try stored.json()["id"] as? String)
             let captures = harness.data.appendingPathComponent("captures")
+            let document = try await OpenAPI.fetch(client)
+            let job = JobID()
 
             try cluster.stop()
             do {
@@ -32,6 +36,23 @@ final class PostgresServiceTests: XCTestCase {
                     XCTAssertEqual(answer.status, .serviceUnavailable, String(buffer: answer.body))
                     XCTAssertEqual(answer.headers[.retryAfter], "5")
                     XCTAssertEqual(try answer.json()["status"] as? Int, 503)
+                }
+                document.check(try await listing, "get", "/v1/captures")
+                document.check(try await refused, "post", "/v1/captures")
+                // Every other operation that reads the index says so as its document does.
+                let patch: HTTPFields = [.contentType: "application/json"]
+                for (method, path, uri) in [
+                    (HTTPRequest.Method.get, "/v1/captures/{id}", "/v1/captures/\(id)"),
+                    (.patch, "/v1/captures/{id}", "/v1/captures/\(id)"), (.delete, "/v1/captures/{id}", "/v1/captures/\(id)"),
+                    (.get, "/v1/captures/{id}/depth.png", "/v1/captures/\(id)/depth.png"),
+                    (.get, "/v1/jobs", "/v1/jobs"), (.get, "/v1/jobs/{id}", "/v1/jobs/\(job)"),
+                    (.get, "/v1/jobs/{id}/events", "/v1/jobs/\(job)/events")
+                ] {
+                    let answer = try await client.execute(
+                        uri: uri, method: method, headers: method == .patch ? patch : [:],
+                        body: method == .patch ? ByteBuffer(string: #"{"name":"x"}"#) : nil)
+                    XCTAssertEqual(answer.status, .serviceUnavailable, "\(method) \(uri): \(String(buffer: answer.body))")
+                    document.check(answer, method.rawValue.lowercased(), path)
                 }
                 XCTAssertEqual(
                     try FileManager.default.contentsOfDirectory(atPath: captures.path), [id], "the refused upload left no folder")
@@ -92,5 +113,92 @@ final class PostgresServiceTests: XCTestCase {
                 XCTAssertEqual(gone.status, .notFound)
             }
         }
+    }
+
+    /// An archive job whose replica died part-way (its row left running, its lease run out, its
+    /// folder in the shared data folder, half unpacked) is taken over by a live replica: run again
+    /// from its folder, succeeded once, its capture listed once with the upload's labels and file
+    /// names, and its folder removed.
+    func testAJobWhoseReplicaDiedIsTakenOverAndFinishedOnce() async throws {
+        let cluster = try TestPostgres.shared()
+        let address = try cluster.makeDatabase()
+        let harness = try ServiceHarness { $0.index = cluster.url(address.database) }
+        defer { harness.remove() }
+        let dead = try await PostgresCaptureIndex.open(address, lease: .seconds(1))
+        let store = try CaptureStore(root: harness.data, index: dead)
+        let upload = try store.makeUploadFolder()
+        let archive = upload.appendingPathComponent("bundle")
+        try redwoodArchive(in: try scratchFolder()).write(to: archive)
+        let file = UploadedParts.File(name: "bundle", path: archive.path, filename: "scan.tar", bytes: FileSize.of(archive.path))
+        let parts = UploadedParts(folder: upload.path, files: ["bundle": file], fields: [("name", "taken over"), ("voxel", "0.01")])
+        let job = JobRecord(id: JobID(), state: .running, created: Date(), updated: Date(), framesDone: 2, framesTotal: 5)
+        _ = try store.adoptJobFolder(upload, parts: parts, for: job.id)
+        try FileManager.default.createDirectory(
+            at: store.jobFolder(job.id).appendingPathComponent("unpacked/open3d-rgbd"), withIntermediateDirectories: true)
+        try await dead.insertJob(job)
+        await dead.close()
+
+        try await harness.test(.live) { client in
+            // Claimed by the sweep at start (or 5 s later), then run: well within a minute.
+            let deadline = ContinuousClock.now + .seconds(60)
+            var state: [String: Any] = [:]
+            repeat {
+                try await Task.sleep(for: .milliseconds(250))
+                state = try await client.execute(uri: "/v1/jobs/\(job.id)", method: .get).json()
+            } while !["succeeded", "failed"].contains(state["state"] as? String ?? "") && ContinuousClock.now < deadline
+            XCTAssertEqual(state["state"] as? String, "succeeded", "\(state)")
+            let capture = try XCTUnwrap((state["capture"] as? String)?.split(separator: "/").last.map(String.init), "\(state)")
+            let listed = try await client.execute(uri: "/v1/captures", method: .get).json()
+            let captures = try XCTUnwrap(listed["captures"] as? [[String: Any]])
+            XCTAssertEqual(captures.compactMap { $0["id"] as? String }, [capture])
+            XCTAssertEqual(captures.first?["name"] as? String, "taken over")
+            XCTAssertEqual(captures.first?["files"] as? [String: String], ["bundle": "scan.tar"])
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: store.jobs.path), [], "the job's folder is removed")
+        }
+    }
+
+    /// With a shared index, a graceful stop hands its running job back rather than failing it:
+    /// queued again, its folder kept, and a replica started afterwards takes it over and finishes it.
+    func testAJobStoppedGracefullyIsHandedBackAndFinishedByAnotherReplica() async throws {
+        let cluster = try TestPostgres.shared()
+        let url = cluster.url(try cluster.makeDatabase().database)
+        let first = try ServiceHarness { $0.index = url }
+        defer { first.remove() }
+        let second = try ServiceHarness {
+            $0.index = url
+            $0.dataDirectory = first.data.path
+        }
+        defer { second.remove() }
+        var upload = try MultipartBody.redwoodBundle(in: try scratchFolder())
+        // Neighbour filters over the fused frames: long enough to be running when the stop comes.
+        for _ in 0..<4 { upload.field("sor", "50,1") }
+        let body = upload
+        let id = try await first.test(.live) { client in
+            let accepted = try await client.execute(uri: "/v1/captures", method: .post, headers: body.headers, body: body.body)
+            XCTAssertEqual(accepted.status, .accepted, String(buffer: accepted.body))
+            let id = try XCTUnwrap(try accepted.json()["id"] as? String)
+            for _ in 0..<600 {
+                let state = try await client.execute(uri: "/v1/jobs/\(id)", method: .get).json()["state"] as? String
+                if state == "running" { break }
+                XCTAssertEqual(state, "queued", "the job ended before the stop it was to be stopped by")
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            return id
+        }
+        let jobs = first.data.appendingPathComponent("jobs")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: jobs.path), [id], "a job handed back keeps its folder")
+        try await second.test(.live) { client in
+            var state: [String: Any] = [:]
+            let deadline = ContinuousClock.now + .seconds(60)
+            repeat {
+                state = try await client.execute(uri: "/v1/jobs/\(id)", method: .get).json()
+                if ["succeeded", "failed"].contains(state["state"] as? String ?? "") { break }
+                try await Task.sleep(for: .milliseconds(250))
+            } while ContinuousClock.now < deadline
+            XCTAssertEqual(state["state"] as? String, "succeeded", "\(state)")
+            let listed = try await client.execute(uri: "/v1/captures", method: .get).json()
+            XCTAssertEqual((listed["captures"] as? [[String: Any]])?.count, 1)
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: jobs.path), [])
     }
 }

@@ -12,8 +12,11 @@ enum CaptureInputs {
 
     private struct Kept: Codable {
         var files: [String]
-        /// Name and value pairs; the labels are not among them (PATCH changes those).
+        /// Name and value pairs; a capture's inputs keep no labels (PATCH changes those).
         var fields: [[String]]
+        /// Each file part's own name as the client sent it; kept by a job's folder, whose
+        /// capture records them once made (`UploadedParts.clientFileNames`).
+        var filenames: [String: String]?
     }
 
     /// Moves the upload's files into `capture`/inputs/ (one rename each: the upload folder is on
@@ -29,8 +32,18 @@ enum CaptureInputs {
         for (name, file) in files {
             try DurableFiles.move(URL(fileURLWithPath: file.path), to: inputs.appendingPathComponent(name))
         }
-        let fields = parts.fields.filter { !CaptureLabelFields.names.contains($0.name) }.map { [$0.name, $0.value] }
-        let data = try JSONEncoder().encode(Kept(files: files.map(\.key), fields: fields))
+        let fields = parts.fields.filter { !CaptureLabelFields.names.contains($0.name) }
+        try writeOrder(files: files.map(\.key), fields: fields, filenames: nil, in: inputs)
+    }
+
+    /// The parts kept in `capture`/inputs/, as the upload received them (paths inside that folder).
+    static func parts(in capture: URL) throws -> UploadedParts {
+        try parts(at: capture.appendingPathComponent(folder, isDirectory: true))
+    }
+
+    /// Writes the order file into `inputs`, the folder that holds the files by their part's name.
+    static func writeOrder(files: [String], fields: [(name: String, value: String)], filenames: [String: String]?, in inputs: URL) throws {
+        let data = try JSONEncoder().encode(Kept(files: files, fields: fields.map { [$0.name, $0.value] }, filenames: filenames))
         do {
             try data.write(to: inputs.appendingPathComponent(orderFile))
         } catch {
@@ -38,9 +51,8 @@ enum CaptureInputs {
         }
     }
 
-    /// The parts kept in `capture`/inputs/, as the upload received them (paths inside that folder).
-    static func parts(in capture: URL) throws -> UploadedParts {
-        let inputs = capture.appendingPathComponent(folder, isDirectory: true)
+    /// The parts kept in `inputs` with their order file (paths inside that folder).
+    static func parts(at inputs: URL) throws -> UploadedParts {
         let orderPath = inputs.appendingPathComponent(orderFile)
         let kept: Kept
         do {
@@ -55,7 +67,7 @@ enum CaptureInputs {
                 throw CloudError.io("\(orderPath.path): names a file \(name) outside the inputs")
             }
             let path = inputs.appendingPathComponent(name).path
-            parts.files[name] = UploadedParts.File(name: name, path: path, filename: nil, bytes: FileSize.of(path))
+            parts.files[name] = UploadedParts.File(name: name, path: path, filename: kept.filenames?[name], bytes: FileSize.of(path))
         }
         for pair in kept.fields {
             guard pair.count == 2 else { throw CloudError.io("\(orderPath.path): a field is not a name and a value") }

@@ -57,8 +57,8 @@ struct CaptureRoutes {
             limit: maxUploadBytes)
         let parts = try await upload.receive(request, into: folder.path)
         metrics.bytesWritten.increment(by: Int64(parts.files.values.reduce(0) { $0 + $1.bytes }))
-        if let archive = parts.files["bundle"] {
-            let job = try await jobs.submit(archive: archive, parts: parts, folder: folder)
+        if parts.files["bundle"] != nil {
+            let job = try await jobs.submit(parts, folder: folder)
             handedOver = true
             return Response.json(try job.json(), status: .accepted, headers: [.location: "/v1/jobs/\(job.id)"])
         }

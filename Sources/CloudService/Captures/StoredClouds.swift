@@ -5,8 +5,8 @@ import NIOConcurrencyHelpers
 
 /// A capture's cloud and depth map in its folder, for the routes that read them. An upload stored
 /// lazily has neither until a route first reads it; then they are made from its kept inputs
-/// (`CaptureRunner.remake`), once however many requests ask at the same moment, on the export
-/// pool, and kept for good: they are the capture's own files from then on, never a derived file
+/// (`CaptureRunner.remake`), once however many requests ask at the same moment (on this server,
+/// or on replicas sharing the folder: `FolderLock`), on the export pool, and kept for good: they are the capture's own files from then on, never a derived file
 /// that the cache's budget could remove.
 final class StoredClouds: Sendable {
     private let store: CaptureStore
@@ -32,7 +32,16 @@ final class StoredClouds: Sendable {
             // Not the request's own task: a client that leaves does not stop the make the others wait for.
             let task = Task { [runner, pool] in
                 defer { self.making.withLockedValue { $0[id] = nil } }
-                try await pool.run { cancelled in try runner.remake(record, in: folder, cancelled: cancelled) }
+                try await pool.run { cancelled in
+                    // Once across the replicas sharing the folder too: one that waited for
+                    // another's make finds the cloud made.
+                    try FolderLock.withLock(folder.appendingPathComponent(".cloud.lock").path, cancelled: cancelled) {
+                        guard !FileManager.default.fileExists(atPath: folder.appendingPathComponent(CaptureFiles.cloud).path) else {
+                            return
+                        }
+                        try runner.remake(record, in: folder, cancelled: cancelled)
+                    }
+                }
             }
             making[id] = task
             return task

@@ -4,7 +4,8 @@ import NIOConcurrencyHelpers
 /// Makes each derived file (an encoding, a filtered export, a preview, the depth picture) once,
 /// on the export pool, however many requests ask for it at the same moment: the first starts the
 /// work, the others wait for it rather than drawing the same picture again each. When every
-/// request waiting for a file has gone (their clients closed), its work is cancelled.
+/// request waiting for a file has gone (their clients closed), its work is cancelled. Replicas
+/// sharing the data folder make it once between them too: a lock file beside it (`FolderLock`).
 ///
 /// The files live in their capture's `derived/` folder, named by the SHA-256 of their canonical
 /// parameters, and all of them together are held to a byte budget: past it, the least recently
@@ -78,8 +79,13 @@ final class DerivedFiles: Sendable {
                         do {
                             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
                         } catch CocoaError.fileWriteFileExists {}
-                        try make(path, cancelled)
-                        metrics.bytesWritten.increment(by: Int64(FileSize.of(path)))
+                        // Once across the replicas sharing the folder too: one that waited for
+                        // another's make finds the file made.
+                        try FolderLock.withLock(directory.appendingPathComponent(".\(name).lock").path, cancelled: cancelled) {
+                            guard !FileManager.default.fileExists(atPath: path) else { return }
+                            try make(path, cancelled)
+                            metrics.bytesWritten.increment(by: Int64(FileSize.of(path)))
+                        }
                     }
                     self.record(path)
                 }
@@ -180,7 +186,8 @@ final class DerivedFiles: Sendable {
         var found: [(String, Int, Date)] = []
         for id in ids {
             let derived = captures.appendingPathComponent(id).appendingPathComponent(CaptureFiles.derived)
-            for name in (try? manager.contentsOfDirectory(atPath: derived.path)) ?? [] {
+            // Not the lock files (".NAME.lock"): they are empty, and guard files, not hold them.
+            for name in (try? manager.contentsOfDirectory(atPath: derived.path)) ?? [] where !name.hasPrefix(".") {
                 let path = derived.appendingPathComponent(name).path
                 guard let attributes = try? manager.attributesOfItem(atPath: path), attributes[.type] as? FileAttributeType == .typeRegular
                 else { continue }

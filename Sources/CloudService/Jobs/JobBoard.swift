@@ -9,6 +9,11 @@ import NIOConcurrencyHelpers
 /// running with frames done of total, succeeded with its capture, failed with its problem), and
 /// its subscribers hear each change as it happens (GET /v1/jobs/{id}/events). The jobs run
 /// in `running`, which the server runs as a service so that a stop waits for them.
+///
+/// A job runs from its folder (`CaptureStore.jobFolder`), so that with a shared index another
+/// replica can run it too: one whose replica died is claimed when its lease runs out
+/// (`takeOverAbandoned`, called by `JobTakeover`) and run again from the start. Its capture is
+/// stored only by the replica that holds it, so it is stored once.
 final class JobBoard: Sendable {
     let running = RunningJobs()
     private let service: JobServices
@@ -19,53 +24,77 @@ final class JobBoard: Sendable {
         self.service = service
     }
 
-    /// Checks the fields, records the job and starts it; `folder` (the request's upload folder,
-    /// holding the archive) now belongs to the job, which removes it when done.
-    func submit(archive: UploadedParts.File, parts: UploadedParts, folder: URL) async throws -> JobRecord {
-        let kind = parts.field("source")
-        if let kind { _ = try ArchiveSource.spec(kind: kind, folder: folder.path) }
+    /// Checks the fields, makes the request's upload folder (holding the archive) the job's
+    /// folder, records the job and starts it.
+    func submit(_ parts: UploadedParts, folder: URL) async throws -> JobRecord {
         if let extra = parts.files.keys.sorted().first(where: { $0 != "bundle" && $0 != "intrinsics" }) {
             throw Problem.badRequest("part \(extra) cannot come with an archive: the archive holds the frames", field: extra)
         }
         // Checked now, so that a bad field is a 4xx answer rather than a failed job.
-        var order = CaptureOrder(sourceSpec: "bundle:\(folder.path)")
-        order.fuse = true
-        order.frameLimit = nil
-        order.options.intrinsicsPath = parts.files["intrinsics"]?.path
-        try order.applyImageFields(parts.fields)
-        try order.check()
-        let labels = try CaptureLabelFields.labels(parts.fields)
-        let files = parts.clientFileNames
+        _ = try JobInputs(parts, folder: folder)
         let load = service.capturePool.load
         if load.queued >= service.capturePool.queueLimit {
             throw Problem(
                 .serviceUnavailable, "the server is busy (\(load.queued) captures waiting); retry shortly", headers: [.retryAfter: "5"])
         }
         let job = JobRecord(id: JobID(), state: .queued, created: Date(), updated: Date())
-        try await service.store.index.insertJob(job)
-        changeCounts(queued: 1)
-        let paths = ClientPaths(parts)
-        let started = running.start { [self, order] in
-            await run(job, archive: archive.path, kind: kind, order: order, folder: folder, paths: paths, labels: labels, files: files)
+        let store = service.store
+        _ = try await DurableFiles.offload { try store.adoptJobFolder(folder, parts: parts, for: job.id) }
+        do {
+            try await store.index.insertJob(job)
+        } catch {
+            try? FileManager.default.removeItem(at: store.jobFolder(job.id))
+            throw error
         }
-        guard started else {
-            changeCounts(queued: -1)
+        guard start(job) else {
             var stopped = job
             stopped.state = .failed
             stopped.problem = JobRecord.stoppedProblem
             try await record(stopped)
+            try? FileManager.default.removeItem(at: store.jobFolder(job.id))
             throw Problem(.serviceUnavailable, "the server is stopping; retry once it is back", headers: [.retryAfter: "5"])
         }
         return job
     }
 
-    private func run(
-        _ submitted: JobRecord, archive: String, kind: String?, order: CaptureOrder, folder: URL, paths: ClientPaths,
-        labels: CaptureLabels, files: [String: String]
-    ) async {
+    /// Claims abandoned jobs (a shared index's, whose replica died) and starts them here, one at
+    /// a time while no capture waits for a worker: a busy replica leaves them to an idle one.
+    func takeOverAbandoned() async {
+        while service.capturePool.load.queued == 0 && !Task.isCancelled {
+            let claimed: JobRecord?
+            do {
+                claimed = try await service.store.index.claimAbandonedJob(at: Date())
+            } catch {
+                service.logger.warning("jobs: cannot claim abandoned jobs: \(error)")
+                return
+            }
+            guard let job = claimed else { return }
+            service.logger.info("jobs: took over job \(job.id), abandoned by its replica")
+            tell(job)
+            guard start(job) else {
+                try? await service.store.index.releaseJob(job.id, at: Date())
+                return
+            }
+        }
+    }
+
+    /// Runs the job in `running`; false once the server is stopping.
+    private func start(_ job: JobRecord) -> Bool {
+        changeCounts(queued: 1)
+        guard running.start({ [self] in await run(job) }) else {
+            changeCounts(queued: -1)
+            return false
+        }
+        return true
+    }
+
+    private func run(_ submitted: JobRecord) async {
         let started = NIOLockedValueBox(false)
+        let lost = NIOLockedValueBox(false)
+        let folder = service.store.jobFolder(submitted.id)
         let outcome: Result<CaptureID, Error>
         do {
+            let inputs = try JobInputs(try service.store.jobParts(submitted.id), folder: folder)
             var staged = try await service.capturePool.run { [self] (cancelled: CancellationFlag) throws -> CaptureRunner.Staged in
                 started.withLockedValue { $0 = true }
                 changeCounts(queued: -1, running: 1)
@@ -74,35 +103,52 @@ final class JobBoard: Sendable {
                 running.state = .running
                 try update(running)
                 let unpacked = folder.appendingPathComponent("unpacked")
+                // A job taken over may hold what its first replica had unpacked when it died.
+                try? FileManager.default.removeItem(at: unpacked)
                 try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: false)
                 let summary = try ArchiveExtractor.extract(
-                    archive: archive, into: unpacked.path, limits: service.archiveLimits, origin: "bundle")
-                var order = order
+                    archive: inputs.archive.path, into: unpacked.path, limits: service.archiveLimits, origin: "bundle")
+                var order = inputs.order
                 let root = summary.root
-                order.sourceSpec = try ArchiveSource.spec(kind: kind, folder: root)
-                let progress = JobProgress(board: self, job: running)
-                var paths = paths
+                order.sourceSpec = try ArchiveSource.spec(kind: inputs.kind, folder: root)
+                let progress = JobProgress(board: self, job: running) {
+                    lost.withLockedValue { $0 = true }
+                    cancelled.raise()
+                }
+                var paths = inputs.paths
                 paths.archiveRoot = root
                 return try service.runner.capture(
                     order, observer: CollectingObserver(cancelled: cancelled) { done, total in progress.advance(done, total) },
                     cancelled: cancelled, paths: paths)
             }
-            staged.record.labels = labels
-            staged.record.uploadedFiles = files
+            staged.record.labels = inputs.labels
+            staged.record.uploadedFiles = inputs.files
+            // Stored only while the job is still this replica's (which renews its lease for far
+            // longer than storing takes): one that lost it, paused past its lease, leaves the
+            // capture to the replica that took the job over.
+            guard try await service.store.index.holdsJob(submitted.id) else {
+                service.store.abandon(staging: staged.folder)
+                lost.withLockedValue { $0 = true }
+                throw CancellationError()
+            }
             outcome = .success(try await service.runner.store(staged).id)
         } catch {
+            if error is JobTakenOver { lost.withLockedValue { $0 = true } }
             if !started.withLockedValue({ $0 }) { changeCounts(queued: -1) }
             // Stopped by the server's stop, however the work noticed it.
             outcome = .failure(Task.isCancelled ? CancellationError() : error)
         }
-        // Before the final state is told, so that whoever waits for it finds the upload gone.
-        try? FileManager.default.removeItem(at: folder)
+        if lost.withLockedValue({ $0 }) {
+            service.logger.warning("jobs: job \(submitted.id) was taken over by another replica; this one's work on it is dropped")
+            return
+        }
         // A job cancelled by the server's stop must still save that it ended, and the index
         // refuses work asked for by a cancelled task: a task of its own does it.
         await Task { [self] in await finish(submitted, outcome) }.value
     }
 
-    /// Saves how the job ended: its capture, or its problem.
+    /// Saves how the job ended: its capture, or its problem; or, stopped with a shared index,
+    /// hands it back to the queue for another replica. Then removes its folder, unless handed back.
     private func finish(_ submitted: JobRecord, _ outcome: Result<CaptureID, Error>) async {
         var job = submitted
         switch outcome {
@@ -110,6 +156,14 @@ final class JobBoard: Sendable {
             job = (try? await service.store.index.job(job.id)) ?? job
             job.state = .succeeded
             job.captureID = capture
+        case .failure(is CancellationError) where service.store.index.isShared:
+            do {
+                try await service.store.index.releaseJob(job.id, at: Date())
+                return
+            } catch {
+                job.state = .failed
+                job.problem = JobRecord.stoppedProblem
+            }
         case .failure(is CancellationError):
             job.state = .failed
             job.problem = JobRecord.stoppedProblem
@@ -117,6 +171,8 @@ final class JobBoard: Sendable {
             job.state = .failed
             job.problem = try? JobProblem(Problem.from(error)).stored()
         }
+        // Before the final state is told, so that whoever waits for it finds the upload gone.
+        try? FileManager.default.removeItem(at: service.store.jobFolder(job.id))
         try? await record(job)
     }
 
@@ -126,11 +182,12 @@ final class JobBoard: Sendable {
     }
 
     /// Saves the job's new state and tells its listeners; a terminal state ends their streams.
+    /// Throws `JobTakenOver` when the job is no longer this replica's to write.
     func record(_ job: JobRecord) async throws {
         var snapshot = job
         // As the index keeps it, so that a listener can tell this state from the one it read there.
         snapshot.updated = Date().wholeMilliseconds
-        _ = try await service.store.index.updateJob(snapshot)
+        guard try await service.store.index.updateJob(snapshot) else { throw JobTakenOver() }
         tell(snapshot)
     }
 
@@ -180,8 +237,35 @@ final class JobBoard: Sendable {
             listener.deliverFirst(current)
             if current.state.isFinished { all[id.description]?[key] = nil }
         }
-        if current.state.isFinished { listener.finish() }
+        if current.state.isFinished {
+            listener.finish()
+        } else if service.store.index.isShared {
+            follow(id, key: key, listener: listener)
+        }
         return stream
+    }
+
+    /// With a shared index the job may run on another replica, whose states reach this one only
+    /// through the index: reads it twice a second until the job ends or the stream does.
+    private func follow(_ id: JobID, key: UUID, listener: JobListener) {
+        Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(500))
+                guard let self else { return }
+                guard let read = try? await service.store.index.job(id) else { continue }
+                let ended = listeners.withLockedValue { all -> Bool in
+                    // Gone: the stream ended, or a terminal state told here ended it.
+                    guard all[id.description]?[key] != nil else { return true }
+                    listener.deliver(read)
+                    if read.state.isFinished { all[id.description]?[key] = nil }
+                    return read.state.isFinished
+                }
+                if ended {
+                    listener.finish()
+                    return
+                }
+            }
+        }
     }
 
     private func changeCounts(queued: Int = 0, running: Int = 0) {
@@ -202,18 +286,26 @@ struct JobServices: Sendable {
     let capturePool: WorkerPool
     let metrics: ServiceMetrics
     let archiveLimits: ArchiveLimits
+    let logger: Logger
 }
 
-/// Frames done, written to the job's row at most a few times a second.
+/// Another replica took the job over (this one was paused past its lease): its rows are no
+/// longer this replica's to write, nor its capture to store.
+struct JobTakenOver: Error {}
+
+/// Frames done, written to the job's row at most a few times a second; `lost` is called when the
+/// row is no longer this replica's, to stop the work.
 private final class JobProgress: @unchecked Sendable {
     private let board: JobBoard
     private var job: JobRecord
     private var last = ContinuousClock.now - .seconds(1)
     private let lock = NSLock()
+    private let lost: @Sendable () -> Void
 
-    init(board: JobBoard, job: JobRecord) {
+    init(board: JobBoard, job: JobRecord, lost: @escaping @Sendable () -> Void) {
         self.board = board
         self.job = job
+        self.lost = lost
     }
 
     func advance(_ done: Int, _ total: Int?) {
@@ -224,7 +316,13 @@ private final class JobProgress: @unchecked Sendable {
         let now = ContinuousClock.now
         guard now - last >= .milliseconds(200) || done == total else { return }
         last = now
-        try? board.update(job)
+        do {
+            try board.update(job)
+        } catch is JobTakenOver {
+            lost()
+        } catch {
+            // A progress row that cannot be written now is written by the next one.
+        }
     }
 }
 
@@ -237,9 +335,10 @@ private final class JobListener: @unchecked Sendable {
         self.continuation = continuation
     }
 
-    /// A state the board saved after this listener was registered: in order, each once.
+    /// A state the board saved after this listener was registered, or one read from a shared
+    /// index: in order (an older one read late is dropped), each once.
     func deliver(_ snapshot: JobRecord) {
-        guard snapshot != last else { return }
+        guard snapshot != last, snapshot.updated >= last?.updated ?? snapshot.updated else { return }
         last = snapshot
         continuation.yield(snapshot)
     }
@@ -254,9 +353,4 @@ private final class JobListener: @unchecked Sendable {
     func finish() {
         continuation.finish()
     }
-}
-
-extension JobRecord.State {
-    /// Succeeded or failed: nothing about the job changes any more.
-    var isFinished: Bool { self == .succeeded || self == .failed }
 }

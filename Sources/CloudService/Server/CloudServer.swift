@@ -41,7 +41,7 @@ public enum CloudServer {
             throw error
         }
         logger.info("store \(configuration.dataDirectory): \(reconciled)")
-        let service = ServiceState(configuration: configuration, store: store)
+        let service = ServiceState(configuration: configuration, store: store, logger: logger)
         service.metrics.capturesStored.set(Double(try await store.index.count()))
         // HEAD answers as GET would, without the body (RFC 9110).
         let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -83,8 +83,10 @@ public enum CloudServer {
                 address: .hostname(host, port: configuration.port), serverName: "cloudgen",
                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),
             // Stopped after the HTTP server (a group stops its services last to first), and waited for.
-            // The shared index first, so that it stops last: jobs save how they ended through it.
-            services: (shared.map { [$0 as any Service] } ?? []) + [service.jobs.running, service.streams],
+            // The shared index first, so that it stops last: jobs save how they ended through it;
+            // the sweep for other replicas' jobs last, so that it starts none as the jobs stop.
+            services: (shared.map { [$0 as any Service] } ?? []) + [service.jobs.running, service.streams]
+                + (shared.map { _ in [JobTakeover(board: service.jobs, interval: .seconds(5)) as any Service] } ?? []),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 let shown = host.contains(":") ? "[\(host)]" : host

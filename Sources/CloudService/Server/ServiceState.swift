@@ -2,6 +2,7 @@ import CloudArchives
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
+import Logging
 
 /// What the route groups are made of, once per server: the store, the worker pools, the capture
 /// runner, the jobs, the derived files, the request limits, the metrics and the table of routes.
@@ -27,7 +28,8 @@ struct ServiceState: Sendable {
     private let maxUploadBytes: Int
     private let allowedDirectories: [String]
 
-    init(configuration: ServiceConfiguration, store: CaptureStore) {
+    /// `logger`: where the jobs say what happens to them beyond their rows (a job taken over).
+    init(configuration: ServiceConfiguration, store: CaptureStore, logger: Logger = Logger(label: "cloudgen")) {
         self.store = store
         capturePool = WorkerPool(name: "capture", threads: configuration.workers, queueLimit: configuration.workers * 8)
         exportPool = WorkerPool(name: "export", threads: max(1, configuration.workers / 2), queueLimit: 256)
@@ -38,7 +40,8 @@ struct ServiceState: Sendable {
         // An archive may unpack to several times its size (PNG depth compresses well), not more.
         let archiveLimits = ArchiveLimits(maxTotalBytes: configuration.maxUploadBytes * 8, maxMembers: 100_000)
         jobs = JobBoard(
-            service: JobServices(store: store, runner: runner, capturePool: capturePool, metrics: metrics, archiveLimits: archiveLimits))
+            service: JobServices(
+                store: store, runner: runner, capturePool: capturePool, metrics: metrics, archiveLimits: archiveLimits, logger: logger))
         streams = StreamHub(limits: configuration.streams)
         streamPool = WorkerPool(name: "stream", threads: max(1, configuration.workers / 2), queueLimit: configuration.streams.maxStreams)
         maxUploadBytes = configuration.maxUploadBytes

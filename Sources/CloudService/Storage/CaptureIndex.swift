@@ -31,10 +31,22 @@ public protocol CaptureIndex: Sendable {
     /// At most `limit` jobs, newest first, starting after `after`; only those in one of `states`
     /// (all jobs when empty).
     func listJobs(limit: Int, after: JobID?, states: Set<JobRecord.State>) async throws -> [JobRecord]
-    /// On start-up: every queued or running job that no live server runs becomes failed with
-    /// `JobRecord.interruptedProblem` (its server stopped before it finished); how many. For an
-    /// index of one server that is every unfinished job; a shared one tells them by their lease.
+    /// On start-up: every queued or running job that no live server runs, and that no server will
+    /// take over, becomes failed with `JobRecord.interruptedProblem` (its server stopped before it
+    /// finished); how many. For an index of one server that is every unfinished job; a shared one
+    /// tells them by their lease, and fails only those already tried `JobRecord.maxAttempts` times.
     func markUnfinishedJobsInterrupted(at date: Date) async throws -> Int
+
+    /// A shared index: makes one unfinished job whose server stopped (its lease ran out) this
+    /// server's, queued again with its attempts counted, and returns it; nil when there is none.
+    /// Replicas claiming at once each get a different job. An index of one server has none.
+    func claimAbandonedJob(at date: Date) async throws -> JobRecord?
+    /// Whether the unfinished job is still this server's, renewing its lease: asked before a job's
+    /// capture is stored, so that a job taken over by another replica is not stored twice.
+    func holdsJob(_ id: JobID) async throws -> Bool
+    /// A shared index: hands this server's unfinished job back to the queue at once, as a server
+    /// stopping gracefully does, for another replica to take over (the attempt is not counted).
+    func releaseJob(_ id: JobID, at date: Date) async throws
 }
 
 extension CaptureIndex {

@@ -13,25 +13,29 @@ public struct ReconcileReport: Equatable, Sendable, CustomStringConvertible {
     public var rowsRepaired = 0
     /// Jobs queued or running when the server stopped, now failed ("interrupted").
     public var jobsInterrupted = 0
+    /// Folders under jobs/ of jobs that ended, or that have no row (a submit that stopped before it).
+    public var jobFoldersRemoved = 0
     /// Leftovers and orphans kept because, with a shared index, they may be another live
     /// replica's work in flight (younger than `CaptureStore.sharedLeftoverAge`).
     public var leftoversKept = 0
 
     public init(
         stagingRemoved: Int = 0, uploadsRemoved: Int = 0, orphansRemoved: Int = 0, rowsRepaired: Int = 0, jobsInterrupted: Int = 0,
-        leftoversKept: Int = 0
+        jobFoldersRemoved: Int = 0, leftoversKept: Int = 0
     ) {
         self.stagingRemoved = stagingRemoved
         self.uploadsRemoved = uploadsRemoved
         self.orphansRemoved = orphansRemoved
         self.rowsRepaired = rowsRepaired
         self.jobsInterrupted = jobsInterrupted
+        self.jobFoldersRemoved = jobFoldersRemoved
         self.leftoversKept = leftoversKept
     }
 
     public var description: String {
         "\(stagingRemoved) staging and \(uploadsRemoved) upload leftovers removed, \(orphansRemoved) orphan folders removed, "
-            + "\(rowsRepaired) rows without files repaired, \(jobsInterrupted) jobs interrupted"
+            + "\(rowsRepaired) rows without files repaired, \(jobsInterrupted) jobs interrupted, "
+            + "\(jobFoldersRemoved) folders of ended jobs removed"
             + (leftoversKept > 0 ? ", \(leftoversKept) recent leftovers kept (another replica's work in flight?)" : "")
     }
 }
@@ -49,29 +53,23 @@ extension CaptureStore {
     /// Brings files and rows back into agreement after a stop at any moment; run at start-up,
     /// before any request. Empties staging/ and uploads/, removes folders under captures/ that have
     /// no row, deletes rows whose folder or cloud file is missing, and fails unfinished jobs no
-    /// live server runs. With a shared index (`CaptureIndex.isShared`), leftovers and orphans
-    /// younger than `sharedLeftoverAge` are kept: they may be another replica's work in flight.
+    /// live server runs (or, with a shared index, will take over), and removes the folders of jobs
+    /// that ended. With a shared index (`CaptureIndex.isShared`), leftovers and orphans younger
+    /// than `sharedLeftoverAge` are kept: they may be another replica's work in flight.
     /// Rows without their files are still repaired, since no replica makes one: a row is inserted
     /// only after its folder is in place, and removed before its folder goes.
     public func reconcile(now: Date = Date()) async throws -> ReconcileReport {
         var report = ReconcileReport()
         let cutoff: Date? = index.isShared ? now.addingTimeInterval(-Self.sharedLeftoverAge) : nil
-        (report.stagingRemoved, report.leftoversKept) = try empty(staging, before: cutoff)
-        let uploadsKept: Int
-        (report.uploadsRemoved, uploadsKept) = try empty(uploads, before: cutoff)
-        report.leftoversKept += uploadsKept
+        var kept = 0
+        (report.stagingRemoved, kept) = try sweep(staging, before: cutoff)
+        report.leftoversKept += kept
+        (report.uploadsRemoved, kept) = try sweep(uploads, before: cutoff)
+        report.leftoversKept += kept
         // Rows first: a folder committed after this read is young, so kept below.
         let rows = Set(try await index.allIDs())
-        for name in try entries(captures) {
-            if let id = CaptureID(validating: name), rows.contains(id) { continue }
-            let item = captures.appendingPathComponent(name)
-            if let cutoff, !isOlder(item, than: cutoff) {
-                report.leftoversKept += 1
-                continue
-            }
-            try remove(item)
-            report.orphansRemoved += 1
-        }
+        (report.orphansRemoved, kept) = try sweep(captures, before: cutoff) { CaptureID(validating: $0).map(rows.contains) ?? false }
+        report.leftoversKept += kept
         for id in rows where !isComplete(id) {
             _ = try await index.delete(id)
             // A folder without its cloud (or a file in the folder's place) goes with the row.
@@ -80,6 +78,11 @@ extension CaptureStore {
             report.rowsRepaired += 1
         }
         report.jobsInterrupted = try await index.markUnfinishedJobsInterrupted(at: Date())
+        // After the jobs that will never run again were failed: the unfinished ones left are run
+        // (or taken over) from their folders. A folder without a row may be a submit in flight.
+        let unfinished = Set(try await index.listJobs(limit: .max, after: nil, states: [.queued, .running]).map(\.id))
+        (report.jobFoldersRemoved, kept) = try sweep(jobs, before: cutoff) { JobID(validating: $0).map(unfinished.contains) ?? false }
+        report.leftoversKept += kept
         return report
     }
 
@@ -88,11 +91,13 @@ extension CaptureStore {
         folder(id).map(Self.holdsCloud) ?? false
     }
 
-    /// Removes everything inside `folder`, or only what was last modified before `cutoff`; how
-    /// many entries were removed and how many kept.
-    private func empty(_ folder: URL, before cutoff: Date?) throws -> (removed: Int, kept: Int) {
+    /// Removes the entries of `folder` that are not `live`, or only those last modified before
+    /// `cutoff`; how many entries were removed, and how many kept by the cutoff.
+    private func sweep(
+        _ folder: URL, before cutoff: Date?, live: (String) -> Bool = { _ in false }
+    ) throws -> (removed: Int, kept: Int) {
         var counts = (removed: 0, kept: 0)
-        for name in try entries(folder) {
+        for name in try entries(folder) where !live(name) {
             let item = folder.appendingPathComponent(name)
             if let cutoff, !isOlder(item, than: cutoff) {
                 counts.kept += 1

@@ -7,6 +7,7 @@ import Foundation
 ///     DIR/captures/ID/     the files of one capture, `cloud.ply` among them
 ///     DIR/staging/         captures being written, and removed ones on their way out
 ///     DIR/uploads/         request bodies being received
+///     DIR/jobs/ID/         an unfinished archive job's upload, which any replica can run it from
 ///
 /// A capture is written into a fresh staging folder, flushed, renamed into captures/ in one step,
 /// and only then given its row: the row is the commit point. So a `kill -9` at any moment leaves
@@ -25,6 +26,7 @@ public final class CaptureStore: Sendable {
     public let captures: URL
     public let staging: URL
     public let uploads: URL
+    public let jobs: URL
 
     /// Opens the data folder `root`, creating it and its subfolders if needed, with `index` or
     /// else the SQLite index in root/index.sqlite. Call `reconcile()` before serving from it.
@@ -33,7 +35,8 @@ public final class CaptureStore: Sendable {
         captures = root.appendingPathComponent("captures", isDirectory: true)
         staging = root.appendingPathComponent("staging", isDirectory: true)
         uploads = root.appendingPathComponent("uploads", isDirectory: true)
-        for folder in [root, captures, staging, uploads] {
+        jobs = root.appendingPathComponent("jobs", isDirectory: true)
+        for folder in [root, captures, staging, uploads, jobs] {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
                 guard isDirectory.boolValue else {

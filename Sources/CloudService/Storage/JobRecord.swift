@@ -34,6 +34,10 @@ public struct JobRecord: Equatable, Sendable {
         self.problem = problem
     }
 
+    /// How many times a shared index lets a job be started before it fails as interrupted: a job
+    /// that takes its replica down each time (the kernel's OOM killer) must not take down them all.
+    public static let maxAttempts = 3
+
     /// The problem of a job that was queued or running when the server stopped.
     public static let interruptedProblem =
         #"{"title":"interrupted","detail":"the server restarted before the job finished"}"#
@@ -41,4 +45,9 @@ public struct JobRecord: Equatable, Sendable {
     /// The problem of a job the server cancelled as it stopped (gracefully: SIGTERM, Ctrl-C).
     public static let stoppedProblem =
         #"{"title":"interrupted","detail":"the server stopped before the job finished"}"#
+}
+
+extension JobRecord.State {
+    /// Succeeded or failed: nothing about the job changes any more.
+    var isFinished: Bool { self == .succeeded || self == .failed }
 }

@@ -2,9 +2,11 @@ import CloudCore
 import Foundation
 import PostgresNIO
 
-/// Jobs, with the one thing sharing adds: every write of a job makes it this replica's and renews
-/// its lease, which `run()` keeps renewing; only a job whose lease ran out (its replica stopped
-/// without saving how the job ended) is failed as interrupted.
+/// Jobs, with what sharing adds: a job is the replica's that inserted or claimed it, which renews
+/// its lease (`run()`) and alone may write it (an update from any other replica changes nothing).
+/// A job whose lease ran out (its replica died, or stopped and released it) is claimed by another
+/// replica and run again from its folder; one already tried `JobRecord.maxAttempts` times is failed
+/// as interrupted instead.
 extension PostgresCaptureIndex {
     /// The lease as an interval the database adds to its own clock.
     private var leaseSeconds: Double { Double(lease.components.seconds) + Double(lease.components.attoseconds) / 1e18 }
@@ -31,8 +33,8 @@ extension PostgresCaptureIndex {
                 """
                 UPDATE job SET state = \(job.state.rawValue), updated = \(job.updated.unixMilliseconds), frames_done = \(job.framesDone),
                                frames_total = \(job.framesTotal), capture_id = \(job.captureID?.rawValue), problem = \(job.problem),
-                               replica = \(replica), lease_until = now() + make_interval(secs => \(lease))
-                WHERE id = \(job.id.rawValue) RETURNING id
+                               lease_until = now() + make_interval(secs => \(lease))
+                WHERE id = \(job.id.rawValue) AND replica = \(replica) RETURNING id
                 """, logger: logger
             ).collect()
             return !updated.isEmpty
@@ -63,17 +65,62 @@ extension PostgresCaptureIndex {
         return try await jobs(PostgresQuery(unsafeSQL: "SELECT * FROM job \(filter) ORDER BY id DESC LIMIT $\(binds.count)", binds: binds))
     }
 
-    /// Fails the unfinished jobs whose lease ran out, by the database's clock: a live replica
-    /// renews its own every third of the lease, so its jobs are never among them.
+    /// Fails the unfinished jobs whose lease ran out, by the database's clock, and that were tried
+    /// `JobRecord.maxAttempts` times already: a live replica renews its own every third of the
+    /// lease, so its jobs are never among them, and a job tried fewer times is claimed instead.
     public func markUnfinishedJobsInterrupted(at date: Date) async throws -> Int {
         let logger = logger
         return try await withConnection { connection in
             try await connection.query(
                 """
                 UPDATE job SET state = 'failed', problem = \(JobRecord.interruptedProblem), updated = \(date.unixMilliseconds)
-                WHERE state IN ('queued', 'running') AND lease_until <= now() RETURNING id
+                WHERE state IN ('queued', 'running') AND lease_until <= now() AND attempts >= \(JobRecord.maxAttempts) RETURNING id
                 """, logger: logger
             ).collect().count
+        }
+    }
+
+    /// The oldest abandoned job, locked with `FOR UPDATE SKIP LOCKED` so that replicas claiming at
+    /// once pass over each other's pick rather than wait for it, made this replica's in the same
+    /// statement. Its progress starts again from nothing: the job runs again from its inputs.
+    public func claimAbandonedJob(at date: Date) async throws -> JobRecord? {
+        let (replica, lease) = (replica, leaseSeconds)
+        return try await jobs(
+            """
+            UPDATE job SET replica = \(replica), lease_until = now() + make_interval(secs => \(lease)), attempts = attempts + 1,
+                           state = 'queued', frames_done = 0, frames_total = NULL, updated = \(date.unixMilliseconds)
+            WHERE id = (SELECT id FROM job WHERE state IN ('queued', 'running') AND lease_until <= now()
+                                                 AND attempts < \(JobRecord.maxAttempts)
+                        ORDER BY created, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+            RETURNING *
+            """
+        ).first
+    }
+
+    public func holdsJob(_ id: JobID) async throws -> Bool {
+        let logger = logger
+        let (replica, lease) = (replica, leaseSeconds)
+        return try await withConnection { connection in
+            try await !connection.query(
+                """
+                UPDATE job SET lease_until = now() + make_interval(secs => \(lease))
+                WHERE id = \(id.rawValue) AND replica = \(replica) AND state IN ('queued', 'running') RETURNING id
+                """, logger: logger
+            ).collect().isEmpty
+        }
+    }
+
+    /// Queued again with its lease run out, and its attempt not counted: the next claim takes it.
+    public func releaseJob(_ id: JobID, at date: Date) async throws {
+        let logger = logger
+        let replica = replica
+        try await withConnection { connection in
+            _ = try await connection.query(
+                """
+                UPDATE job SET state = 'queued', lease_until = now(), attempts = attempts - 1, frames_done = 0, frames_total = NULL,
+                               updated = \(date.unixMilliseconds)
+                WHERE id = \(id.rawValue) AND replica = \(replica) AND state IN ('queued', 'running')
+                """, logger: logger)
         }
     }
 

@@ -12,7 +12,8 @@ import ServiceLifecycle
 /// - The schema is migrated once, under an advisory lock, by whichever replica starts first
 ///   (`PostgresMigrations`).
 /// - Each unfinished job carries the replica that runs it and a lease this replica renews while it
-///   lives (`run()`); start-up fails only the jobs whose lease ran out, never a live replica's.
+///   lives (`run()`); a job whose lease ran out is taken over by another replica (`JobTakeover`),
+///   never a live replica's.
 /// - A database that cannot be reached is `IndexUnavailable` (503 with Retry-After), after at
 ///   most `waitLimit` for a connection; the pool reconnects by itself when the database returns.
 public final class PostgresCaptureIndex: CaptureIndex, Service {
@@ -65,8 +66,8 @@ public final class PostgresCaptureIndex: CaptureIndex, Service {
     }
 
     /// Renews this replica's job leases until the server stops (a `Service` of its group, stopped
-    /// after the jobs have saved how they ended), and meanwhile fails the jobs of replicas that
-    /// stopped renewing theirs; then closes the index.
+    /// after the jobs have saved how they ended), and meanwhile fails the abandoned jobs tried too
+    /// often to be taken over again; then closes the index.
     public func run() async {
         await cancelWhenGracefulShutdown { [self] in
             while !Task.isCancelled {
@@ -83,8 +84,8 @@ public final class PostgresCaptureIndex: CaptureIndex, Service {
         await close()
     }
 
-    /// Gives up this replica's leases (its jobs cannot run on without it, so the next start-up
-    /// or another replica's sweep fails them at once) and closes the connections. Safe twice.
+    /// Gives up this replica's leases (its jobs cannot run on without it, so another replica
+    /// takes them over at once) and closes the connections. Safe twice.
     public func close() async {
         guard
             let task = clientTask.withLockedValue({ task in

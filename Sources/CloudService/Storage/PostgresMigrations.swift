@@ -63,6 +63,12 @@ enum PostgresMigrations {
                 """,
                 "CREATE INDEX job_unfinished ON job (lease_until) WHERE state IN ('queued', 'running')"
             ]
+        ),
+        (
+            // Jobs whose replica died are taken over by another (`claimAbandonedJob`): each start
+            // is counted, so that a job that kills its replica every time ends failed.
+            2,
+            ["ALTER TABLE job ADD COLUMN attempts integer NOT NULL DEFAULT 1"]
         )
     ]
 

@@ -62,6 +62,17 @@ extension SQLiteCaptureIndex {
             return db.changesCount
         }
     }
+
+    /// One server owns this index: its unfinished jobs at start-up are interrupted, none abandoned.
+    public func claimAbandonedJob(at date: Date) async throws -> JobRecord? { nil }
+
+    public func holdsJob(_ id: JobID) async throws -> Bool {
+        let job = try await job(id)
+        return job.map { !$0.state.isFinished } ?? false
+    }
+
+    /// Not shared: a job released by a stopping server is failed at its next start.
+    public func releaseJob(_ id: JobID, at date: Date) async throws {}
 }
 
 extension SQLiteCaptureIndex {
