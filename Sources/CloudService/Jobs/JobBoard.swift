@@ -57,25 +57,22 @@ final class JobBoard: Sendable {
         return job
     }
 
-    /// Claims abandoned jobs (a shared index's, whose replica died) and starts them here, one at
-    /// a time while no capture waits for a worker: a busy replica leaves them to an idle one.
+    /// Claims one abandoned job (a shared index's, whose replica died) and starts it here, unless
+    /// captures are waiting for a worker already: a busy replica leaves them to an idle one, and
+    /// one job per sweep spreads a dead replica's jobs over the live ones.
     func takeOverAbandoned() async {
-        while service.capturePool.load.queued == 0 && !Task.isCancelled {
-            let claimed: JobRecord?
-            do {
-                claimed = try await service.store.index.claimAbandonedJob(at: Date())
-            } catch {
-                service.logger.warning("jobs: cannot claim abandoned jobs: \(error)")
-                return
-            }
-            guard let job = claimed else { return }
-            service.logger.info("jobs: took over job \(job.id), abandoned by its replica")
-            tell(job)
-            guard start(job) else {
-                try? await service.store.index.releaseJob(job.id, at: Date())
-                return
-            }
+        guard service.capturePool.load.queued == 0 else { return }
+        let claimed: JobRecord?
+        do {
+            claimed = try await service.store.index.claimAbandonedJob(at: Date())
+        } catch {
+            service.logger.warning("jobs: cannot claim abandoned jobs: \(error)")
+            return
         }
+        guard let job = claimed else { return }
+        service.logger.info("jobs: took over job \(job.id), abandoned by its replica")
+        tell(job)
+        if !start(job) { try? await service.store.index.releaseJob(job.id, at: Date()) }
     }
 
     /// Runs the job in `running`; false once the server is stopping.
