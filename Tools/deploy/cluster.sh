@@ -43,6 +43,8 @@ as_postgres() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else 
 start_cluster() {
     [ -x "$pg/initdb" ] || { echo "$me: $pg/initdb is missing: install postgresql-15 (Tools/bootstrap does)" >&2; exit 2; }
     cluster="$work/pg"
+    # The postgres user must pass through the work dir (mktemp makes it the caller's alone).
+    chmod o+x "$work"
     mkdir "$cluster"
     [ "$(id -u)" -ne 0 ] || chown postgres:postgres "$cluster"
     chmod 700 "$cluster"
