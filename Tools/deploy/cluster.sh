@@ -8,16 +8,29 @@
 #                             $work/replica-R.out and .log; waits healthy; sets replica_pid[R]
 #   wait_healthy NAME PID URL LOG   GET URL/healthz until it answers (exits the script if not)
 #   free_port                 a port nothing listens on now
+#   stop_all PID...           SIGTERM, then SIGKILL for those still running 30 s later
 # Every process started here is stopped, and the cluster removed, when the script exits.
 pids=()
 replica_pid=()
 cluster=""
 pg=/usr/lib/postgresql/15/bin
 
+# SIGTERM, then up to 30 s for each to finish its requests in flight: a process stuck in one
+# (seen: an upload hanging on the index after a PostgreSQL restart) is killed, not waited for forever.
+stop_all() {
+    local pid i
+    for pid in "$@"; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in "$@"; do
+        for ((i = 0; i < 300; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        if kill -0 "$pid" 2>/dev/null; then
+            echo "$me: process $pid still running 30 s after SIGTERM: killed" >&2
+            kill -KILL "$pid" 2>/dev/null || true
+        fi
+        wait "$pid" 2>/dev/null || true
+    done
+}
 cluster_finish() {
-    local pid
-    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    stop_all "${pids[@]}"
     [ -z "$cluster" ] || as_postgres "$pg/pg_ctl" -D "$cluster" -w stop -m immediate >/dev/null 2>&1 || true
     if ((keep)); then echo "$me: work dir $work kept" >&2; else rm -rf "$work"; fi
 }
