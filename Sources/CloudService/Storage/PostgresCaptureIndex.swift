@@ -108,45 +108,52 @@ public final class PostgresCaptureIndex: CaptureIndex, Service {
     }
 
     /// Runs `body` on a pooled connection. Waits at most `waitLimit` for one; once `body` has
-    /// started it is not cut short (a write cut off in flight might still commit, and its caller
-    /// would then undo files the row names). The driver's errors become `IndexUnavailable` when the
+    /// started it is not cut short by that limit (a write cut off in flight might still commit,
+    /// and its caller would then undo files the row names), only by `answerLimit`, after which
+    /// it counts as maybe applied. The driver's errors become `IndexUnavailable` when the
     /// database cannot be reached, or `CloudError.io` naming the address.
+    ///
+    /// The caller waits for whichever comes first, never for the driver's work to end: a lease
+    /// or a statement that the database's going away left hanging (seen once in a few runs of
+    /// `Tools/deploy/replicas-check`'s outage) would otherwise hold its request, and with it the
+    /// server's graceful stop, for ever. Such work is cancelled and left to end on its own.
     func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        let start = NIOLockedValueBox(ConnectionStart.waiting)
-        do {
-            return try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask { [client] in
-                    try await client.withConnection { connection in
-                        let begun = start.withLockedValue { state in
-                            if state == .waiting { state = .started }
-                            return state == .started
+        let race = ConnectionRace<T>()
+        let (client, waitLimit, answerLimit) = (client, waitLimit, Self.answerLimit)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                race.wait(continuation)
+                let work = Task {
+                    do {
+                        let value = try await client.withConnection { connection in
+                            guard race.begin() else { throw IndexUnavailable(cause: "no connection within the wait limit") }
+                            return try await body(connection)
                         }
-                        guard begun else { throw IndexUnavailable(cause: "no connection within the wait limit") }
-                        let value: T = try await body(connection)
-                        return value
+                        race.finish(.success(value))
+                    } catch {
+                        race.finish(.failure(self.translated(error, sent: race.hasBegun)))
                     }
                 }
-                group.addTask { [waitLimit] in
-                    try await Task.sleep(for: waitLimit)
-                    let gaveUp = start.withLockedValue { state in
-                        if state == .waiting { state = .gaveUp }
-                        return state == .gaveUp
-                    }
-                    if gaveUp { throw IndexUnavailable(cause: "no connection within \(waitLimit)") }
-                    return nil
-                }
-                while let result = try await group.next() {
-                    if let result {
-                        group.cancelAll()
-                        return result
+                let timer = Task {
+                    do { try await Task.sleep(for: waitLimit) } catch { return }
+                    if race.giveUpWaiting() {
+                        race.finish(.failure(IndexUnavailable(cause: "no connection within \(waitLimit)")))
+                    } else {
+                        do { try await Task.sleep(for: answerLimit) } catch { return }
+                        race.finish(
+                            .failure(IndexUnavailable(cause: "\(self.address): no answer within \(answerLimit)", maybeApplied: true)))
                     }
                 }
-                throw IndexUnavailable(cause: "the connection ended without an answer")
+                race.track(work: work, timer: timer)
             }
-        } catch {
-            throw translated(error, sent: start.withLockedValue { $0 == .started })
+        } onCancel: {
+            race.cancel()
         }
     }
+
+    /// How long a statement, once it has its connection, may take before its caller is told the
+    /// database did not answer: every statement here takes milliseconds.
+    static let answerLimit: Duration = .seconds(30)
 
     /// Runs `body` in one transaction on a pooled connection (`withConnection`). Only a connection
     /// lost once COMMIT was sent leaves the outcome unknown (`IndexUnavailable.maybeApplied`):
@@ -199,6 +206,76 @@ public final class PostgresCaptureIndex: CaptureIndex, Service {
     }
 }
 
-/// Whether a statement got its connection before the wait limit ran out, or gave up: decided once,
-/// under a lock, so that a statement never runs after its caller was told it would not.
-private enum ConnectionStart { case waiting, started, gaveUp }
+/// One statement's race between the driver's work and the limits, decided under a lock: whether
+/// it got its connection before the wait limit ran out (so that a statement never runs after its
+/// caller was told it would not), and which outcome reaches the caller, once.
+private final class ConnectionRace<T: Sendable>: Sendable {
+    private enum Start { case waiting, begun, gaveUp }
+
+    private struct State {
+        var start = Start.waiting
+        var continuation: CheckedContinuation<T, Error>?
+        var outcome: Result<T, Error>?
+        var work: Task<Void, Never>?
+        var timer: Task<Void, Never>?
+        var cancelled = false
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    func wait(_ continuation: CheckedContinuation<T, Error>) {
+        state.withLockedValue { $0.continuation = continuation }
+    }
+
+    func track(work: Task<Void, Never>, timer: Task<Void, Never>) {
+        let (finished, cancelled) = state.withLockedValue { state -> (Bool, Bool) in
+            state.work = work
+            state.timer = timer
+            return (state.outcome != nil, state.cancelled)
+        }
+        if finished { timer.cancel() }
+        if cancelled { work.cancel() }
+    }
+
+    /// Whether the statement may run: false once the caller was told it gave up waiting.
+    func begin() -> Bool {
+        state.withLockedValue { state in
+            if state.start == .waiting { state.start = .begun }
+            return state.start == .begun
+        }
+    }
+
+    var hasBegun: Bool { state.withLockedValue { $0.start == .begun } }
+
+    /// Whether the wait limit wins: only while the statement has not begun.
+    func giveUpWaiting() -> Bool {
+        state.withLockedValue { state in
+            if state.start == .waiting { state.start = .gaveUp }
+            return state.start == .gaveUp
+        }
+    }
+
+    /// Tells the caller `outcome` unless it was told another; the loser's work is cancelled.
+    func finish(_ outcome: Result<T, Error>) {
+        let (continuation, work, timer) = state.withLockedValue {
+            state -> (CheckedContinuation<T, Error>?, Task<Void, Never>?, Task<Void, Never>?) in
+            guard state.outcome == nil else { return (nil, nil, nil) }
+            state.outcome = outcome
+            defer { state.continuation = nil }
+            return (state.continuation, state.work, state.timer)
+        }
+        guard let continuation else { return }
+        timer?.cancel()
+        if case .failure = outcome { work?.cancel() }
+        continuation.resume(with: outcome)
+    }
+
+    /// The caller's task was cancelled (its client left): so is the driver's work.
+    func cancel() {
+        let work = state.withLockedValue { state in
+            state.cancelled = true
+            return state.work
+        }
+        work?.cancel()
+    }
+}
