@@ -19,7 +19,7 @@ final class JobEventTests: XCTestCase {
     /// The stream's states, or a failure once `seconds` pass: consuming an AsyncStream ends when
     /// its task is cancelled, so a stream that never ends fails the test rather than hanging it.
     /// The bound is against that hang, not a speed asked of the code: a minute, for a busy machine.
-    private func states(of stream: AsyncStream<JobRecord>, within seconds: Double) async throws -> [JobRecord] {
+    private func states(of stream: JobEvents, within seconds: Double) async throws -> [JobRecord] {
         try await withThrowingTaskGroup(of: [JobRecord]?.self) { group in
             group.addTask { await stream.reduce(into: []) { $0.append($1) } }
             group.addTask {

@@ -2,6 +2,7 @@ import CloudCore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import NIOConcurrencyHelpers
 import XCTest
 
 @testable import CloudService
@@ -54,6 +55,10 @@ final class PostgresServiceTests: XCTestCase {
                     XCTAssertEqual(answer.status, .serviceUnavailable, "\(method) \(uri): \(String(buffer: answer.body))")
                     document.check(answer, method.rawValue.lowercased(), path)
                 }
+                // What monitoring reads during the outage is still there.
+                let metrics = try await client.execute(uri: "/metrics", method: .get)
+                XCTAssertEqual(metrics.status, .ok)
+                XCTAssertTrue(String(buffer: metrics.body).contains("cloudgen_captures_stored 1"), String(buffer: metrics.body))
                 XCTAssertEqual(
                     try FileManager.default.contentsOfDirectory(atPath: captures.path), [id], "the refused upload left no folder")
                 let staging = harness.data.appendingPathComponent("staging")
@@ -200,5 +205,53 @@ final class PostgresServiceTests: XCTestCase {
             XCTAssertEqual((listed["captures"] as? [[String: Any]])?.count, 1)
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: jobs.path), [])
+    }
+
+    /// A job's events followed through a replica other than the one running it: that replica
+    /// hears its states through the shared index, in order, and the stream ends with the success
+    /// (without that, it would carry the first state and never end).
+    func testAJobsEventsAreFollowedFromAnotherReplica() async throws {
+        let cluster = try TestPostgres.shared()
+        let url = cluster.url(try cluster.makeDatabase().database)
+        let first = try ServiceHarness { $0.index = url }
+        defer { first.remove() }
+        let second = try ServiceHarness {
+            $0.index = url
+            $0.dataDirectory = first.data.path
+        }
+        defer { second.remove() }
+        var upload = try MultipartBody.redwoodBundle(in: try scratchFolder())
+        // Neighbour filters over the fused frames: a few seconds of states to follow.
+        for _ in 0..<2 { upload.field("sor", "50,1") }
+        let body = upload
+        try await first.test(.live) { a in
+            try await second.test(.live) { b in
+                let accepted = try await a.execute(uri: "/v1/captures", method: .post, headers: body.headers, body: body.body)
+                XCTAssertEqual(accepted.status, .accepted, String(buffer: accepted.body))
+                let id = try XCTUnwrap(try accepted.json()["id"] as? String)
+                // Not awaited directly: a stream that never ends would hold the test for ever. The
+                // job takes seconds; past a minute the test fails, and its server's stop ends the stream.
+                let ended = NIOLockedValueBox(false)
+                let request = Task {
+                    defer { ended.withLockedValue { $0 = true } }
+                    return try await b.execute(uri: "/v1/jobs/\(id)/events", method: .get)
+                }
+                let deadline = ContinuousClock.now + .seconds(60)
+                while !ended.withLockedValue({ $0 }) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+                guard ended.withLockedValue({ $0 }) else { return XCTFail("the other replica's event stream did not end within 60 s") }
+                let stream = try await request.value
+                let states = String(buffer: stream.body).components(separatedBy: "\n\n").compactMap { block -> [String: Any]? in
+                    guard let data = block.split(separator: "\n").first(where: { $0.hasPrefix("data: ") }) else { return nil }
+                    return (try? JSONSerialization.jsonObject(with: Data(data.dropFirst(6).utf8))) as? [String: Any]
+                }
+                XCTAssertEqual(states.last?["state"] as? String, "succeeded", "\(states)")
+                XCTAssertEqual(states.last?["frames_done"] as? Int, 5)
+                XCTAssertTrue(states.contains { $0["state"] as? String == "running" }, "\(states)")
+                let done = states.compactMap { $0["frames_done"] as? Int }
+                XCTAssertEqual(done, done.sorted(), "frames done never goes back")
+                let updated = states.compactMap { $0["updated"] as? String }
+                XCTAssertEqual(updated, updated.sorted(), "states in the order they were saved")
+            }
+        }
     }
 }

@@ -210,7 +210,7 @@ final class JobBoard: Sendable {
     /// Registered first, every state saved after the read reaches the listener, and one saved
     /// before it is the current state or older: the current state goes first unless a newer one
     /// already went out, and a state the stream carries already is not sent again.
-    func events(_ id: JobID) async throws -> AsyncStream<JobRecord>? {
+    func events(_ id: JobID) async throws -> JobEvents? {
         let key = UUID()
         let (stream, continuation) = AsyncStream<JobRecord>.makeStream()
         let listener = JobListener(continuation)
@@ -239,7 +239,7 @@ final class JobBoard: Sendable {
         } else if service.store.index.isShared {
             follow(id, key: key, listener: listener)
         }
-        return stream
+        return JobEvents(stream: stream) { continuation.finish() }
     }
 
     /// With a shared index the job may run on another replica, whose states reach this one only
@@ -284,6 +284,16 @@ struct JobServices: Sendable {
     let metrics: ServiceMetrics
     let archiveLimits: ArchiveLimits
     let logger: Logger
+}
+
+/// One subscriber's states of a job (`JobBoard.events`), which `end()` ends early: a server
+/// stopping does not wait for a job that may run for hours.
+struct JobEvents: AsyncSequence, Sendable {
+    typealias Element = JobRecord
+    let stream: AsyncStream<JobRecord>
+    let end: @Sendable () -> Void
+
+    func makeAsyncIterator() -> AsyncStream<JobRecord>.AsyncIterator { stream.makeAsyncIterator() }
 }
 
 /// Another replica took the job over (this one was paused past its lease): its rows are no

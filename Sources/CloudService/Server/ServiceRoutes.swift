@@ -17,8 +17,9 @@ struct ServiceRoutes {
             Response.json(Data("{\"status\":\"ok\"}".utf8), status: .ok)
         }
         routes.get("/metrics") { _, _ in
-            let count = try await index.count()
-            metrics.capturesStored.set(Double(count))
+            // Scraped most when something is wrong: with the index unreachable, the gauge keeps
+            // its last count and the rest is still served.
+            if let count = try? await index.count() { metrics.capturesStored.set(Double(count)) }
             metrics.recordLoad(of: capturePool)
             metrics.recordLoad(of: exportPool)
             metrics.recordLoad(of: streamPool)
