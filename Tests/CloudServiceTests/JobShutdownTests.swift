@@ -17,24 +17,11 @@ final class JobShutdownTests: XCTestCase {
         defer { harness.remove() }
         let scratch = try makeScratchFolder()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        var upload = try MultipartBody.redwoodBundle(in: scratch)
-        // Neighbour filters over the fused frames: long enough to be running when the stop comes.
-        for _ in 0..<4 { upload.field("sor", "50,1") }
-        let body = upload
+        // Long enough to be running when the stop comes.
+        let body = try MultipartBody.slowRedwoodBundle(in: scratch, rounds: 4)
         // The harness stops the service group (gracefully) once this closure returns, and
         // returns itself when the group has ended.
-        let id = try await harness.test { client in
-            let accepted = try await client.execute(uri: "/v1/captures", method: .post, headers: body.headers, body: body.body)
-            XCTAssertEqual(accepted.status, .accepted, String(buffer: accepted.body))
-            let id = try XCTUnwrap(try accepted.json()["id"] as? String)
-            for _ in 0..<600 {
-                let state = try await client.execute(uri: "/v1/jobs/\(id)", method: .get).json()["state"] as? String
-                if state == "running" { break }
-                XCTAssertEqual(state, "queued", "the job ended before the stop it was to be stopped by")
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            return id
-        }
+        let id = try await harness.test { client in try await client.startJob(body) }
         let index = try SQLiteCaptureIndex(path: harness.data.appendingPathComponent("index.sqlite").path)
         defer { try? index.close() }
         let job = try await index.job(try XCTUnwrap(JobID(validating: id)))

@@ -90,15 +90,8 @@ final class PostgresServiceTests: XCTestCase {
     /// Two servers (replicas) on one data folder and one database: what is uploaded through one is
     /// listed and downloaded, byte for byte, through the other, and a delete through either is seen by both.
     func testTwoReplicasOnOneFolderServeEachOthersCaptures() async throws {
-        let cluster = try TestPostgres.shared()
-        let url = cluster.url(try cluster.makeDatabase().database)
-        let first = try ServiceHarness { $0.index = url }
-        defer { first.remove() }
-        let second = try ServiceHarness {
-            $0.index = url
-            $0.dataDirectory = first.data.path
-        }
-        defer { second.remove() }
+        let (first, second) = try Self.twoReplicas()
+        defer { [first, second].forEach { $0.remove() } }
         let upload = try MultipartBody.tumFrame()
         try await first.test(.live) { a in
             try await second.test(.live) { b in
@@ -145,12 +138,7 @@ final class PostgresServiceTests: XCTestCase {
 
         try await harness.test(.live) { client in
             // Claimed by the sweep at start (or 5 s later), then run: well within a minute.
-            let deadline = ContinuousClock.now + .seconds(60)
-            var state: [String: Any] = [:]
-            repeat {
-                try await Task.sleep(for: .milliseconds(250))
-                state = try await client.execute(uri: "/v1/jobs/\(job.id)", method: .get).json()
-            } while !["succeeded", "failed"].contains(state["state"] as? String ?? "") && ContinuousClock.now < deadline
+            let state = try await client.endedJob(job.id.description)
             XCTAssertEqual(state["state"] as? String, "succeeded", "\(state)")
             let capture = try XCTUnwrap((state["capture"] as? String)?.split(separator: "/").last.map(String.init), "\(state)")
             let listed = try await client.execute(uri: "/v1/captures", method: .get).json()
@@ -165,41 +153,15 @@ final class PostgresServiceTests: XCTestCase {
     /// With a shared index, a graceful stop hands its running job back rather than failing it:
     /// queued again, its folder kept, and a replica started afterwards takes it over and finishes it.
     func testAJobStoppedGracefullyIsHandedBackAndFinishedByAnotherReplica() async throws {
-        let cluster = try TestPostgres.shared()
-        let url = cluster.url(try cluster.makeDatabase().database)
-        let first = try ServiceHarness { $0.index = url }
-        defer { first.remove() }
-        let second = try ServiceHarness {
-            $0.index = url
-            $0.dataDirectory = first.data.path
-        }
-        defer { second.remove() }
-        var upload = try MultipartBody.redwoodBundle(in: try scratchFolder())
-        // Neighbour filters over the fused frames: long enough to be running when the stop comes.
-        for _ in 0..<4 { upload.field("sor", "50,1") }
-        let body = upload
-        let id = try await first.test(.live) { client in
-            let accepted = try await client.execute(uri: "/v1/captures", method: .post, headers: body.headers, body: body.body)
-            XCTAssertEqual(accepted.status, .accepted, String(buffer: accepted.body))
-            let id = try XCTUnwrap(try accepted.json()["id"] as? String)
-            for _ in 0..<600 {
-                let state = try await client.execute(uri: "/v1/jobs/\(id)", method: .get).json()["state"] as? String
-                if state == "running" { break }
-                XCTAssertEqual(state, "queued", "the job ended before the stop it was to be stopped by")
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            return id
-        }
+        let (first, second) = try Self.twoReplicas()
+        defer { [first, second].forEach { $0.remove() } }
+        // Long enough to be running when the stop comes.
+        let body = try MultipartBody.slowRedwoodBundle(in: try scratchFolder(), rounds: 4)
+        let id = try await first.test(.live) { client in try await client.startJob(body) }
         let jobs = first.data.appendingPathComponent("jobs")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: jobs.path), [id], "a job handed back keeps its folder")
         try await second.test(.live) { client in
-            var state: [String: Any] = [:]
-            let deadline = ContinuousClock.now + .seconds(60)
-            repeat {
-                state = try await client.execute(uri: "/v1/jobs/\(id)", method: .get).json()
-                if ["succeeded", "failed"].contains(state["state"] as? String ?? "") { break }
-                try await Task.sleep(for: .milliseconds(250))
-            } while ContinuousClock.now < deadline
+            let state = try await client.endedJob(id)
             XCTAssertEqual(state["state"] as? String, "succeeded", "\(state)")
             let listed = try await client.execute(uri: "/v1/captures", method: .get).json()
             XCTAssertEqual((listed["captures"] as? [[String: Any]])?.count, 1)
@@ -211,19 +173,10 @@ final class PostgresServiceTests: XCTestCase {
     /// hears its states through the shared index, in order, and the stream ends with the success
     /// (without that, it would carry the first state and never end).
     func testAJobsEventsAreFollowedFromAnotherReplica() async throws {
-        let cluster = try TestPostgres.shared()
-        let url = cluster.url(try cluster.makeDatabase().database)
-        let first = try ServiceHarness { $0.index = url }
-        defer { first.remove() }
-        let second = try ServiceHarness {
-            $0.index = url
-            $0.dataDirectory = first.data.path
-        }
-        defer { second.remove() }
-        var upload = try MultipartBody.redwoodBundle(in: try scratchFolder())
-        // Neighbour filters over the fused frames: a few seconds of states to follow.
-        for _ in 0..<2 { upload.field("sor", "50,1") }
-        let body = upload
+        let (first, second) = try Self.twoReplicas()
+        defer { [first, second].forEach { $0.remove() } }
+        // A few seconds of states to follow.
+        let body = try MultipartBody.slowRedwoodBundle(in: try scratchFolder(), rounds: 2)
         try await first.test(.live) { a in
             try await second.test(.live) { b in
                 let accepted = try await a.execute(uri: "/v1/captures", method: .post, headers: body.headers, body: body.body)
@@ -253,5 +206,17 @@ final class PostgresServiceTests: XCTestCase {
                 XCTAssertEqual(updated, updated.sorted(), "states in the order they were saved")
             }
         }
+    }
+
+    /// Two servers (replicas) on one new database of the run's cluster and one data folder.
+    static func twoReplicas() throws -> (ServiceHarness, ServiceHarness) {
+        let cluster = try TestPostgres.shared()
+        let url = cluster.url(try cluster.makeDatabase().database)
+        let first = try ServiceHarness { $0.index = url }
+        let second = try ServiceHarness {
+            $0.index = url
+            $0.dataDirectory = first.data.path
+        }
+        return (first, second)
     }
 }

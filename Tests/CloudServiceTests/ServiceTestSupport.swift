@@ -120,6 +120,45 @@ struct MultipartBody {
     }
 }
 
+extension TestClientProtocol {
+    /// Uploads `archive` and waits until its job is running (failing if it ends first); its id.
+    func startJob(_ archive: MultipartBody, file: StaticString = #filePath, line: UInt = #line) async throws -> String {
+        let accepted = try await execute(uri: "/v1/captures", method: .post, headers: archive.headers, body: archive.body)
+        XCTAssertEqual(accepted.status, .accepted, String(buffer: accepted.body), file: file, line: line)
+        let id = try XCTUnwrap(try accepted.json()["id"] as? String, file: file, line: line)
+        for _ in 0..<600 {
+            let state = try await execute(uri: "/v1/jobs/\(id)", method: .get).json()["state"] as? String
+            if state == "running" { break }
+            XCTAssertEqual(state, "queued", "the job ended before it was seen running", file: file, line: line)
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return id
+    }
+
+    /// The job's document once it succeeded or failed, read every quarter second for at most a
+    /// minute (then whatever it last was).
+    func endedJob(_ id: String) async throws -> [String: Any] {
+        let deadline = ContinuousClock.now + .seconds(60)
+        var state: [String: Any] = [:]
+        repeat {
+            state = try await execute(uri: "/v1/jobs/\(id)", method: .get).json()
+            if ["succeeded", "failed"].contains(state["state"] as? String ?? "") { break }
+            try await Task.sleep(for: .milliseconds(250))
+        } while ContinuousClock.now < deadline
+        return state
+    }
+}
+
+extension MultipartBody {
+    /// `redwoodBundle` with neighbour filters over the fused frames, `rounds` times: a job that
+    /// runs a few seconds (about two per round on 2 cores), long enough to be seen running.
+    static func slowRedwoodBundle(in folder: URL, rounds: Int) throws -> MultipartBody {
+        var body = try redwoodBundle(in: folder)
+        for _ in 0..<rounds { body.field("sor", "50,1") }
+        return body
+    }
+}
+
 /// A file of ../shared/data.
 func sharedData(_ relative: String) throws -> String {
     try sharedDataDirectory().appendingPathComponent(relative).path
