@@ -193,14 +193,16 @@ enum VerticalPlanes {
     /// - where two walls meet, the other wall's points near the corner lie within the inlier
     ///   distance, all on one side (in front at an inside corner, behind at an outside one), with
     ///   normals blurred toward this one's, and would turn it the same way.
-    /// The ends are kept when trimming them would leave less than half the span's points.
+    /// The ends are kept when trimming them would leave less than half the span's points. Columns
+    /// off the line the others agree on go too (`inLine`).
     static func fittedOnSpan(_ p: VerticalPlane, set: WorkingSet, leaf: Double) throws -> FittedPlane {
         let f = p.fitted
         let along = f.inliers.map { dot(set.points[Int($0)] - p.centroid, p.along) }
         let onSpan = zip(f.inliers, along).filter { $0.1 >= p.start - leaf && $0.1 <= p.end + leaf }
         let trim = f.distance + 2 * leaf
         let trimmed = onSpan.filter { $0.1 > p.start + trim && $0.1 < p.end - trim }
-        let kept = (trimmed.count * 2 >= onSpan.count ? trimmed : onSpan).map(\.0)
+        let spanned = trimmed.count * 2 >= onSpan.count ? trimmed : onSpan
+        let kept = inLine(spanned.map { (index: $0.0, along: $0.1) }, plane: f.plane, set: set)
         guard kept.count >= 4, kept.count < f.inliers.count else { return f }
         let plane = try set.fit(kept, like: f.plane, coreCentred: f.coreCentred)
         let squares = kept.reduce(0.0) {

@@ -50,4 +50,56 @@ final class WallSpanTests: XCTestCase {
             report.walls.contains { abs(planX($0.start) - 6) < 0.05 && abs(planX($0.end) - 6) < 0.05 },
             "\(report.clutter.map(\.reason))")
     }
+
+    /// An L room 3.3 m high (Kinect room 9 of seed 2026, as Tools/rooms made it): x 0...7.5 by
+    /// y 0...2, and x 0...3.75 by y 2...3.45, so its inner wall runs along x = 3.75 from y = 2 to
+    /// 3.45. A cabinet 1.9 m high stands against the wall at y = 2 beside the inner corner, its side
+    /// at x = 3.77: 2 cm behind the inner wall's plane, in line with it beyond the corner. Every
+    /// point lies 8 mm (one sigma, seeded) off its surface, so the inner wall's inlier slab holds
+    /// the cabinet's side too.
+    static func lRoomWithCabinetBesideTheInnerCorner() -> RoomScan {
+        let h = 3.3
+        let corners: [SIMD2<Double>] = [SIMD2(0, 0), SIMD2(7.5, 0), SIMD2(7.5, 2), SIMD2(3.75, 2), SIMD2(3.75, 3.45), SIMD2(0, 3.45)]
+        var surfaces = (0..<corners.count).map { Room.wall(from: corners[$0], to: corners[($0 + 1) % corners.count], height: h) }
+        surfaces += [
+            Room.level(x: 0...7.5, y: 0...2, z: 0), Room.level(x: 0...3.75, y: 2...3.45, z: 0),
+            Room.level(x: 0...7.5, y: 0...2, z: h), Room.level(x: 0...3.75, y: 2...3.45, z: h),
+            // The cabinet: its front, its two sides and its top.
+            Room.wall(from: SIMD2(4.38, 1.44), to: SIMD2(3.77, 1.44), height: 1.9),
+            Room.wall(from: SIMD2(3.77, 1.44), to: SIMD2(3.77, 2), height: 1.9),
+            Room.wall(from: SIMD2(4.38, 2), to: SIMD2(4.38, 1.44), height: 1.9),
+            Room.level(x: 3.77...4.38, y: 1.44...2, z: 1.9)
+        ]
+        let eyes = [SIMD3(2.0, 2.7, 1.4), SIMD3(3.3, 1.0, 1.4), SIMD3(6.0, 1.0, 1.4)]
+        var random = SplitMix64(seed: 9)
+        var positions: [Float] = []
+        for r in surfaces {
+            let normal = normalize(cross(r.u, r.v))
+            let (nu, nv) = (Int((r.u * r.u).sum().squareRoot() / Room.spacing), Int((r.v * r.v).sum().squareRoot() / Room.spacing))
+            for i in 0...nu {
+                for j in 0...nv {
+                    let p = r.corner + Double(i) / Double(nu) * r.u + Double(j) / Double(nv) * r.v + 0.008 * random.gaussian() * normal
+                    positions += [Float(p.x), Float(p.y), Float(p.z)]
+                }
+            }
+        }
+        return RoomScan(name: "L", cloud: PointCloud(positions: positions), cameras: Room.cameras(at: eyes), sourceUp: SIMD3(0, 0, 1))
+    }
+
+    /// The inner wall and the wall it meets are measured within 5 mm. Without telling the two
+    /// surfaces apart by the step between their columns, the plane through both turned 0.6
+    /// degrees toward the cabinet's side and the inner corner moved 8 mm, as in room 9.
+    func testACabinetSideInLineWithAWallBeyondItsCornerDoesNotTurnIt() throws {
+        let report = try RoomMeasurer.measure(Self.lRoomWithCabinetBesideTheInnerCorner()).report
+        let frame = report.frame
+        func plan(_ p: [Double]) -> SIMD2<Double> {
+            SIMD2(frame.origin[0] + p[0] * frame.x[0] + p[1] * frame.y[0], frame.origin[1] + p[0] * frame.x[1] + p[1] * frame.y[1])
+        }
+        let inner = try XCTUnwrap(report.walls.first { abs(plan($0.start).x - 3.75) < 0.05 && abs(plan($0.end).x - 3.75) < 0.05 })
+        let meeting = try XCTUnwrap(report.walls.first { abs(plan($0.start).y - 2) < 0.05 && abs(plan($0.end).y - 2) < 0.05 })
+        XCTAssertEqual(try XCTUnwrap(inner.length).value, 1.45, accuracy: 0.005)
+        XCTAssertEqual(try XCTUnwrap(meeting.length).value, 3.75, accuracy: 0.005)
+        let corner = [inner.start, inner.end].map(plan).min { $0.y < $1.y }!
+        XCTAssertEqual(corner.x, 3.75, accuracy: 0.005)
+    }
 }
