@@ -1,5 +1,7 @@
+import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NIOHTTP1
 import XCTest
 
@@ -20,6 +22,28 @@ final class ProblemMiddlewareTests: XCTestCase {
             // Any other parser error is still answered as what it is.
             let broken = try await client.execute(uri: "/broken", method: .post)
             XCTAssertEqual(broken.status, .internalServerError)
+        }
+    }
+
+    /// A 503 is back-pressure the client retries after Retry-After (captures waiting, the index
+    /// away): not an error an operator is paged for. A bug's 500 is.
+    func testBusyIsNotLoggedAsAnErrorAndABugIs() async throws {
+        let router = Router()
+        router.add(middleware: ProblemMiddleware(routes: RouteTable()))
+        router.post("/busy") { _, _ -> String in
+            throw Problem(.serviceUnavailable, "the server is busy; retry shortly", headers: [.retryAfter: "5"])
+        }
+        router.post("/bug") { _, _ -> String in throw CocoaError(.featureUnsupported) }
+        let errors = ErrorLog()
+        var logger = Logger(label: "problem-middleware-test") { _ in errors }
+        logger.logLevel = .trace
+        try await Application(router: router, logger: logger).test(.router) { client in
+            let busy = try await client.execute(uri: "/busy", method: .post)
+            XCTAssertEqual(busy.status, .serviceUnavailable)
+            XCTAssertEqual(errors.messages, [])
+            let bug = try await client.execute(uri: "/bug", method: .post)
+            XCTAssertEqual(bug.status, .internalServerError)
+            XCTAssertEqual(errors.messages.count, 1, "\(errors.messages)")
         }
     }
 }

@@ -6,8 +6,9 @@ import NIOConcurrencyHelpers
 /// A capture's cloud and depth map in its folder, for the routes that read them. An upload stored
 /// lazily has neither until a route first reads it; then they are made from its kept inputs
 /// (`CaptureRunner.remake`), once however many requests ask at the same moment (on this server,
-/// or on replicas sharing the folder: `FolderLock`), on the export pool, and kept for good: they are the capture's own files from then on, never a derived file
-/// that the cache's budget could remove.
+/// or on replicas sharing the folder: `FolderLock`), on the export pool, and kept for good: they
+/// are the capture's own files from then on, never a derived file that the cache's budget could
+/// remove.
 final class StoredClouds: Sendable {
     private let store: CaptureStore
     private let runner: CaptureRunner

@@ -39,6 +39,10 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             if let unavailable = error as? IndexUnavailable {
                 // The operator's to fix (the database), with the cause the answer leaves out.
                 context.logger.error("\(request.method.rawValue) \(request.uri.path): \(unavailable)")
+            } else if problem.status == .serviceUnavailable {
+                // Back-pressure (captures waiting, streams at their limit): the client retries
+                // after Retry-After; an operator alerting on errors would be paged for load.
+                context.logger.notice("\(request.method.rawValue) \(request.uri.path): \(problem.detail)")
             } else if problem.status.code >= 500 {
                 context.logger.error("\(request.method.rawValue) \(request.uri.path): \(problem.detail)")
             }

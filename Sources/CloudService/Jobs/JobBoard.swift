@@ -19,6 +19,9 @@ final class JobBoard: Sendable {
     private let service: JobServices
     private let listeners = NIOLockedValueBox<[String: [UUID: JobListener]]>([:])
     private let active = NIOLockedValueBox<(queued: Int, running: Int)>((0, 0))
+    /// The jobs this replica is running: their states reach listeners here directly (`record`),
+    /// so `follow` does not read them from the index.
+    private let runningHere = NIOLockedValueBox<Set<JobID>>([])
 
     init(service: JobServices) {
         self.service = service
@@ -39,7 +42,7 @@ final class JobBoard: Sendable {
         }
         let job = JobRecord(id: JobID(), state: .queued, created: Date(), updated: Date())
         let store = service.store
-        _ = try await DurableFiles.offload { try store.adoptJobFolder(folder, parts: parts, for: job.id) }
+        try await DurableFiles.offload { try store.adoptJobFolder(folder, parts: parts, for: job.id) }
         do {
             try await store.index.insertJob(job)
         } catch {
@@ -86,6 +89,8 @@ final class JobBoard: Sendable {
     }
 
     private func run(_ submitted: JobRecord) async {
+        runningHere.withLockedValue { _ = $0.insert(submitted.id) }
+        defer { runningHere.withLockedValue { _ = $0.remove(submitted.id) } }
         let started = NIOLockedValueBox(false)
         let lost = NIOLockedValueBox(false)
         let folder = service.store.jobFolder(submitted.id)
@@ -125,8 +130,7 @@ final class JobBoard: Sendable {
             // capture to the replica that took the job over.
             guard try await service.store.index.holdsJob(submitted.id) else {
                 service.store.abandon(staging: staged.folder)
-                lost.withLockedValue { $0 = true }
-                throw CancellationError()
+                throw JobTakenOver()
             }
             outcome = .success(try await service.runner.store(staged).id)
         } catch {
@@ -243,13 +247,16 @@ final class JobBoard: Sendable {
     }
 
     /// With a shared index the job may run on another replica, whose states reach this one only
-    /// through the index: reads it twice a second until the job ends or the stream does.
+    /// through the index: reads it twice a second, while the job does not run here, until it
+    /// ends or the stream does.
     private func follow(_ id: JobID, key: UUID, listener: JobListener) {
         Task { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(500))
                 guard let self else { return }
-                guard let read = try? await service.store.index.job(id) else { continue }
+                guard !runningHere.withLockedValue({ $0.contains(id) }),
+                    let read = try? await service.store.index.job(id)
+                else { continue }
                 let ended = listeners.withLockedValue { all -> Bool in
                     // Gone: the stream ended, or a terminal state told here ended it.
                     guard all[id.description]?[key] != nil else { return true }

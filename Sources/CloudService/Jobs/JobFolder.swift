@@ -13,8 +13,8 @@ extension CaptureStore {
     }
 
     /// Moves the request's upload folder to jobs/ID (one rename: same file system) and writes the
-    /// order beside its files; the parts as read back from there.
-    func adoptJobFolder(_ upload: URL, parts: UploadedParts, for id: JobID) throws -> UploadedParts {
+    /// order beside its files.
+    func adoptJobFolder(_ upload: URL, parts: UploadedParts, for id: JobID) throws {
         let folder = jobFolder(id)
         try DurableFiles.move(upload, to: folder)
         do {
@@ -22,7 +22,6 @@ extension CaptureStore {
                 files: parts.files.keys.sorted(), fields: parts.fields, filenames: parts.clientFileNames, in: folder)
             try DurableFiles.syncTree(folder)
             try DurableFiles.sync(jobs)
-            return try CaptureInputs.parts(at: folder)
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw error
