@@ -12,7 +12,9 @@ final class WallSpanTests: XCTestCase {
     /// Along the stem's right wall's line (x = 4) across the arm lie a few stray points 10 cm below
     /// the ceiling, 25 cm apart: what a far ceiling's noise leaves off its plane (no normal of their
     /// own, too far from the ceiling to be its points). They join the wall's columns over the arm.
-    static func tRoomWithStrayPoints() -> RoomScan {
+    /// `floorUnseenBeyond`: the arm's floor within a metre behind the stem's right wall's line is
+    /// not seen beyond this y (a bed or a bag in the way, or out of every view).
+    static func tRoomWithStrayPoints(floorUnseenBeyond: Double? = nil) -> RoomScan {
         let h = 2.6
         let corners: [SIMD2<Double>] = [
             SIMD2(2, 0), SIMD2(4, 0), SIMD2(4, 3), SIMD2(6, 3), SIMD2(6, 5.5), SIMD2(0, 5.5), SIMD2(0, 3), SIMD2(2, 3)
@@ -25,6 +27,12 @@ final class WallSpanTests: XCTestCase {
         let eyes = [SIMD3(3.0, 1.2, 1.4), SIMD3(1.5, 4.3, 1.4), SIMD3(4.8, 4.3, 1.4)]
         var positions = Room.cloud(surfaces, eyes: eyes).positions
         for y in stride(from: 3.1, through: 5.4, by: 0.25) { positions += [4, Float(y), Float(h - 0.1)] }
+        if let unseen = floorUnseenBeyond {
+            positions = stride(from: 0, to: positions.count, by: 3).flatMap { i -> [Float] in
+                let (x, y, z) = (Double(positions[i]), Double(positions[i + 1]), Double(positions[i + 2]))
+                return z == 0 && x > 4 && x < 5 && y > unseen ? [] : Array(positions[i..<(i + 3)])
+            }
+        }
         return RoomScan(name: "T", cloud: PointCloud(positions: positions), cameras: Room.cameras(at: eyes), sourceUp: SIMD3(0, 0, 1))
     }
 
@@ -49,6 +57,23 @@ final class WallSpanTests: XCTestCase {
         XCTAssertTrue(
             report.walls.contains { abs(planX($0.start) - 6) < 0.05 && abs(planX($0.end) - 6) < 0.05 },
             "\(report.clutter.map(\.reason))")
+    }
+
+    /// As above, but the arm's floor behind the stem's wall is seen only along its first 0.6 m:
+    /// the stray points beyond it, where nothing was seen behind the line, are no wall either.
+    /// Counted as wall (its foot perhaps hidden), they were joined to the stem's wall across the
+    /// 0.6 m of floor seen behind it, and it ran on to the arm's far wall again (Kinect room 37 of
+    /// seed 2026: 1.8 m past its corner).
+    func testAWallDoesNotRunOnWhereNothingSaysItStands() throws {
+        let report = try RoomMeasurer.measure(Self.tRoomWithStrayPoints(floorUnseenBeyond: 3.6)).report
+        let frame = report.frame
+        func planX(_ p: [Double]) -> Double { frame.origin[0] + p[0] * frame.x[0] + p[1] * frame.y[0] }
+        let stem = try XCTUnwrap(report.walls.first { abs(planX($0.start) - 4) < 0.05 && abs(planX($0.end) - 4) < 0.05 })
+        XCTAssertLessThan(stem.visibleLength, 3.3)
+        for wall in report.walls {
+            guard let length = wall.length?.value else { continue }
+            XCTAssertTrue(Self.trueLengths.contains { abs($0 - length) < 0.01 }, "wall \(wall.index): \(length) m, no true length")
+        }
     }
 
     /// An L room 3.3 m high (Kinect room 9 of seed 2026, as Tools/rooms made it): x 0...7.5 by
