@@ -22,9 +22,9 @@ extension VerticalPlanes {
     ///
     /// The span becomes its longest stretch of columns where the plane stands (or may: its foot
     /// hidden, nothing seen behind), joined across gaps no wider than a doorway; a plane left
-    /// shorter than `minWallLength` is not a wall. Unlike
-    /// `refuseCrossingFloor`, this needs no sight line through the plane's own points: a span
-    /// joined over open floor has none where the sight lines cross it.
+    /// shorter than `minWallLength` is not a wall. Unlike `refuseCrossingFloor`, this needs no
+    /// sight line through the plane's own points: a span joined over open floor has none where
+    /// the sight lines cross it.
     static func cutFloorBehind(
         _ planes: inout [VerticalPlane], floor: FittedPlane, set: WorkingSet, up: SIMD3<Double>, base: Double,
         leaf: Double
