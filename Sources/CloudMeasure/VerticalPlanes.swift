@@ -80,7 +80,7 @@ enum VerticalPlanes {
         ).planes
         fitted = try mergeCoplanar(fitted, up: up, peeler: peeler)
         var planes = try fitted.map { f -> VerticalPlane in
-            var plane = describe(f, set: set, up: up, base: base, cameras: cameras.map(\.translation))
+            var plane = describe(f, set: set, up: up, base: base, ceiling: ceiling, cameras: cameras.map(\.translation))
             plane.fitted = try fittedOnSpan(plane, set: set, leaf: settings.leaf)
             let level = normalize(plane.fitted.plane.normal - dot(plane.fitted.plane.normal, up) * up)
             plane.normal = dot(level, plane.normal) < 0 ? -level : level
@@ -133,8 +133,9 @@ enum VerticalPlanes {
     /// The plane faces the side its nearer cameras stood on (each counted by its inverse square
     /// distance): a wall is seen from inside the room, and the cameras' middle can lie outside
     /// a wall's line, or on it, in an L or T.
-    static func describe(_ fitted: FittedPlane, set: WorkingSet, up: SIMD3<Double>, base: Double, cameras: [SIMD3<Double>]) -> VerticalPlane
-    {
+    static func describe(
+        _ fitted: FittedPlane, set: WorkingSet, up: SIMD3<Double>, base: Double, ceiling: Double? = nil, cameras: [SIMD3<Double>]
+    ) -> VerticalPlane {
         var normal = normalize(fitted.plane.normal - dot(fitted.plane.normal, up) * up)
         let centroid = set.centroid(fitted.inliers)
         let facing = cameras.reduce(0.0) { sum, c in
@@ -149,7 +150,8 @@ enum VerticalPlanes {
         }.sorted { $0.t < $1.t }
         let heights = points.map(\.h).sorted()
         let cut = heights.count / 200
-        let (bottom, top) = (heights[cut], heights[heights.count - 1 - cut])
+        let bottom = heights[cut]
+        let top = ceilingStraysLeftOut(heights, top: heights[heights.count - 1 - cut], ceiling: ceiling)
         // The span along the plane is that of its columns that rise to its top: a wall, not the
         // low faces of furniture that happen to stand in its plane. Of several stretches of such
         // columns (a coplanar wall beyond a gap), the one with the most points.
@@ -183,6 +185,31 @@ enum VerticalPlanes {
             start: first + Double(stretch.first) * column, end: first + Double(stretch.last + 1) * column,
             bottom: bottom, top: top, clutter: nil)
     }
+
+    /// A plane's top, unless it is that of a few of the ceiling's own points: where a far ceiling is
+    /// noisy, its points off the ceiling's plane (and with them a sprinkling at every height) lie in
+    /// the slab of any plane that meets it. A bed's face 0.48 m high held 11 of them 3.44 m up
+    /// (Kinect room 43 of seed 2026) and was taken for a wall. Below `ceilingBand` under the
+    /// ceiling, the plane's own points fill 10 cm bands of height: where the highest band holding
+    /// `bandShare` of the median point's band stops more than `maxHeightGap` short of the ceiling's
+    /// band, the points above are not the plane's, and its top is that band's. A wall's own points
+    /// fill its bands up to the ceiling; furniture hides it column by column, not along its length.
+    static func ceilingStraysLeftOut(_ heights: [Double], top: Double, ceiling: Double?) -> Double {
+        guard let ceiling, top > ceiling - ceilingBand else { return top }
+        let below = heights.filter { $0 <= ceiling - ceilingBand }
+        guard let low = below.first else { return top }
+        var bands = [Int](repeating: 0, count: Int((below.last! - low) / heightBand) + 1)
+        for h in below { bands[min(bands.count - 1, Int((h - low) / heightBand))] += 1 }
+        let typical = Double(bands[min(bands.count - 1, Int((below[below.count / 2] - low) / heightBand))])
+        guard let last = bands.indices.last(where: { Double(bands[$0]) >= bandShare * typical }) else { return top }
+        let dense = below.last { $0 < low + Double(last + 1) * heightBand }!
+        return ceiling - ceilingBand - dense > maxHeightGap ? dense : top
+    }
+
+    static let ceilingBand = 0.15
+    static let heightBand = 0.1
+    static let bandShare = 0.03
+    static let maxHeightGap = 1.0
 
     /// A plane is refitted on the points of its span alone, without those within its inlier
     /// distance and two leaves (the normals' reach) of the span's ends:
