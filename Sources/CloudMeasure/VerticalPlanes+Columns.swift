@@ -21,9 +21,10 @@ extension VerticalPlanes {
     static func inLine(_ points: [(index: UInt32, along: Double)], plane: Plane, set: WorkingSet) -> [UInt32] {
         let all = points.map(\.index)
         guard let first = points.map(\.along).min() else { return all }
+        let columns = points.map { Int((($0.along - first) / column).rounded(.down)) }
         var offsets: [Int: [Double]] = [:]
-        for p in points {
-            offsets[Int(((p.along - first) / column).rounded(.down)), default: []].append(plane.distance(set.points[Int(p.index)]))
+        for (p, c) in zip(points, columns) {
+            offsets[c, default: []].append(plane.distance(set.points[Int(p.index)]))
         }
         let judged = offsets.filter { $0.value.count >= judgedColumnPoints }
             .map { (column: $0.key, centre: ColumnPosition($0.value).centre) }
@@ -36,19 +37,16 @@ extension VerticalPlanes {
                 slopes.append((b.centre - a.centre) / Double(b.column - a.column))
             }
         }
-        let slope = median(slopes)
-        let intercept = median(judged.map { $0.centre - slope * Double($0.column) })
+        let slope = WorkingSet.median(&slopes)
+        var intercepts = judged.map { $0.centre - slope * Double($0.column) }
+        let intercept = WorkingSet.median(&intercepts)
         let residuals = judged.map { (column: $0.column, off: abs($0.centre - intercept - slope * Double($0.column))) }
-        let limit = max(minColumnOffset, columnOffsetScatters * 1.4826 * median(residuals.map(\.off)))
+        var scatter = residuals.map(\.off)
+        let limit = max(minColumnOffset, columnOffsetScatters * 1.4826 * WorkingSet.median(&scatter))
         let off = Set(residuals.filter { $0.off > limit }.map(\.column))
         guard !off.isEmpty else { return all }
-        let kept = points.filter { !off.contains(Int((($0.along - first) / column).rounded(.down))) }.map(\.index)
+        let kept = zip(points, columns).filter { !off.contains($0.1) }.map(\.0.index)
         return kept.count * 2 >= all.count ? kept : all
-    }
-
-    private static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted[sorted.count / 2]
     }
 }
 

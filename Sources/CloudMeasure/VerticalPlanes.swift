@@ -220,8 +220,9 @@ enum VerticalPlanes {
     /// - where two walls meet, the other wall's points near the corner lie within the inlier
     ///   distance, all on one side (in front at an inside corner, behind at an outside one), with
     ///   normals blurred toward this one's, and would turn it the same way.
-    /// The ends are kept when trimming them would leave less than half the span's points. Columns
-    /// off the line the others agree on go too (`inLine`).
+    /// The ends are kept when trimming them would leave less than half the span's points. Points
+    /// seen only from behind the plane go (`seenFromItsFace`), and so do columns off the line the
+    /// others agree on (`inLine`).
     static func fittedOnSpan(_ p: VerticalPlane, set: WorkingSet, leaf: Double) throws -> FittedPlane {
         let f = p.fitted
         let along = f.inliers.map { dot(set.points[Int($0)] - p.centroid, p.along) }
@@ -229,7 +230,8 @@ enum VerticalPlanes {
         let trim = f.distance + 2 * leaf
         let trimmed = onSpan.filter { $0.1 > p.start + trim && $0.1 < p.end - trim }
         let spanned = trimmed.count * 2 >= onSpan.count ? trimmed : onSpan
-        let kept = inLine(spanned.map { (index: $0.0, along: $0.1) }, plane: f.plane, set: set)
+        let faced = seenFromItsFace(spanned.map { (index: $0.0, along: $0.1) }, plane: f.plane, set: set)
+        let kept = inLine(faced, plane: f.plane, set: set)
         guard kept.count >= 4, kept.count < f.inliers.count else { return f }
         let plane = try set.fit(kept, like: f.plane, coreCentred: f.coreCentred)
         let squares = kept.reduce(0.0) {
@@ -261,6 +263,10 @@ enum VerticalPlanes {
     /// Half a depth camera's vertical view, with some room: a Kinect's is 24 degrees.
     static let topViewCone = 30 * Double.pi / 180
 
+    /// A plane this close to a larger wall's, front or back, is taken as part of that wall's
+    /// surface: farther, it is furniture before it or a wall seen beyond it.
+    static let sameSurfaceDepth = 0.05
+
     static func classify(_ planes: inout [VerticalPlane], ceiling: Double?, ceilingSeenAbove: [Bool], settings: MeasureSettings) {
         for i in planes.indices {
             let p = planes[i]
@@ -288,11 +294,11 @@ enum VerticalPlanes {
                 guard overlap > coveredFraction * p.length else { continue }
                 // How far p stands into the room from q (negative: beyond it).
                 let depth = dot(p.centroid - q.centroid, q.normal)
-                if depth > 0.05 && depth < maxDepthBehind {
+                if depth > sameSurfaceDepth && depth < maxDepthBehind {
                     planes[i].clutter = String(format: "furniture: it stands %.2f m in front of a larger vertical plane", depth)
                     break
                 }
-                if depth < -0.05 {
+                if depth < -sameSurfaceDepth {
                     planes[i].clutter = String(format: "beyond a wall by %.2f m, seen through an opening in it", -depth)
                     break
                 }
@@ -301,7 +307,7 @@ enum VerticalPlanes {
                 // an outside corner). Kept as a wall, it met the neighbours 1.7 cm off the larger
                 // plane's corners, with a sigma of 1.2 mm from its own 79 points (phone room 10 of
                 // seed 2026).
-                if abs(depth) <= 0.05 {
+                if abs(depth) <= sameSurfaceDepth {
                     planes[i].clutter = String(format: "a second band of a larger wall's points, %.3f m from it", abs(depth))
                     break
                 }
