@@ -68,7 +68,7 @@ final class SeenFromBehindTests: XCTestCase {
 
     /// The inner wall stands where it is, and the wall that meets it at the inner corner is
     /// measured within 3 mm. With the cabinet's side in the inner wall's plane, the plane turned
-    /// toward it and the corner moved (room 25: the wall 10.2 mm long, the inner wall 0.46
+    /// toward it and the corner moved (room 25: the wall 10.2 mm too long, the inner wall 0.46
     /// degrees off).
     func testACabinetSideSeenFromBehindAWallDoesNotTurnIt() throws {
         let report = try RoomMeasurer.measure(Self.lRoomWithACabinetSideSeenPastTheCorner()).report
