@@ -16,6 +16,8 @@ enum OptionSources {
     /// The option that names the file; a command offering config files declares it for its help.
     static let configKey = "config"
     static let environmentPrefix = "CLOUDGEN_"
+    /// ArgumentParser's requests for the usage text.
+    static let helpFlags: Set<String> = ["--help", "-h", "-help"]
 
     /// `CLOUDGEN_MAX_UPLOAD_MB` for `max-upload-mb`.
     static func environmentName(of key: String) -> String {
@@ -27,6 +29,9 @@ enum OptionSources {
     static func merged<Command: ParsableCommand>(
         _ arguments: [String], for command: Command.Type, environment: [String: String]
     ) throws -> [String] {
+        // Help is help whatever the environment says: a unit's CLOUDGEN_CONFIG naming a file not
+        // written yet, or a bad line in it, must not stand between the user and the usage text.
+        guard !arguments.prefix(while: { $0 != "--" }).contains(where: helpFlags.contains) else { return arguments }
         let catalog = OptionCatalog(Command.self)
         let given = givenValues(in: arguments, catalog: catalog)
 

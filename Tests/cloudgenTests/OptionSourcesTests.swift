@@ -101,6 +101,22 @@ final class OptionSourcesTests: XCTestCase {
         }
     }
 
+    /// `serve --help` in a unit's environment: its config file not written yet, or with a bad
+    /// line, still gives the usage text.
+    func testHelpIsNotHeldUpByTheOtherSources() throws {
+        let bad = try configFile("port = abc\n")
+        let absent = dir.appendingPathComponent("absent.conf").path
+        for environment in [["CLOUDGEN_CONFIG": absent], ["CLOUDGEN_PORT": "none"], [:]] {
+            for arguments in [["--help"], ["-h"], ["--config", bad, "--help"], ["--port", "1", "-help"]] {
+                XCTAssertEqual(try OptionSources.merged(arguments, for: Serve.self, environment: environment), arguments)
+            }
+        }
+        // After "--" it is an argument, not a request for help: the other sources are read.
+        assertCloudError(.badInput, naming: "CLOUDGEN_PORT=none") {
+            try OptionSources.merged(["--", "--help"], for: Serve.self, environment: ["CLOUDGEN_PORT": "none"])
+        }
+    }
+
     func testAMissingFileIsBadInputNamingIt() {
         let path = dir.appendingPathComponent("absent.conf").path
         assertCloudError(.badInput, naming: path, containing: "no such file") {
