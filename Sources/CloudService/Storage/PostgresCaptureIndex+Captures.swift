@@ -31,54 +31,22 @@ extension PostgresCaptureIndex {
         try await captures(Self.listQuery(query))
     }
 
-    /// The page's SELECT, as `SQLiteCaptureIndex.listSQL` builds it: keyset paging on (sort key,
-    /// id), the anchor's key read in the same statement. The text is matched with ASCII case
-    /// folded and no wildcards (`strpos` on `lower` under the "C" collation): SQLite's LIKE folds
-    /// ASCII only, and the escaped pattern there matches the text literally.
+    /// The page's SELECT (CapturePageSQL). The text is matched with ASCII case folded and no
+    /// wildcards (`strpos` on `lower` under the "C" collation), as SQLite's LIKE on its escaped
+    /// pattern matches it.
     static func listQuery(_ query: CaptureQuery) -> PostgresQuery {
-        let key: String? =
-            switch query.sort {
-            case .created, .newest: nil
-            case .name, .nameDescending: "sort_name"
-            case .points, .mostPoints: "points"
-            }
-        let direction = query.sort.descending ? "DESC" : "ASC"
-        let beyond = query.sort.descending ? "<" : ">"
         var binds = PostgresBindings()
-        func bind(_ value: String) -> String {
-            binds.append(value)
+        let dialect = CapturePageSQL.Dialect(sortNameColumn: "sort_name", tagCaptureColumn: "capture_id") { column, text, bind in
+            "strpos(lower(\(column) COLLATE \"C\"), lower(\(bind(.text(text))) COLLATE \"C\")) > 0"
+        }
+        let sql = CapturePageSQL.select(query, dialect) { value in
+            switch value {
+            case .text(let text): binds.append(text)
+            case .integer(let number): binds.append(number)
+            }
             return "$\(binds.count)"
         }
-        var conditions: [String] = []
-        if let after = query.after {
-            if let key {
-                let anchor = bind(after.rawValue)
-                conditions.append("(\(key), id) \(beyond) ((SELECT \(key) FROM capture WHERE id = \(anchor)), \(anchor))")
-            } else {
-                conditions.append("id \(beyond) \(bind(after.rawValue))")
-            }
-        }
-        if let text = query.text, !text.isEmpty {
-            let needle = bind(text)
-            conditions.append(
-                "("
-                    + ["name", "note", "source", "files"].map { "strpos(lower(\($0) COLLATE \"C\"), lower(\(needle) COLLATE \"C\")) > 0" }
-                    .joined(separator: " OR ") + ")")
-        }
-        let tags = Array(Set(query.tags)).sorted()
-        if !tags.isEmpty {
-            let placeholders = tags.map { bind($0) }.joined(separator: ", ")
-            conditions.append(
-                """
-                id IN (SELECT capture_id FROM capture_tag WHERE tag IN (\(placeholders))
-                       GROUP BY capture_id HAVING COUNT(*) = \(tags.count))
-                """)
-        }
-        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        let order = (key.map { ["\($0) \(direction)"] } ?? []) + ["id \(direction)"]
-        binds.append(max(0, query.limit))
-        return PostgresQuery(
-            unsafeSQL: "SELECT * FROM capture \(filter) ORDER BY \(order.joined(separator: ", ")) LIMIT $\(binds.count)", binds: binds)
+        return PostgresQuery(unsafeSQL: sql, binds: binds)
     }
 
     public func updateLabels(_ id: CaptureID, _ labels: CaptureLabels) async throws -> CaptureRecord? {

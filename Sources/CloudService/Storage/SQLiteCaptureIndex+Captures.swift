@@ -39,48 +39,21 @@ extension SQLiteCaptureIndex {
         }
     }
 
-    /// The page's SELECT: keyset paging on (sort key, id), so that a page starts right after the
-    /// previous one's last row however many rows came or went before it.
+    /// The page's SELECT (CapturePageSQL). The text is matched with LIKE, which folds ASCII case,
+    /// on a pattern that escapes the wildcards.
     static func listSQL(_ query: CaptureQuery) -> (String, StatementArguments) {
-        let key: String? =
-            switch query.sort {
-            case .created, .newest: nil
-            case .name, .nameDescending: "sortName"
-            case .points, .mostPoints: "points"
-            }
-        let direction = query.sort.descending ? "DESC" : "ASC"
-        let beyond = query.sort.descending ? "<" : ">"
-        var conditions: [String] = []
         var arguments: StatementArguments = []
-        if let after = query.after {
-            if let key {
-                // The anchor's own key, read in the same statement (a page is one snapshot); a row
-                // value, so that SQLite seeks the (key, id) index rather than scanning it.
-                conditions.append("(\(key), id) \(beyond) ((SELECT \(key) FROM capture WHERE id = ?), ?)")
-                arguments += [after.rawValue, after.rawValue]
-            } else {
-                conditions.append("id \(beyond) ?")
-                arguments += [after.rawValue]
+        let dialect = CapturePageSQL.Dialect(sortNameColumn: "sortName", tagCaptureColumn: "captureID") { column, text, bind in
+            "\(column) LIKE \(bind(.text("%" + likeLiteral(text) + "%"))) ESCAPE '\\'"
+        }
+        let sql = CapturePageSQL.select(query, dialect) { value in
+            switch value {
+            case .text(let text): arguments += [text]
+            case .integer(let number): arguments += [number]
             }
+            return "?"
         }
-        if let text = query.text, !text.isEmpty {
-            let pattern = "%" + Self.likeLiteral(text) + "%"
-            conditions.append("(" + ["name", "note", "source", "files"].map { "\($0) LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")")
-            arguments += [pattern, pattern, pattern, pattern]
-        }
-        let tags = Array(Set(query.tags)).sorted()
-        if !tags.isEmpty {
-            conditions.append(
-                """
-                id IN (SELECT captureID FROM capture_tag WHERE tag IN (\(tags.map { _ in "?" }.joined(separator: ", ")))
-                       GROUP BY captureID HAVING COUNT(*) = \(tags.count))
-                """)
-            arguments += StatementArguments(tags)
-        }
-        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        let order = (key.map { ["\($0) \(direction)"] } ?? []) + ["id \(direction)"]
-        arguments += [max(0, query.limit)]
-        return ("SELECT * FROM capture \(filter) ORDER BY \(order.joined(separator: ", ")) LIMIT ?", arguments)
+        return (sql, arguments)
     }
 
     public func updateLabels(_ id: CaptureID, _ labels: CaptureLabels) async throws -> CaptureRecord? {
