@@ -36,13 +36,10 @@ struct Bootstrap {
 
     /// Block index lists of a plane's inliers, blocks laid out in the plane.
     func blocks(of fitted: FittedPlane) -> [[UInt32]] {
-        let (u, v) = fitted.plane.inPlaneAxes
+        let axes = fitted.plane.inPlaneAxes
         var cells: [SIMD2<Int>: [UInt32]] = [:]
         for i in fitted.inliers {
-            let p = set.points[Int(i)]
-            let key = SIMD2(
-                Int((dot(p, u) / settings.bootstrapBlock).rounded(.down)), Int((dot(p, v) / settings.bootstrapBlock).rounded(.down)))
-            cells[key, default: []].append(i)
+            cells[Plane.square(of: set.points[Int(i)], axes: axes, size: settings.bootstrapBlock), default: []].append(i)
         }
         return cells.keys.sorted { ($0.x, $0.y) < ($1.x, $1.y) }.map { cells[$0]! }
     }

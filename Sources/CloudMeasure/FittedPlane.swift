@@ -26,6 +26,13 @@ extension Plane {
         let u = normalize(cross(normal, helper))
         return (u, cross(normal, u))
     }
+
+    /// The square of side `size` on the plane that `p` lies over, by its integer coordinates
+    /// along `axes` (the plane's `inPlaneAxes`, computed once by the caller): the blocks, cells
+    /// and patches a plane's points are grouped by.
+    static func square(of p: SIMD3<Double>, axes: (SIMD3<Double>, SIMD3<Double>), size: Double) -> SIMD2<Int> {
+        SIMD2(Int((dot(p, axes.0) / size).rounded(.down)), Int((dot(p, axes.1) / size).rounded(.down)))
+    }
 }
 
 /// Finds planes by peeling: PCL's SACSegmentation on a subsample of what is left, then the
@@ -79,13 +86,10 @@ struct PlanePeeler {
 
     /// The mean number of points in the occupied cells of the plane, over a full cell's.
     func coverage(of fitted: FittedPlane) -> Double {
-        let (u, v) = fitted.plane.inPlaneAxes
+        let axes = fitted.plane.inPlaneAxes
         let cell = Self.cellLeaves * settings.leaf
         var occupied = Set<SIMD2<Int>>()
-        for i in fitted.inliers {
-            let p = set.points[Int(i)]
-            occupied.insert(SIMD2(Int((dot(p, u) / cell).rounded(.down)), Int((dot(p, v) / cell).rounded(.down))))
-        }
+        for i in fitted.inliers { occupied.insert(Plane.square(of: set.points[Int(i)], axes: axes, size: cell)) }
         return Double(fitted.inliers.count) / Double(max(1, occupied.count)) / (Self.cellLeaves * Self.cellLeaves)
     }
 

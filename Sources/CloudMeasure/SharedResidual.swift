@@ -1,4 +1,5 @@
 import CloudCore
+import CloudPCL
 import Foundation
 
 /// How much of a plane's scatter its neighbouring points share. Independent noise (a depth
@@ -10,11 +11,11 @@ import Foundation
 enum SharedResidual {
     /// The square root of the covariance (0 when it is negative or too few cells touch).
     static func of(_ fitted: FittedPlane, set: WorkingSet, leaf: Double) -> Double {
-        let (u, v) = fitted.plane.inPlaneAxes
+        let axes = fitted.plane.inPlaneAxes
         var sums: [SIMD2<Int>: (sum: Double, count: Int)] = [:]
         for i in fitted.inliers {
             let p = set.points[Int(i)]
-            let key = SIMD2(Int((dot(p, u) / leaf).rounded(.down)), Int((dot(p, v) / leaf).rounded(.down)))
+            let key = Plane.square(of: p, axes: axes, size: leaf)
             let r = fitted.plane.distance(p)
             let cell = sums[key] ?? (0, 0)
             sums[key] = (cell.sum + r, cell.count + 1)

@@ -26,11 +26,8 @@ extension VerticalPlanes {
             let s = plane.distance(c.position)
             return s > behindMargin ? 1 : (s < -behindMargin ? -1 : 0)
         }
-        let (u, v) = plane.inPlaneAxes
-        func cell(_ i: UInt32) -> SIMD2<Int> {
-            let p = set.points[Int(i)]
-            return SIMD2(Int((dot(p, u) / sideCell).rounded(.down)), Int((dot(p, v) / sideCell).rounded(.down)))
-        }
+        let axes = plane.inPlaneAxes
+        func cell(_ i: UInt32) -> SIMD2<Int> { Plane.square(of: set.points[Int(i)], axes: axes, size: sideCell) }
         // Bit 0: seen from the front, bit 1: from the back; by point, and by cell.
         var seen = [UInt8](repeating: 0, count: points.count)
         var cells: [SIMD2<Int>: UInt8] = [:]
