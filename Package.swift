@@ -92,7 +92,7 @@ let package = Package(
             dependencies: ["CloudCore", "SafeIO", "CloudImages", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender", "CloudMeasure"]),
         // What a viewer is sent: clouds cut to a point budget and packed as int16 and RGB8, in the
         // length-prefixed JSON-header framing the stream sockets share.
-        .target(name: "CloudStream", dependencies: ["CloudCore", "CloudImages"]),
+        .target(name: "CloudStream", dependencies: ["CloudCore", "SafeIO", "CloudImages"]),
         // The pushing side of a stream (`cloudgen stream --to URL`) and a viewer's reading side, over
         // a WebSocket client; the bench and the tests drive the service through it too.
         .target(
@@ -177,7 +177,7 @@ let package = Package(
             name: "CloudServiceTests",
             dependencies: [
                 "CloudService", "CloudMeasure", "CloudPipeline", "CloudCapture", "CloudPCL", "CloudFiles", "CloudCore", "CloudImages",
-                "CloudStream", "CloudStreamClient", "SharedTestData", "TestEncoders",
+                "CloudStream", "CloudStreamClient", "SafeIO", "SharedTestData", "TestEncoders",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -29,14 +29,15 @@ enum FrameMemory {
         depth.width * depth.height * (rawBytesPerSample + perDepthPixel) + colorBytes + decodingBytes + margin
     }
 
-    /// Refuses a frame whose estimate does not fit `MemoryBudget.current()`; the message names
-    /// `subject` and the frame's size.
+    /// Refuses a frame whose estimate does not fit `MemoryBudget.current()` (and, under a
+    /// `MemoryClaim`, its share and the ledger); the message names `subject` and the frame's size.
     static func require(
         depth: ImageSize, rawBytesPerSample: Int, colorBytes: Int, decodingBytes: Int = 0,
         color: ImageSize?, about subject: CloudError.Subject
     ) throws {
         let bytes = estimate(depth: depth, rawBytesPerSample: rawBytesPerSample, colorBytes: colorBytes, decodingBytes: decodingBytes)
         let what = "a \(depth) depth frame" + (color.map { " with \($0) color" } ?? "")
-        try MemoryBudget.require(bytes, for: what, about: subject)
+        // The margin is the process's, not the frame's: no request's share pays for it.
+        try MemoryBudget.require(bytes - margin, for: what, about: subject, margin: margin)
     }
 }

@@ -1,6 +1,7 @@
 import CloudCore
 import CloudImages
 import Foundation
+import SafeIO
 
 extension PushFrame {
     /// The frame a pushed message carries, its header, and its color's JPEG as sent (for viewers
@@ -25,12 +26,16 @@ extension PushFrame {
         // `check` has refused every other encoding.
         let codec = DepthFrameCodec(rawValue: header.depth.encoding)!
         let (width, height) = (header.depth.width, header.depth.height)
+        // Claimed before a sample is decoded (a few KB of zstd can say 4096x4096): the whole
+        // frame's making, as a source's frame is (`FrameMemory`), with the color added below.
+        let depthBytes = width * height * (2 + Self.bytesPerDepthPixel)
+        try MemoryBudget.require(depthBytes, for: "a \(width)x\(height) frame", about: nil, margin: Self.margin)
         let samples = try codec.decode([UInt8](payloads[0]), width: width, height: height, origin: "\(name): \(codec.rawValue) depth")
         var color: CapturedFrame.Color?
         var jpeg: Data?
         if header.color != nil {
             let bytes = Data(payloads[1])
-            let image = try decodeJPEG([UInt8](bytes), origin: "\(name): color")
+            let image = try decodeJPEG([UInt8](bytes), origin: "\(name): color", held: depthBytes)
             color = CapturedFrame.Color(width: image.width, height: image.height, layout: .rgb8, planes: [image.rgb])
             jpeg = bytes
         }
@@ -84,13 +89,24 @@ extension PushFrame {
         "'" + MessageText.shortened(MessageText.escaped(text), to: 16) + "'"
     }
 
-    /// A JPEG's pixels as RGB, its size checked from its header before it is decoded.
-    static func decodeJPEG(_ bytes: [UInt8], origin: String) throws -> ColorImage {
+    /// What making a frame holds per depth pixel beside its raw sample: its metres, its sampled
+    /// color and its point (`FrameMemory.perDepthPixel` in CloudCapture), and the copy the raw
+    /// plane is made from.
+    static let bytesPerDepthPixel = 24
+    /// The frame's smaller buffers and the packings viewers are sent, held to what the process
+    /// has left.
+    static let margin = 16 << 20
+
+    /// A JPEG's pixels as RGB, its size checked from its header before it is decoded, and its
+    /// decoding (the samples and the RGB copy) claimed beside the `held` bytes of the frame.
+    static func decodeJPEG(_ bytes: [UInt8], origin: String, held: Int = 0) throws -> ColorImage {
         guard bytes.withUnsafeBytes({ ImageFormat.sniff($0) }) == .jpeg else {
             throw CloudError.badInput("\(origin): not a JPEG")
         }
         let header = try ImageFile.header(bytes, origin: origin)
         try checkSize(width: header.width, height: header.height, what: "color", origin: origin)
+        try MemoryBudget.require(
+            header.width * header.height * 6, for: "a \(header.width)x\(header.height) color image", about: nil, held: held)
         return try ImageFile.decode(bytes, origin: origin).colorImage(origin: origin)
     }
 

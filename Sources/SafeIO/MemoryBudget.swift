@@ -48,29 +48,37 @@ public struct MemoryBudget: Equatable, Sendable {
     /// Throws a `CloudError` of kind `.budget` about `subject`, "needs about 9.1 GiB for WHAT; ...", when `bytes` do
     /// not fit, or do not fit `share` (a server's limit for one request) beside the `held` bytes
     /// the work already has. `what` says what the memory is for ("a 16384x16384 depth frame").
+    /// Work running under a `MemoryClaim` is held to the claim's share when none is given, and
+    /// reserves `bytes + held` in the process's ledger (`MemoryBusy` when other work holds it).
+    /// `margin`: what the process itself needs beside the work (its runtime, its libraries), held
+    /// to what the process has left but to no share.
     public func require(
         _ bytes: Int, for what: String, about subject: CloudError.Subject?, within share: MemoryShare? = nil,
-        held: Int = 0
+        held: Int = 0, margin: Int = 0
     ) throws {
-        if let share, bytes + held > share.bytes {
+        let claim = MemoryClaim.current
+        if let share = share ?? claim?.share, bytes + held > share.bytes {
             throw CloudError(
                 .budget, subject: subject,
                 "needs about \(Self.format(bytes + held)) of memory for \(what); \(share.holder) may use at most \(Self.format(share.bytes)) (\(share.setting))"
             )
         }
-        guard let available, bytes > available else { return }
-        let limit = addressSpaceLimit.map { " (ulimit -v \(Self.format($0)))" } ?? ""
-        throw CloudError(
-            .budget, subject: subject,
-            "needs about \(Self.format(bytes)) of memory for \(what); this process may use at most \(Self.format(available)) more\(limit)")
+        if let available, bytes + margin > available {
+            let limit = addressSpaceLimit.map { " (ulimit -v \(Self.format($0)))" } ?? ""
+            throw CloudError(
+                .budget, subject: subject,
+                "needs about \(Self.format(bytes + margin)) of memory for \(what); this process may use at most \(Self.format(available)) more\(limit)"
+            )
+        }
+        try claim?.raise(to: bytes + held, for: what, about: subject)
     }
 
     /// The current budget's `require`.
     public static func require(
         _ bytes: Int, for what: String, about subject: CloudError.Subject?, within share: MemoryShare? = nil,
-        held: Int = 0
+        held: Int = 0, margin: Int = 0
     ) throws {
-        try current().require(bytes, for: what, about: subject, within: share, held: held)
+        try current().require(bytes, for: what, about: subject, within: share, held: held, margin: margin)
     }
 
     /// "9.1 GiB", "350 MiB".

@@ -29,6 +29,13 @@ struct Cloudgen: ParsableCommand {
             // out with its default first.
             var arguments = FilterFlags.withOptionalValues(Array(CommandLine.arguments.dropFirst()))
             if arguments.first == "serve" {
+                for name in OptionSources.unknownVariables(in: ProcessInfo.processInfo.environment, for: Serve.self) {
+                    // At once: a server's warnings cannot wait for it to end.
+                    FileHandle.standardError.write(
+                        Data(
+                            "cloudgen: warning: \(name) sets no option of 'cloudgen serve' (misspelt?), ignored; see 'cloudgen serve --help'\n"
+                                .utf8))
+                }
                 arguments =
                     try ["serve"]
                     + OptionSources.merged(Array(arguments.dropFirst()), for: Serve.self, environment: ProcessInfo.processInfo.environment)

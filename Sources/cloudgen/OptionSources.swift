@@ -58,6 +58,14 @@ enum OptionSources {
         return injected + arguments
     }
 
+    /// The `CLOUDGEN_*` variables of `environment` that set none of the command's options (a
+    /// misspelt CLOUDGEN_TOKEN_FIEL would otherwise leave a server without its token, silently).
+    /// Named at start rather than refused: the environment may hold variables of other tools.
+    static func unknownVariables<Command: ParsableCommand>(in environment: [String: String], for command: Command.Type) -> [String] {
+        let known = Set(OptionCatalog(Command.self).options.keys.map(environmentName(of:)))
+        return environment.keys.filter { $0.hasPrefix(environmentPrefix) && !known.contains($0) }.sorted()
+    }
+
     /// The values of the long options `arguments` give, by name; a bare flag's value is "true".
     /// "--" ends the options.
     private static func givenValues(in arguments: [String], catalog: OptionCatalog) -> [String: [String]] {
@@ -97,8 +105,10 @@ enum OptionSources {
         }
         var values: [String: [String]] = [:]
         var firstLine: [String: Int] = [:]
-        for (index, raw) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+        // Split on the bytes: Swift's String takes "\r\n" for one character, so a file written on
+        // Windows would be one line, its keys after the first lost (a token-file among them).
+        for (index, raw) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let line = String(decoding: raw, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             let number = index + 1
             if line.isEmpty || line.hasPrefix("#") { continue }
             func bad(_ problem: String) -> CloudError { CloudError.badInput("\(path):\(number): \(problem)") }

@@ -93,6 +93,12 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("Viewers of one stream at once; more are closed with code 1013.", valueName: "n"))
     var maxViewers = 32
 
+    @Option(
+        help: ArgumentHelp(
+            "Disk space one stream's recording may fill, in MiB; later frames are not kept (default: a quarter of the data folder's free space at start).",
+            valueName: "mb"))
+    var maxRecordingMb: Int?
+
     /// Each value on its own (the host and token rule waits for run): OptionSources checks a
     /// config file's lines one by one through this, to name the line at fault.
     func validate() throws {
@@ -132,6 +138,12 @@ struct Serve: ParsableCommand {
         configuration.storeClouds = storing
         configuration.streams.maxStreams = maxStreams
         configuration.streams.maxViewers = maxViewers
+        if let maxRecordingMb {
+            guard (1...1 << 24).contains(maxRecordingMb) else {
+                throw CloudError.badInput("--max-recording-mb \(maxRecordingMb): needs 1...16777216")
+            }
+            configuration.streams.maxRecordingBytes = maxRecordingMb << 20
+        }
         return configuration
     }
 

@@ -40,6 +40,24 @@ final class OptionSourcesTests: XCTestCase {
         XCTAssertNil(catalog.options["help"])
     }
 
+    /// A file written on Windows: every line is read, so that no key after the first is lost
+    /// (the token-file among them, which left the server open to anyone).
+    func testCRLFLinesAreReadOneByOne() throws {
+        let token = dir.appendingPathComponent("token")
+        try Data("0123456789abcdef0123\r\n".utf8).write(to: token)
+        let path = try configFile("allow-host = scans.example\r\ntoken-file = \(token.path)\r\n\r\n# a comment\r\nport = 9001\r\n")
+        let command = try serve(["--config", path])
+        XCTAssertEqual(command.allowHost, ["scans.example"])
+        XCTAssertEqual(command.tokenFile, token.path)
+        XCTAssertEqual(command.port, 9001)
+    }
+
+    /// A misspelt variable sets nothing: it is named at start (a config file's unknown key is refused).
+    func testCLOUDGENVariablesThatSetNoOptionAreNamed() {
+        let environment = ["CLOUDGEN_TOKEN_FIEL": "/etc/cloudgen/token", "CLOUDGEN_PORT": "9000", "CLOUDGEN_CONFIG": "/x", "HOME": "/root"]
+        XCTAssertEqual(OptionSources.unknownVariables(in: environment, for: Serve.self), ["CLOUDGEN_TOKEN_FIEL"])
+    }
+
     func testFileLinesSetOptionsAndSkipCommentsAndBlankLines() throws {
         let path = try configFile(
             """

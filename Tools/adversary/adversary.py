@@ -24,6 +24,8 @@ import urllib.request
 import uuid
 import zipfile
 
+import shared_surfaces
+
 DATA = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data", "open3d-rgbd")
 FAILED = []
 
@@ -37,9 +39,9 @@ def report(name, ok, text):
 class Server:
     """`cloudgen serve --port 0` on a temporary data folder, optionally under `ulimit -v`."""
 
-    def __init__(self, cloudgen, args=(), ulimit_kib=None, token=None):
+    def __init__(self, cloudgen, args=(), ulimit_kib=None, token=None, data=None, environment=None):
         self.work = tempfile.mkdtemp(prefix="cloudgen-adversary-")
-        self.data = os.path.join(self.work, "data")
+        self.data = data or os.path.join(self.work, "data")
         command = [cloudgen, "serve", "--port", "0", "--data", self.data, "--workers", "2", *args]
         if token:
             with open(os.path.join(self.work, "token"), "w") as f:
@@ -48,7 +50,8 @@ class Server:
         if ulimit_kib:
             command = ["/bin/sh", "-c", f'ulimit -v {ulimit_kib}; exec "$0" "$@"', *command]
         self.log = open(os.path.join(self.work, "serve.log"), "w")
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=self.log, text=True)
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=self.log, text=True,
+                                        env={**os.environ, **(environment or {})})
         line = self.process.stdout.readline()
         match = re.search(r"listening on http://127\.0\.0\.1:(\d+)", line)
         if not match:
@@ -416,6 +419,13 @@ def main():
     check_connection_cap(cloudgen)
     check_cache(cloudgen, previews=12 if args.quick else 40)
     check_fused_under_ulimit(cloudgen)
+    shared_surfaces.check_second_server(Server, cloudgen, report)
+    shared_surfaces.check_hostile_streams(Server, cloudgen, report, DATA, frames=3 if args.quick else 20)
+    shared_surfaces.check_filters_after_delete(Server, cloudgen, report, DATA)
+    shared_surfaces.check_full_disk(Server, cloudgen, report, DATA)
+    shared_surfaces.check_idle_memory(Server, cloudgen, report, DATA, rounds=3 if args.quick else 7)
+    shared_surfaces.check_configuration(Server, cloudgen, report)
+    shared_surfaces.check_request_edges(Server, cloudgen, report, raw_status)
     sys.exit(1 if FAILED else 0)
 
 

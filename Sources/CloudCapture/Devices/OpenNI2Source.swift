@@ -21,7 +21,7 @@ public final class OpenNI2Source: DepthSource {
     private var pairer = FramePairer<DeviceFrame, DeviceFrame>(clock: .microseconds)
 
     /// Whether `target` names a recording rather than a device URI.
-    static func isRecording(_ target: String) -> Bool {
+    public static func isRecording(_ target: String) -> Bool {
         target.lowercased().hasSuffix(".oni")
     }
 

@@ -23,6 +23,11 @@ struct CaptureListQuery {
         if let text, text.count > 200 {
             throw Problem.badRequest("q: \(text.count) characters; at most 200", field: "q")
         }
+        // No name, tag or note holds one, and a NUL would end the pattern early in SQLite's C
+        // string, leaving "%": every capture.
+        if let text, text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw Problem.badRequest("q: holds a control character; search for text", field: "q")
+        }
         let tags = request.uri.queryParameters.filter { $0.key == "tag" }.map { String($0.value) }
         guard tags.count <= CaptureLabelFields.maxTags else {
             throw Problem.badRequest("tag: \(tags.count) of them; at most \(CaptureLabelFields.maxTags)", field: "tag")

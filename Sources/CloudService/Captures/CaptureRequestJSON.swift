@@ -116,7 +116,7 @@ struct CaptureRequestJSON: Decodable {
         let path: String?
         switch spec {
         case .synthetic, .kinect: path = nil
-        case .openNI2(let target): path = target.flatMap { $0.contains("/") || $0.hasSuffix(".oni") ? $0 : nil }
+        case .openNI2(let target): path = target.flatMap { $0.contains("/") || OpenNI2Source.isRecording($0) ? $0 : nil }
         case .rgbd(let color, let depth):
             for p in [color, depth].compactMap({ $0 }) { try checkAllowed(path: p, source: source, allowed: allowed) }
             return

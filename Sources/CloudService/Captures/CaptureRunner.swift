@@ -4,6 +4,7 @@ import CloudFiles
 import CloudPCL
 import CloudPipeline
 import Foundation
+import SafeIO
 
 /// Runs a capture order into the store: the pipeline writes the cloud (binary PLY) and the first
 /// frame's depth map into a staging folder (`capture`, blocking: call it on a worker pool), which
@@ -65,7 +66,10 @@ struct CaptureRunner: Sendable {
         pipeline.filters = limits.pipeline(order.steps, organized: order.organized, cancelled: cancelled)
         pipeline.memoryShare = limits.memoryShare
         pipeline.countOnly = countOnly
-        let (report, filters, lost) = try pipeline.run()
+        // Every frame's buffers and every step's working set reserved in the server's ledger and
+        // held to the request's share, single frames as much as fused clouds.
+        let claim = MemoryClaim(share: limits.memoryShare)
+        let (report, filters, lost) = try claim.run { try pipeline.run() }
         if cancelled.isRaised { throw CancellationError() }
         if let lost { throw lost }
         return (report, filters)

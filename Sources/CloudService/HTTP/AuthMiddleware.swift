@@ -11,12 +11,14 @@ struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
         if Self.isOpen(request.uri.path) && (request.method == .get || request.method == .head) {
             return try await next(request, context)
         }
-        guard Self.authorized(request.head, token: token) else {
-            throw Problem(
-                .unauthorized, "this server needs Authorization: Bearer TOKEN (the token of its --token-file)",
-                headers: [.wwwAuthenticate: "Bearer"])
-        }
+        guard Self.authorized(request.head, token: token) else { throw Self.refusal }
         return try await next(request, context)
+    }
+
+    static var refusal: Problem {
+        Problem(
+            .unauthorized, "this server needs Authorization: Bearer TOKEN (the token of its --token-file)",
+            headers: [.wwwAuthenticate: "Bearer"])
     }
 
     static var open: Set<String> { ["/healthz", "/", "/openapi.json"] }

@@ -1,6 +1,7 @@
 import CloudCore
 import Foundation
 import Hummingbird
+import SafeIO
 
 /// An RFC 9457 problem (`application/problem+json`): every error the service answers with. `field`
 /// names the form part, JSON key or query parameter at fault, so a client can point at it; `part`
@@ -43,6 +44,8 @@ public struct Problem: HTTPResponseError, Sendable {
         switch error {
         case let problem as Problem:
             return problem
+        case let busy as MemoryBusy:
+            return Problem(.serviceUnavailable, busy.description, headers: [.retryAfter: "2"])
         case is IndexUnavailable:
             return Problem(
                 .serviceUnavailable, "the capture index is unavailable for the moment; retry shortly", headers: [.retryAfter: "5"])
@@ -67,13 +70,16 @@ public struct Problem: HTTPResponseError, Sendable {
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = try JSONEncoder.documents.encode(
-            Body(
-                title: status.reasonPhrase, status: status.code, detail: detail,
-                instance: request.uri.path, field: field, part: part))
+        let body = try document(instance: request.uri.path)
         var headers = self.headers
         headers[.contentType] = "application/problem+json"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// The problem+json body, for the request of path `instance`.
+    func document(instance: String) throws -> Data {
+        try JSONEncoder.documents.encode(
+            Body(title: status.reasonPhrase, status: status.code, detail: detail, instance: instance, field: field, part: part))
     }
 
     /// The document RFC 9457 describes; `field` is left out when nothing in particular is at fault.

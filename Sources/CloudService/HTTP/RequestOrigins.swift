@@ -37,6 +37,11 @@ struct RequestOrigins: Sendable {
     /// Refuses the request (a `Problem`) when its Host, Origin or fetch metadata say it comes
     /// from where it may not.
     func check(_ request: HTTPRequest) throws {
+        // The first Host becomes the authority; any other stays among the fields. Two are refused
+        // (RFC 9112 3.2): a proxy in front may route by one while this server checks the other.
+        if !request.headerFields[values: Self.host].isEmpty {
+            throw Problem.badRequest("the request has more than one Host header; a request names one server")
+        }
         let authority = request.authority
         if let hosts, let authority, !hosts.contains(Self.hostName(authority)) {
             throw Problem(
@@ -53,9 +58,9 @@ struct RequestOrigins: Sendable {
                 .forbidden, "requests from another site's pages are refused; start the server with --allow-origin ORIGIN to let one in")
         }
         // A WebSocket is not bound by CORS: a page of any origin could open one and push or watch.
-        // (Clients that are no web page may name their own URL, ws://host, as the origin: only a
-        // page's origin, an http(s) one or "null", is a page's.)
-        let pageOrigin = origin.map { $0 == "null" || $0.hasPrefix("http://") || $0.hasPrefix("https://") } ?? false
+        // Clients that are no web page may name their own URL, ws://host, as the origin; every
+        // other origin is a page's or an extension's (http(s), "null", file://, chrome-extension://).
+        let pageOrigin = origin.map { !($0.hasPrefix("ws://") || $0.hasPrefix("wss://")) } ?? false
         if Self.changesState(request.method) || (Self.isWebSocketUpgrade(request) && pageOrigin), let origin,
             !Self.isOwn(origin: origin, authority: authority)
         {
@@ -86,6 +91,7 @@ struct RequestOrigins: Sendable {
         request.method == .options && request.headers[.accessControlRequestMethod] != nil && corsHeaders(for: request) != nil
     }
 
+    private static let host = HTTPTypes.HTTPField.Name("Host")!
     private static let fetchSite = HTTPTypes.HTTPField.Name("Sec-Fetch-Site")!
     private static let fetchMode = HTTPTypes.HTTPField.Name("Sec-Fetch-Mode")!
 

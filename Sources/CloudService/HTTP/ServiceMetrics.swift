@@ -36,9 +36,10 @@ public final class ServiceMetrics: Sendable {
             name: "cloudgen_derived_evictions_total", help: "Derived files removed, least recently used first, to stay within the budget")
         cloudsMade = registry.makeCounter(
             name: "cloudgen_clouds_made_total", help: "Lazily stored uploads' clouds made from their inputs on first read")
-        streamFrames = registry.makeCounter(name: "cloudgen_stream_frames_total", help: "Pushed frames made into clouds for viewers")
+        streamFrames = registry.makeCounter(name: "cloudgen_stream_frames_total", help: "Stream frames made into clouds for viewers")
         streamFramesDropped = registry.makeCounter(
-            name: "cloudgen_stream_frames_dropped_total", help: "Pushed frames dropped because every stream thread was busy")
+            name: "cloudgen_stream_frames_dropped_total",
+            help: "Stream frames skipped because every stream thread was busy, or other work held the memory they needed")
     }
 
     func recordRequest(route: String, method: String, status: Int, seconds: Double) {

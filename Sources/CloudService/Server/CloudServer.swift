@@ -5,6 +5,7 @@ import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import SafeIO
 import ServiceLifecycle
 
 #if canImport(Glibc)
@@ -33,14 +34,21 @@ public enum CloudServer {
         }
         let store: CaptureStore
         let reconciled: ReconcileReport
+        let claim: DataFolderClaim
         do {
-            store = try CaptureStore(root: URL(fileURLWithPath: configuration.dataDirectory, isDirectory: true), index: shared)
+            // Before anything in the folder is read or cleaned up: a folder another server or
+            // another index holds is refused here, with nothing in it touched.
+            let root = URL(fileURLWithPath: configuration.dataDirectory, isDirectory: true)
+            claim = try DataFolderClaim.take(root, for: try await shared?.folderOwner() ?? .sqlite)
+            store = try CaptureStore(root: root, index: shared)
             reconciled = try await store.reconcile()
         } catch {
             await shared?.close()
             throw error
         }
         logger.info("store \(configuration.dataDirectory): \(reconciled)")
+        // What the requests' and streams' claims may hold between them: what this process has to spare now.
+        MemoryLedger.setCapacity(MemoryLedger.serverCapacity())
         let service = ServiceState(configuration: configuration, store: store, logger: logger)
         service.metrics.capturesStored.set(Double(try await store.index.count()))
         // HEAD answers as GET would, without the body (RFC 9110).
@@ -69,23 +77,41 @@ public enum CloudServer {
         if let token { sockets.add(middleware: AuthMiddleware(token: token)) }
         service.addSockets(to: sockets)
         let webSocketResponder = sockets.buildResponder()
+        // The same checks, made before the upgrade handler so that a refusal is a problem document.
+        let hub = service.streams
+        let upgradeRefusal: @Sendable (HTTPRequest) -> Problem? = { head in
+            do {
+                try origins.check(head)
+                if let token, !AuthMiddleware<BasicRequestContext>.authorized(head, token: token) {
+                    return AuthMiddleware<BasicRequestContext>.refusal
+                }
+                try StreamSockets.checkTarget(head.path ?? "/", hub: hub)
+                return nil
+            } catch {
+                return Problem.from(error)
+            }
+        }
         let webSocket = WebSocketServerConfiguration(
             maxFrameSize: configuration.streams.maxPushBytes, autoPing: .enabled(timePeriod: .seconds(20)))
         return Application(
             responder: DepartureAwareResponder(routes: router.buildResponder()),
             server: HTTPServerBuilder { responder in
                 FirstHeadDeadlineChannel(
-                    inner: HTTP1WebSocketUpgradeChannel(
-                        responder: responder, webSocketResponder: webSocketResponder, configuration: .init(http1: http1, ws: webSocket)),
+                    inner: UpgradeRefusalChannel(
+                        inner: HTTP1WebSocketUpgradeChannel(
+                            responder: responder, webSocketResponder: webSocketResponder, configuration: .init(http1: http1, ws: webSocket)),
+                        refusal: upgradeRefusal),
                     deadline: .milliseconds(Int64(configuration.idleTimeoutSeconds * 1000)))
             },
             configuration: .init(
                 address: .hostname(host, port: configuration.port), serverName: "cloudgen",
                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),
             // Stopped after the HTTP server (a group stops its services last to first), and waited for.
-            // The shared index first, so that it stops last: jobs save how they ended through it;
-            // the sweep for other replicas' jobs last, so that it starts none as the jobs stop.
-            services: (shared.map { [$0 as any Service] } ?? []) + [service.jobs.running, service.streams]
+            // The folder's claim first, so that the folder is let go once everything else has
+            // stopped; then the shared index, which stops next to last: jobs save how they ended
+            // through it; the sweep for other replicas' jobs last, so that it starts none as the jobs stop.
+            services: [claim as any Service] + (shared.map { [$0 as any Service] } ?? [])
+                + [service.jobs.running, service.streams, IdleTrim(pools: service.pools, streams: service.streams)]
                 + (shared.map { _ in [JobTakeover(board: service.jobs, interval: .seconds(5)) as any Service] } ?? []),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
@@ -118,6 +144,17 @@ public enum CloudServer {
         let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
         _ = mallopt(-3, 32 << 20)
         _ = mallopt(-1, 1 << 30)
+        #endif
+    }
+
+    /// Gives back to the system the memory the allocator keeps (`keepFreedMemory`), in every
+    /// arena: once the server is idle (`IdleTrim`), what the last burst of work freed is no
+    /// longer worth keeping.
+    static func trimFreedMemory() {
+        #if canImport(Glibc)
+        typealias MallocTrim = @convention(c) (Int) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
         #endif
     }
 }

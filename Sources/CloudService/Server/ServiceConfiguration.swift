@@ -107,17 +107,27 @@ public struct ServiceConfiguration: Sendable {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
-    /// The token in `path`: its first line, trimmed; an empty or short one is refused.
+    /// The token in `path`: its first line, without spaces around it or its line ending. An empty
+    /// or short one is refused, and so is one with anything but printable ASCII: a header's value
+    /// reaches the server as text, where every byte that is not valid UTF-8 becomes U+FFFD, so two
+    /// different byte strings could match, and a token an HTTP client cannot send is no token.
     public static func readToken(_ path: String) throws -> String {
         let bytes = try InputFile.readAll(path, role: "the token file", limit: 4096)
-        let token =
-            String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) }
-            ?? ""
+        let line = bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 1, omittingEmptySubsequences: false).first ?? []
+        var token = line[...]
+        while let last = token.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
+            token = token.dropLast()
+        }
+        while let first = token.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { token = token.dropFirst() }
+        guard token.allSatisfy({ (0x21...0x7e).contains($0) }) else {
+            throw CloudError.badInput(
+                "\(path): the token may hold only printable ASCII characters, no spaces (e.g. from `openssl rand -hex 32`)")
+        }
         guard token.count >= 16 else {
             throw CloudError.badInput(
                 "\(path): the token must be at least 16 characters on the first line (e.g. from `openssl rand -hex 32`)")
         }
-        return token
+        return String(decoding: token, as: UTF8.self)
     }
 }
 

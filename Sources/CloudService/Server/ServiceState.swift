@@ -42,11 +42,13 @@ struct ServiceState: Sendable {
         jobs = JobBoard(
             service: JobServices(
                 store: store, runner: runner, capturePool: capturePool, metrics: metrics, archiveLimits: archiveLimits, logger: logger))
-        streams = StreamHub(limits: configuration.streams)
+        streams = StreamHub(limits: configuration.streams, work: limits, dataFolder: store.root)
         streamPool = WorkerPool(name: "stream", threads: max(1, configuration.workers / 2), queueLimit: configuration.streams.maxStreams)
         maxUploadBytes = configuration.maxUploadBytes
         allowedDirectories = configuration.allowedDirectories
     }
+
+    var pools: [WorkerPool] { [capturePool, exportPool, streamPool] }
 
     /// Every route group of the service, on `router` and in `routes`.
     func addRoutes(to router: Router<BasicRequestContext>) {
@@ -67,8 +69,8 @@ struct ServiceState: Sendable {
             JobListRoute(index: index).collection,
             ConvertRoute(store: store, capturePool: capturePool, limits: limits, maxUploadBytes: maxUploadBytes).collection,
             StreamRoutes(
-                hub: streams, store: store, runner: runner, capturePool: capturePool, allowedDirectories: allowedDirectories,
-                listening: listening
+                hub: streams, store: store, runner: runner, capturePool: capturePool, streamPool: streamPool, metrics: metrics,
+                allowedDirectories: allowedDirectories, listening: listening
             ).collection
         ]
         for group in groups { routes.add(group, to: router) }

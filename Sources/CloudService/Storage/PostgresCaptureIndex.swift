@@ -65,6 +65,23 @@ public final class PostgresCaptureIndex: CaptureIndex, Service {
         return index
     }
 
+    /// The database this index is in, as a data folder records the index it belongs to: the
+    /// cluster's system identifier (the same through any address or proxy, different for another
+    /// cluster) and the database's name.
+    public func folderOwner() async throws -> DataFolderOwner {
+        let logger = logger
+        let found = try await withConnection { connection -> DataFolderOwner? in
+            let rows = try await connection.query(
+                "SELECT system_identifier::text, current_database()::text FROM pg_control_system()", logger: logger)
+            for try await (system, database) in rows.decode((String, String).self) {
+                return .postgresql(system: system, database: database)
+            }
+            return nil
+        }
+        guard let found else { throw CloudError.io("\(address): the database did not say which cluster it is") }
+        return found
+    }
+
     /// Renews this replica's job leases until the server stops (a `Service` of its group, stopped
     /// after the jobs have saved how they ended), and meanwhile fails the abandoned jobs tried too
     /// often to be taken over again; then closes the index.

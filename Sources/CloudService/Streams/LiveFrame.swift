@@ -3,6 +3,7 @@ import CloudImages
 import CloudRender
 import CloudStream
 import Foundation
+import SafeIO
 
 /// One frame of a stream, made once and sent to every viewer: its cloud, and on first demand
 /// each packing the viewers ask for (one per point budget), the JET depth picture and the color
@@ -27,8 +28,15 @@ final class LiveFrame: @unchecked Sendable {
     private var packings: [Int: QuantisedCloud] = [:]
     private var depthPicture: (LiveHeader.Image, Data)?
     private var colorPicture: (LiveHeader.Image, Data)?
+    /// The memory the frame was made in, reserved until the frame goes (once the stream has a
+    /// newer one and every viewer has sent it): a held frame counts against the server's memory.
+    private let claim: MemoryClaim?
 
-    init(index: Int, captured: Int64, received: Int64, cloud: PointCloud, worldPose: Pose?, depth: DepthMap, color: Color?) {
+    init(
+        index: Int, captured: Int64, received: Int64, cloud: PointCloud, worldPose: Pose?, depth: DepthMap, color: Color?,
+        claim: MemoryClaim? = nil
+    ) {
+        self.claim = claim
         self.index = index
         self.captured = captured
         self.received = received

@@ -28,13 +28,16 @@ final class LiveStream: @unchecked Sendable {
     /// Stops the server-run source's thread, when it has one.
     private var onEnd: (@Sendable () -> Void)?
 
-    init(id: StreamID, order: StreamOrder, maxViewers: Int) {
+    /// Raised when the stream ends: its frames' filters stop between steps, its source's thread stops.
+    let stop = StopFlag()
+
+    init(id: StreamID, order: StreamOrder, limits: StreamLimits, work: WorkLimits) {
         self.id = id
         self.order = order
-        self.maxViewers = maxViewers
+        maxViewers = limits.maxViewers
         created = Date()
         range = order.capture.range
-        maker = LiveFrameMaker(origin: "stream \(id)", frame: order.capture.frame, filters: order.capture.filters)
+        maker = LiveFrameMaker(origin: "stream \(id)", order: order.capture, limits: work, frameSeconds: limits.frameSeconds, stop: stop)
     }
 
     /// The range each new frame is cut to (`PATCH`'s `range`, the page's slider).
@@ -130,6 +133,7 @@ final class LiveStream: @unchecked Sendable {
             return (Array(viewers.values), self.recorder, onEnd)
         }
         guard let ending else { return false }
+        stop.raise()
         ending.viewers.forEach { $0.finish() }
         ending.recorder?.discard()
         ending.stop?()
@@ -175,8 +179,8 @@ final class LiveStream: @unchecked Sendable {
 
     /// What GET /v1/streams says of the stream.
     func document(links: StreamLinks) -> JSONValue {
-        let (frames, viewerCount, pushing, recording, range) = lock.withLock {
-            (framesIn, viewers.count, self.pushing, recorder?.frames, self.range)
+        let (frames, viewerCount, pushing, recorder, range) = lock.withLock {
+            (framesIn, viewers.count, self.pushing, self.recorder, self.range)
         }
         return .object([
             "id": .string(id.description),
@@ -185,7 +189,9 @@ final class LiveStream: @unchecked Sendable {
             "frames": .integer(frames),
             "viewers": .integer(viewerCount),
             "pushing": .bool(pushing),
-            "recording": recording.map { .integer($0) } ?? .null,
+            "recording": recorder.map { .integer($0.frames) } ?? .null,
+            "recording_bytes": recorder.map { .integer($0.bytes) } ?? .null,
+            "recording_full": recorder.map { .bool($0.isFull) } ?? .null,
             "range": range.map { .string("\($0.lowerBound),\($0.upperBound)") } ?? .null,
             "push_url": .string(links.push(id)),
             "live_url": .string(links.live(id)),

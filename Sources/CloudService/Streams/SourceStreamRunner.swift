@@ -2,23 +2,25 @@ import CloudCapture
 import CloudCore
 import CloudStream
 import Foundation
+import SafeIO
 
 /// Feeds a stream from a source the server opens (the simulated camera, a device, an allowed
-/// dataset), on a thread of its own: sources block while they read or wait for a camera. A
-/// recording is replayed from its start when it ends, so the stream runs until it is ended;
-/// a source that fails ends the stream with its reason.
+/// dataset). A thread of its own keeps the pace and waits for an audience; each frame is read and
+/// made on the stream pool, as pushed frames are, so that server-run streams count against
+/// `--workers` like every other piece of work. A recording is replayed from its start when it
+/// ends, so the stream runs until it is ended; a source that fails ends the stream with its reason.
 enum SourceStreamRunner {
     /// The pace when neither `fps` nor the source's own timestamps give one.
     static let defaultFPS = 30.0
 
-    static func start(_ stream: LiveStream, hub: StreamHub, fps: Double?) {
-        let stop = StopFlag()
-        stream.whenEnded { stop.raise() }
+    static func start(_ stream: LiveStream, hub: StreamHub, pool: WorkerPool, metrics: ServiceMetrics, fps: Double?) {
         let thread = Thread {
             do {
-                try run(stream, fps: fps, stop: stop)
+                try run(stream, pool: pool, metrics: metrics, fps: fps)
+            } catch is CancellationError {
+                // The stream ended during a frame's filters.
             } catch {
-                let message = (error as? CloudError).map { FieldWording.detail($0) } ?? "\(error)"
+                let message = (error as? CloudError).map { FieldWording.detail($0) } ?? (error as? RecordingFull)?.reason ?? "\(error)"
                 hub.end(stream, problem: "the source failed: \(message)")
             }
         }
@@ -26,36 +28,76 @@ enum SourceStreamRunner {
         thread.start()
     }
 
-    private static func run(_ stream: LiveStream, fps: Double?, stop: StopFlag) throws {
+    private static func run(_ stream: LiveStream, pool: WorkerPool, metrics: ServiceMetrics, fps: Double?) throws {
         let order = stream.order.capture
+        let stop = stream.stop
         var index = 0
         var next = Date()
         while !stop.isRaised {
-            let source = try SourceSpec(parsing: order.sourceSpec).open(options: order.options)
+            let source = OpenSource(try SourceSpec(parsing: order.sourceSpec).open(options: order.options))
             var previous: Double?
             var delivered = false
-            while !stop.isRaised, let captured = try source.nextFrame() {
+            while !stop.isRaised {
                 // Frames no one watches or records are not made: the source waits, paced again once someone comes.
                 while !stream.hasAudience && !stop.isRaised {
                     Thread.sleep(forTimeInterval: 0.05)
                     next = Date()
                 }
+                let frameIndex = index
+                let outcome: (frame: LiveFrame, timestamp: Double)?
+                do {
+                    outcome = try pool.runWaiting {
+                        var timestamp = 0.0
+                        let frame = try stream.maker.claimed { claim -> LiveFrame? in
+                            guard let captured = try source.next() else { return nil }
+                            timestamp = captured.timestamp
+                            let now = StreamClock.now()
+                            let frame = try stream.maker.make(
+                                captured, index: frameIndex, capturedAt: now, received: now, range: stream.currentRange, jpeg: nil,
+                                claim: claim)
+                            try stream.record(captured)
+                            return frame
+                        }
+                        return frame.map { ($0, timestamp) }
+                    }
+                } catch let busy as Problem where busy.status == .serviceUnavailable {
+                    // The stream threads are all busy: this frame is skipped, the next may pass.
+                    metrics.streamFramesDropped.increment()
+                    Thread.sleep(forTimeInterval: 1 / defaultFPS)
+                    continue
+                } catch is MemoryBusy {
+                    metrics.streamFramesDropped.increment()
+                    Thread.sleep(forTimeInterval: 1 / defaultFPS)
+                    continue
+                }
+                guard let (frame, timestamp) = outcome else { break }
                 delivered = true
                 // The source's own clock sets the pace of a recording; the first frame goes at once.
-                let interval = fps.map { 1 / $0 } ?? previous.map { captured.timestamp - $0 }.flatMap { $0 > 0 && $0 < 5 ? $0 : nil }
-                previous = captured.timestamp
+                let interval = fps.map { 1 / $0 } ?? previous.map { timestamp - $0 }.flatMap { $0 > 0 && $0 < 5 ? $0 : nil }
+                previous = timestamp
                 next = next.addingTimeInterval(interval ?? 1 / defaultFPS)
                 if next > Date() { Thread.sleep(until: next) } else { next = Date() }
-                let now = StreamClock.now()
-                let frame = try stream.maker.make(
-                    captured, index: index, capturedAt: now, received: now, range: stream.currentRange, jpeg: nil)
-                try stream.record(captured)
                 stream.publish(frame)
+                metrics.streamFrames.increment()
                 index += 1
             }
-            guard delivered else { throw CloudError.io(.source(source.name), "the source delivered no frame") }
+            guard delivered || stop.isRaised else { throw CloudError.io(.source(source.name), "the source delivered no frame") }
         }
     }
+}
+
+/// A source opened for a stream, read by whichever stream thread makes its next frame (one at a
+/// time: the stream's own thread waits for each).
+private final class OpenSource: @unchecked Sendable {
+    private let source: any DepthSource
+
+    init(_ source: any DepthSource) {
+        self.source = source
+    }
+
+    var name: String { source.name }
+
+    func next() throws -> CapturedFrame? { try source.nextFrame() }
 }
 
 /// Raised once, read from another thread.

@@ -15,6 +15,12 @@ public struct StreamLimits: Sendable {
     /// A stream nobody pushes to or watches for this long ends (a pusher that stops without
     /// closing, a page left open on a dead stream).
     public var idleSeconds: Double = 60
+    /// The CPU one frame's filters may take, by their estimate before each step: a live view
+    /// keeps up with its camera, and a deleted stream's filter work ends within this.
+    public var frameSeconds: Double = 1
+    /// The bytes a recording may keep (`--max-recording-mb`); frames past it are not kept. nil:
+    /// a quarter of the data folder's free space when the server starts.
+    public var maxRecordingBytes: Int?
 
     public init() {}
 }
@@ -23,16 +29,23 @@ public struct StreamLimits: Sendable {
 /// `SourceStreamRunner` thread feeding it.
 final class StreamHub: Service, @unchecked Sendable {
     let limits: StreamLimits
+    /// A request's limits, which every frame's work is held to.
+    let work: WorkLimits
     private let lock = NSLock()
     private var streams: [StreamID: LiveStream] = [:]
 
-    init(limits: StreamLimits) {
+    /// The bytes one recording may keep.
+    let maxRecordingBytes: Int
+
+    init(limits: StreamLimits, work: WorkLimits, dataFolder: URL) {
         self.limits = limits
+        self.work = work
+        maxRecordingBytes = limits.maxRecordingBytes ?? DiskSpace.available(at: dataFolder.path).map { $0 / 4 } ?? 1 << 30
     }
 
     /// Opens a stream for `order`; 429 when the server has its most streams.
     func open(_ order: StreamOrder) throws -> LiveStream {
-        let stream = LiveStream(id: StreamID(), order: order, maxViewers: limits.maxViewers)
+        let stream = LiveStream(id: StreamID(), order: order, limits: limits, work: work)
         try lock.withLock {
             guard streams.count < limits.maxStreams else {
                 // 429, not 503: the server is well, and a client ending its own stream makes room.

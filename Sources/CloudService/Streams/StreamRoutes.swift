@@ -11,6 +11,9 @@ struct StreamRoutes {
     let store: CaptureStore
     let runner: CaptureRunner
     let capturePool: WorkerPool
+    /// Where a server-run source's frames are read and made, as pushed frames are.
+    let streamPool: WorkerPool
+    let metrics: ServiceMetrics
     let allowedDirectories: [String]
     let listening: ListeningAddress
 
@@ -55,8 +58,17 @@ struct StreamRoutes {
     private func open(_ request: Request) async throws -> Response {
         let body = try await request.body.collect(upTo: 64 << 10)
         let order = try StreamOrder.decode(Data(buffer: body), allowed: allowedDirectories)
+        // The filters an upload of one such frame would be refused are refused here, for a
+        // pushed stream whose calibration says the frames' size; a source's first frame says it.
+        if case .push(let intrinsics, _, _) = order.feed, let size = intrinsics.referenceSize {
+            try hub.work.admit(
+                order.capture.steps, points: size.width * size.height, field: nil,
+                cpu: LiveFrameMaker.frameShare(seconds: hub.limits.frameSeconds))
+        }
         let stream = try hub.open(order)
-        if case .source(let fps) = order.feed { SourceStreamRunner.start(stream, hub: hub, fps: fps) }
+        if case .source(let fps) = order.feed {
+            SourceStreamRunner.start(stream, hub: hub, pool: streamPool, metrics: metrics, fps: fps)
+        }
         let links = StreamLinks(request, listening: listening)
         let answer = JSONValue.object([
             "id": .string(stream.id.description), "push_url": .string(links.push(stream.id)), "live_url": .string(links.live(stream.id)),
@@ -68,6 +80,11 @@ struct StreamRoutes {
     /// PATCH {"range": "MIN,MAX" | null}: the range later frames are cut to (the page's slider).
     private func change(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let stream = try hub.stream(context.parameters.get("id"))
+        let type = request.headers[.contentType]?.lowercased() ?? ""
+        guard type.hasPrefix("application/json") || type.hasPrefix("application/merge-patch+json") else {
+            throw Problem.unsupportedMediaType(
+                "PATCH /v1/streams/{id} takes application/json: {\"range\": \"MIN,MAX\"} or {\"range\": null}")
+        }
         let body = try await request.body.collect(upTo: 4 << 10)
         guard case .object(let fields) = try JSONBody.decode(JSONValue.self, from: Data(buffer: body)) else {
             throw Problem.badRequest("the body is not a JSON object")
@@ -100,7 +117,7 @@ struct StreamRoutes {
                 "the body is {\"on\": true} to start recording or {\"on\": false} to stop and store the capture", field: "on")
         }
         if on {
-            guard try stream.startRecording({ try StreamRecorder(store: store) }) else {
+            guard try stream.startRecording({ try StreamRecorder(store: store, maxBytes: hub.maxRecordingBytes) }) else {
                 throw Problem(.conflict, "stream \(stream.id) is recording already; stop it with {\"on\": false}")
             }
             return Response.json(try JSONValue.object(["recording": .bool(true)]).encoded(), status: .ok)
@@ -112,7 +129,11 @@ struct StreamRoutes {
         guard recorder.frames > 0 else {
             throw Problem.unprocessable("stream \(stream.id) recorded no frame; nothing to store", field: "on")
         }
-        try recorder.finish()
+        do {
+            try recorder.finish()
+        } catch let full as RecordingFull {
+            throw full.problem
+        }
         let order = try recordedOrder(stream, recorder)
         let paths = ClientPaths(archiveRoot: recorder.bundlePath)
         let firstFrameOnly = recorder.frames > 1 && order.frameLimit == 1
@@ -130,8 +151,10 @@ struct StreamRoutes {
             // The frames as they came, kept with the capture they made.
             try FileManager.default.moveItem(atPath: recorder.bundlePath, toPath: staged.folder.appendingPathComponent("bundle").path)
         } catch {
+            // The system's message names the server's folders; what failed is said without them.
             store.abandon(staging: staged.folder)
-            throw CloudError.io("cannot keep the recorded frames with their capture: \(error.localizedDescription)")
+            throw DiskSpace.isLow(at: store.staging.path)
+                ? RecordingFull.disk.problem : Problem(.internalServerError, "cannot keep the recorded frames with their capture")
         }
         staged.record.labels = stream.order.labels
         let record = try await runner.store(staged)

@@ -7,6 +7,7 @@ import HummingbirdCore
 import HummingbirdWebSocket
 import NIOCore
 import NIOWebSocket
+import SafeIO
 
 /// The two WebSockets of a stream: `push` takes a client's frames, `live` sends each viewer the
 /// newest frame's cloud. Both are upgrades that the WebSocket router accepts only for a stream
@@ -37,6 +38,17 @@ struct StreamSockets {
         _ = try hub.stream(context.parameters.get("id"))
         let offered = StreamSockets.offeredProtocols(request.head)
         return .upgrade(offered.contains("cloudgen") ? [.secWebSocketProtocol: "cloudgen"] : [:])
+    }
+
+    /// Refuses (a 404 `Problem`) an upgrade to anything but an open stream's push or live socket.
+    static func checkTarget(_ path: String, hub: StreamHub) throws {
+        let parts = path.prefix { $0 != "?" }.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 5, parts[0].isEmpty, parts[1] == "v1", parts[2] == "streams", ["push", "live"].contains(parts[4]) else {
+            throw Problem.notFound(
+                "no WebSocket at \(MessageTextShort.of(String(path.prefix { $0 != "?" }))); a stream's are /v1/streams/{id}/push and /v1/streams/{id}/live"
+            )
+        }
+        _ = try hub.stream(String(parts[3]))
     }
 
     static func offeredProtocols(_ head: HTTPRequest) -> [String] {
@@ -74,22 +86,39 @@ struct StreamSockets {
                     let bytes = Data(buffer: buffer, byteTransferStrategy: .noCopy)
                     do {
                         let frame = try await pool.run {
-                            var (captured, header, jpeg) = try PushFrame.decode(
-                                bytes, intrinsics: { try calibration.intrinsics(forDepthWidth: $0, height: $1) },
-                                depthUnitsPerMetre: units, origin: origin)
-                            if encoding != .standard { captured.depth = try Self.stored(captured.depth, encoding, units, origin) }
-                            try stream.record(captured)
-                            return try stream.maker.make(
-                                captured, index: header.frame, capturedAt: header.captured, received: received,
-                                range: stream.currentRange, jpeg: jpeg)
+                            try stream.maker.claimed { claim in
+                                var (captured, header, jpeg) = try PushFrame.decode(
+                                    bytes, intrinsics: { try calibration.intrinsics(forDepthWidth: $0, height: $1) },
+                                    depthUnitsPerMetre: units, origin: origin)
+                                if encoding != .standard { captured.depth = try Self.stored(captured.depth, encoding, units, origin) }
+                                let frame = try stream.maker.make(
+                                    captured, index: header.frame, capturedAt: header.captured, received: received,
+                                    range: stream.currentRange, jpeg: jpeg, claim: claim)
+                                try stream.record(captured)
+                                return frame
+                            }
                         }
-                        stream.publish(frame)
+                        if let frame { stream.publish(frame) }
                         metrics.streamFrames.increment()
+                    } catch let error as CloudError where error.kind == .budget {
+                        // A frame that could never fit this server's limits: 1009, too big to process.
+                        return Closing(.messageTooLarge, FieldWording.detail(error))
+                    } catch let error as CloudError where error.kind == .deviceOrIO {
+                        // The server's failure, not the frame's; its message may name the server's files.
+                        return Closing(.unexpectedServerError, "the server failed to make the frame; push again later")
                     } catch let error as CloudError {
                         return Closing(.dataInconsistentWithMessage, FieldWording.detail(error))
+                    } catch let full as RecordingFull {
+                        return Closing(.unexpectedServerError, full.reason)
                     } catch let problem as Problem where problem.status == .serviceUnavailable {
                         // The decoding threads are all busy: this frame is dropped, the next may pass.
                         metrics.streamFramesDropped.increment()
+                    } catch is MemoryBusy {
+                        // The memory this frame needs is the server's other work's for now: dropped too.
+                        metrics.streamFramesDropped.increment()
+                    } catch is CancellationError {
+                        // The stream ended during the frame's filters.
+                        return nil
                     }
                 }
                 return nil

@@ -40,12 +40,14 @@ struct WorkLimits: Sendable {
         return pipeline
     }
 
-    /// Before an export is queued: its steps' estimate on the `points` of the stored cloud.
-    func admit(_ steps: [FilterStep], points: Int, field: String?) throws {
+    /// Before an export is queued: its steps' estimate on the `points` of the stored cloud (or
+    /// before a stream opens, on the points of one frame, against `cpu`, a frame's share).
+    /// `field` names the query parameter or key at fault; nil leaves the step's own.
+    func admit(_ steps: [FilterStep], points: Int, field: String?, cpu: CPUShare? = nil) throws {
         // The stored cloud read back: positions (12 bytes a point), colors (3), normals (12) at most.
         let cloudBytes = points * 27
         do {
-            try cpuShare.admit(steps[...], points: points)
+            try (cpu ?? cpuShare).admit(steps[...], points: points)
             for step in steps {
                 try MemoryBudget.require(
                     step.filter.workingBytes(points: points), for: "\(step.filter.name) on \(points) points",
@@ -53,7 +55,7 @@ struct WorkLimits: Sendable {
             }
         } catch let error as CloudError {
             var problem = Problem.from(error)
-            problem.field = field
+            if let field { problem.field = field }
             throw problem
         }
     }

@@ -32,6 +32,9 @@ public final class WorkerPool: Sendable {
     /// Work waiting, and work being done.
     var load: (queued: Int, running: Int) { queue.load }
 
+    /// Items done since the pool started.
+    var completed: Int { queue.completed }
+
     /// Runs `work` on a pool thread and returns its result; 503 when the queue is full.
     ///
     /// Cancelling the calling task (its client went away) takes work that has not started off
@@ -58,6 +61,23 @@ public final class WorkerPool: Sendable {
             item.cancelled.raise()
             if queue.withdraw(item) { item.abandon() }
         }
+    }
+
+    /// `run` for a caller on a thread of its own rather than in a task (a server-run stream's
+    /// source): blocks until the work is done; 503 at once when the queue is full.
+    func runWaiting<T>(_ work: @escaping () throws -> T) throws -> T {
+        let item = QueuedWork()
+        let done = DispatchSemaphore(value: 0)
+        var result: Result<T, Error>?
+        item.start = {
+            result = Result { try work() }
+            done.signal()
+        }
+        guard queue.add(item, limit: queueLimit) else {
+            throw Problem(.serviceUnavailable, "the server is busy (\(name): \(queueLimit) requests waiting)", headers: [.retryAfter: "1"])
+        }
+        done.wait()
+        return try result!.get()
     }
 
     /// `run` for work that has no steps to stop between.
@@ -97,6 +117,7 @@ private final class WorkQueue: @unchecked Sendable {
     private let condition = NSCondition()
     private var items: [QueuedWork] = []
     private var running = 0
+    private var done = 0
     private var closed = false
 
     var load: (queued: Int, running: Int) {
@@ -133,6 +154,12 @@ private final class WorkQueue: @unchecked Sendable {
         return true
     }
 
+    var completed: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return done
+    }
+
     func close() {
         condition.lock()
         closed = true
@@ -154,6 +181,7 @@ private final class WorkQueue: @unchecked Sendable {
             work.start()
             condition.lock()
             running -= 1
+            done += 1
             condition.unlock()
         }
     }
