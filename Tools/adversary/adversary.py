@@ -6,6 +6,10 @@ only; every server it starts listens on 127.0.0.1 with a temporary data folder a
 the end. Bounded: every socket has a timeout, every wait a limit.
 
     Tools/adversary/run [--quick] [--cloudgen PATH]
+
+The checks of shared surfaces (a data folder, streams, recordings, configuration) are in
+shared_surfaces.py, with a minimal WebSocket client in websocket.py; the full-disk check mounts a
+small tmpfs, which needs root (CI runs as root).
 """
 import argparse
 import io
@@ -419,13 +423,23 @@ def main():
     check_connection_cap(cloudgen)
     check_cache(cloudgen, previews=12 if args.quick else 40)
     check_fused_under_ulimit(cloudgen)
-    shared_surfaces.check_second_server(Server, cloudgen, report)
-    shared_surfaces.check_hostile_streams(Server, cloudgen, report, DATA, frames=3 if args.quick else 20)
-    shared_surfaces.check_filters_after_delete(Server, cloudgen, report, DATA)
-    shared_surfaces.check_full_disk(Server, cloudgen, report, DATA)
-    shared_surfaces.check_idle_memory(Server, cloudgen, report, DATA, rounds=3 if args.quick else 7)
-    shared_surfaces.check_configuration(Server, cloudgen, report)
-    shared_surfaces.check_request_edges(Server, cloudgen, report, raw_status)
+    # Where two doors or two servers meet (Tools/adversary/shared_surfaces.py). A check that
+    # stops on an exception (a server that died under it) is reported failed, and the rest run.
+    for name, check in [
+        ("a second server on one data folder", lambda: shared_surfaces.check_second_server(Server, cloudgen, report)),
+        ("8 hostile streams under ulimit -v 4 GiB",
+         lambda: shared_surfaces.check_hostile_streams(Server, cloudgen, report, DATA, frames=6 if args.quick else 20)),
+        ("stream filters under the request limits", lambda: shared_surfaces.check_filters_after_delete(Server, cloudgen, report, DATA)),
+        ("a recording on a full disk", lambda: shared_surfaces.check_full_disk(Server, cloudgen, report, DATA)),
+        ("the idle server's memory after streams",
+         lambda: shared_surfaces.check_idle_memory(Server, cloudgen, report, DATA, rounds=3 if args.quick else 7)),
+        ("configuration", lambda: shared_surfaces.check_configuration(Server, cloudgen, report)),
+        ("request edges", lambda: shared_surfaces.check_request_edges(Server, cloudgen, report, raw_status)),
+    ]:
+        try:
+            check()
+        except Exception as error:  # noqa: BLE001 - any failure is the check's
+            report(name, False, f"stopped: {type(error).__name__}: {str(error)[:200]}")
     sys.exit(1 if FAILED else 0)
 
 

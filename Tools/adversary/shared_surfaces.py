@@ -45,12 +45,25 @@ def _metric(server, name):
     return int(match.group(1)) if match else 0
 
 
+def _refused_start(command, limit=20):
+    """A server start that should be refused: its exit status and stderr, or, when it is still
+    running after `limit` seconds (it started), killed with returncode None."""
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        _, stderr = process.communicate(timeout=limit)
+        return subprocess.CompletedProcess(command, process.returncode, "", stderr)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _, stderr = process.communicate()
+        return subprocess.CompletedProcess(command, None, "", stderr + "(it started and was killed)")
+
+
 def check_second_server(Server, cloudgen, report):
     """A plain `serve --data SAME_DIR` beside a running server: refused with one line, nothing lost."""
     first = Server(cloudgen)
     try:
         ids = [first.upload_tum() for _ in range(3)]
-        second = subprocess.run([cloudgen, "serve", "--port", "0", "--data", first.data], capture_output=True, text=True, timeout=60)
+        second = _refused_start([cloudgen, "serve", "--port", "0", "--data", first.data])
         lines = second.stderr.strip().splitlines()
         served = [first.request("GET", f"/v1/captures/{i}/cloud.ply")[0] for i in ids]
         kept = sorted(os.listdir(os.path.join(first.data, "captures")))
@@ -63,8 +76,9 @@ def check_second_server(Server, cloudgen, report):
 
 
 def check_hostile_streams(Server, cloudgen, report, data, frames):
-    """Eight pushed streams of tiny PNGs that decode to 4096x4096, one viewer each, under ulimit -v 4 GiB."""
-    server = Server(cloudgen, ulimit_kib=4 << 20)
+    """Eight pushed streams of tiny PNGs that decode to 4096x4096, one viewer each of the most
+    points, under ulimit -v 4 GiB, with four stream threads making frames at once."""
+    server = Server(cloudgen, ["--workers", "8"], ulimit_kib=4 << 20)
     try:
         intrinsics = _intrinsics(data)
         huge = png16(4096, 4096, 1000)
@@ -75,7 +89,7 @@ def check_hostile_streams(Server, cloudgen, report, data, frames):
 
         def watch(i):
             try:
-                viewer = WebSocket(server.port, f"/v1/streams/{ids[i]}/live?points=1000", timeout=5)
+                viewer = WebSocket(server.port, f"/v1/streams/{ids[i]}/live?points=2000000", timeout=5)
             except OSError:
                 return
             while not done.is_set():
@@ -134,7 +148,7 @@ def check_filters_after_delete(Server, cloudgen, report, data):
     try:
         body = json.dumps({"push": {"intrinsics": _intrinsics(data)}, "filters": ["sor=5000,1"]}).encode()
         push_status = server.request("POST", "/v1/streams", body, {"Content-Type": "application/json"})[0]
-        upload_status = server.request("POST", "/v1/captures", json.dumps({"source": "synthetic", "filters": ["sor=5000,1"]}).encode(),
+        upload_status = server.request("POST", "/v1/captures", json.dumps({"source": "synthetic:depth=640x480", "filters": ["sor=5000,1"]}).encode(),
                                        {"Content-Type": "application/json"})[0]
         heavy = [_open_stream(server, {"source": "synthetic", "filters": ["sor=5000,1"]}) for _ in range(4)]
         viewers = []
@@ -160,7 +174,7 @@ def check_filters_after_delete(Server, cloudgen, report, data):
         time.sleep(2)
         busy = _cpu_seconds(server.process.pid) - before
         report("stream filters under the request limits", push_status == 422 and upload_status == 422 and busy < 0.3,
-               f"sor=5000,1: a pushed stream's POST {push_status}, an upload {upload_status}; four server-run streams with it and a "
+               f"sor=5000,1 on 640x480 frames: a pushed stream's POST {push_status}, an upload {upload_status}; four server-run streams with it and a "
                f"deleted sor=16,1 stream: {busy:.2f} CPU s used from 1 to 3 s after the DELETE ({time.perf_counter() - deleted_at:.1f} s)")
     finally:
         server.stop()
@@ -276,8 +290,7 @@ def check_configuration(Server, cloudgen, report):
         server.stop()
     with open(os.path.join(work, "token"), "wb") as f:
         f.write(bytes(range(0xFF, 0xEF, -1)))
-    refused = subprocess.run([cloudgen, "serve", "--port", "0", "--data", os.path.join(work, "data"), "--token-file", f"{work}/token"],
-                             capture_output=True, text=True, timeout=60)
+    refused = _refused_start([cloudgen, "serve", "--port", "0", "--data", os.path.join(work, "data"), "--token-file", f"{work}/token"])
     report("a token file of bytes that are not text", refused.returncode == 2 and "printable ASCII" in refused.stderr,
            f"16 bytes 0xff..0xf0: exit {refused.returncode}, {refused.stderr.strip()[-90:]}")
     subprocess.run(["rm", "-rf", work])

@@ -91,7 +91,7 @@ final class StreamRecorder: @unchecked Sendable {
             do {
                 try writer.finish()
             } catch let error as CloudError where error.kind == .deviceOrIO {
-                throw DiskSpace.isLow(at: folder.path) ? RecordingFull.disk : RecordingFull.failed
+                throw DiskSpace.isLow(at: folder.path) ? RecordingFull.noRoom : RecordingFull.failed
             }
         }
     }
@@ -109,9 +109,13 @@ struct RecordingFull: Error, Sendable {
     let status: HTTPResponse.Status
     let reason: String
 
+    static let insufficientStorage = HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
+    /// Mid-recording: the frames kept so far can still be stored.
     static let disk = RecordingFull(
-        status: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"),
-        reason: "the server's disk is full: the recording keeps no more frames; stop it to store what it has")
+        status: insufficientStorage, reason: "the server's disk is full: the recording keeps no more frames; stop it to store what it has")
+    /// At the start, or at the end, when not even the capture fits.
+    static let noRoom = RecordingFull(
+        status: insufficientStorage, reason: "the server's disk is full: there is no room to record or store a recording")
     static let failed = RecordingFull(
         status: .internalServerError, reason: "the server could not write the recording's frames; the recording keeps no more")
 

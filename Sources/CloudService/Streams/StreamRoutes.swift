@@ -117,6 +117,7 @@ struct StreamRoutes {
                 "the body is {\"on\": true} to start recording or {\"on\": false} to stop and store the capture", field: "on")
         }
         if on {
+            if DiskSpace.isLow(at: store.staging.path) { throw RecordingFull.noRoom.problem }
             guard try stream.startRecording({ try StreamRecorder(store: store, maxBytes: hub.maxRecordingBytes) }) else {
                 throw Problem(.conflict, "stream \(stream.id) is recording already; stop it with {\"on\": false}")
             }
@@ -137,7 +138,33 @@ struct StreamRoutes {
         let order = try recordedOrder(stream, recorder)
         let paths = ClientPaths(archiveRoot: recorder.bundlePath)
         let firstFrameOnly = recorder.frames > 1 && order.frameLimit == 1
-        var staged = try await capturePool.run { cancelled in
+        var staged: CaptureRunner.Staged
+        do {
+            staged = try await capture(order, paths: paths, firstFrameOnly: firstFrameOnly)
+        } catch let error as CloudError where error.kind == .deviceOrIO && DiskSpace.isLow(at: store.staging.path) {
+            // The capture's files did not fit; the message would name the server's folders.
+            throw RecordingFull.noRoom.problem
+        }
+        do {
+            // The frames as they came, kept with the capture they made.
+            try FileManager.default.moveItem(atPath: recorder.bundlePath, toPath: staged.folder.appendingPathComponent("bundle").path)
+        } catch {
+            // The system's message names the server's folders; what failed is said without them.
+            store.abandon(staging: staged.folder)
+            throw DiskSpace.isLow(at: store.staging.path)
+                ? RecordingFull.noRoom.problem : Problem(.internalServerError, "cannot keep the recorded frames with their capture")
+        }
+        staged.record.labels = stream.order.labels
+        let record = try await runner.store(staged)
+        return Response.json(
+            try JSONValue.object(["capture": .string(record.id.description), "frames": .integer(record.frames)]).encoded(),
+            status: .created,
+            headers: [.location: "/v1/captures/\(record.id)"])
+    }
+
+    /// The recording's frames made into a capture, on the capture pool.
+    private func capture(_ order: CaptureOrder, paths: ClientPaths, firstFrameOnly: Bool) async throws -> CaptureRunner.Staged {
+        try await capturePool.run { cancelled in
             let observer = CollectingObserver(cancelled: cancelled)
             if firstFrameOnly {
                 observer.warning(
@@ -147,21 +174,6 @@ struct StreamRoutes {
             }
             return try runner.capture(order, observer: observer, cancelled: cancelled, paths: paths)
         }
-        do {
-            // The frames as they came, kept with the capture they made.
-            try FileManager.default.moveItem(atPath: recorder.bundlePath, toPath: staged.folder.appendingPathComponent("bundle").path)
-        } catch {
-            // The system's message names the server's folders; what failed is said without them.
-            store.abandon(staging: staged.folder)
-            throw DiskSpace.isLow(at: store.staging.path)
-                ? RecordingFull.disk.problem : Problem(.internalServerError, "cannot keep the recorded frames with their capture")
-        }
-        staged.record.labels = stream.order.labels
-        let record = try await runner.store(staged)
-        return Response.json(
-            try JSONValue.object(["capture": .string(record.id.description), "frames": .integer(record.frames)]).encoded(),
-            status: .created,
-            headers: [.location: "/v1/captures/\(record.id)"])
     }
 
     /// The capture a recording makes: the frames fused by their poses when every one has a pose
