@@ -77,15 +77,15 @@ public final class DataFolderClaim: Service, @unchecked Sendable {
             guard errno == EWOULDBLOCK else {
                 throw CloudError.io("\(lockPath): cannot lock the data folder: \(String(cString: strerror(errno)))")
             }
-            let recorded = try? recordedOwner(in: root)
-            let holder =
-                switch recorded {
-                case let .postgresql(system, database)?:
-                    "replicas of \(DataFolderOwner.postgresql(system: system, database: database)) are running on it"
-                default: "another cloudgen serve with its SQLite index is running on it"
+            let message =
+                switch try? recordedOwner(in: root) {
+                case let replicas?
+                where replicas != .sqlite:
+                    "replicas of \(replicas) are running on it; \(replicas.remedy), or give another --data folder"
+                default:
+                    "another cloudgen serve with its SQLite index is running on it; a SQLite index serves one server at a time (replicas share one PostgreSQL index: --index)"
                 }
-            throw CloudError.badInput(
-                "\(root.path): \(holder); a SQLite index serves one server at a time (replicas share one PostgreSQL index: --index)")
+            throw CloudError.badInput("\(root.path): \(message)")
         }
         switch try recordedOwner(in: root) {
         case owner?:

@@ -25,8 +25,6 @@ final class LiveStream: @unchecked Sendable {
     private var ended = false
     /// Since when no one has pushed, watched or recorded (the stream ends after the idle time).
     private var idleSince: Date? = Date()
-    /// Stops the server-run source's thread, when it has one.
-    private var onEnd: (@Sendable () -> Void)?
 
     /// Raised when the stream ends: its frames' filters stop between steps, its source's thread stops.
     let stop = StopFlag()
@@ -121,7 +119,7 @@ final class LiveStream: @unchecked Sendable {
     /// and a recording in progress is dropped. Returns false when it had already ended.
     @discardableResult
     func end(problem: String? = nil) -> Bool {
-        typealias Ending = (viewers: [AsyncStream<LiveFrame>.Continuation], recorder: StreamRecorder?, stop: (@Sendable () -> Void)?)
+        typealias Ending = (viewers: [AsyncStream<LiveFrame>.Continuation], recorder: StreamRecorder?)
         let ending: Ending? = lock.withLock {
             guard !ended else { return nil }
             ended = true
@@ -130,26 +128,16 @@ final class LiveStream: @unchecked Sendable {
                 viewers = [:]
                 self.recorder = nil
             }
-            return (Array(viewers.values), self.recorder, onEnd)
+            return (Array(viewers.values), self.recorder)
         }
         guard let ending else { return false }
         stop.raise()
         ending.viewers.forEach { $0.finish() }
         ending.recorder?.discard()
-        ending.stop?()
         return true
     }
 
     var endProblem: String? { lock.withLock { problem } }
-
-    /// What ending the stream must also stop (a server-run source).
-    func whenEnded(_ stop: @escaping @Sendable () -> Void) {
-        let endedAlready = lock.withLock {
-            onEnd = stop
-            return ended
-        }
-        if endedAlready { stop() }
-    }
 
     /// Keeps `frame` in the recording, when one is going.
     func record(_ frame: CapturedFrame) throws {
