@@ -128,10 +128,11 @@ extension TestClientProtocol {
         let id = try XCTUnwrap(try accepted.json()["id"] as? String, file: file, line: line)
         for _ in 0..<600 {
             let state = try await execute(uri: "/v1/jobs/\(id)", method: .get).json()["state"] as? String
-            if state == "running" { break }
+            if state == "running" { return id }
             XCTAssertEqual(state, "queued", "the job ended before it was seen running", file: file, line: line)
             try await Task.sleep(for: .milliseconds(100))
         }
+        XCTFail("the job was still queued after 60 s", file: file, line: line)
         return id
     }
 

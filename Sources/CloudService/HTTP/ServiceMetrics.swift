@@ -23,34 +23,36 @@ public final class ServiceMetrics: Sendable {
     ]
 
     init() {
-        capturesStored = registry.makeGauge(name: "cloudgen_captures_stored", help: "Captures in the index")
-        jobsQueued = registry.makeGauge(name: "cloudgen_jobs_queued", help: "Upload jobs waiting for a worker")
-        jobsRunning = registry.makeGauge(name: "cloudgen_jobs_running", help: "Upload jobs being captured")
+        capturesStored = registry.makeGauge(descriptor: Self.named("cloudgen_captures_stored", "Captures in the index"))
+        jobsQueued = registry.makeGauge(descriptor: Self.named("cloudgen_jobs_queued", "Upload jobs waiting for a worker"))
+        jobsRunning = registry.makeGauge(descriptor: Self.named("cloudgen_jobs_running", "Upload jobs being captured"))
         bytesWritten = registry.makeCounter(
-            name: "cloudgen_bytes_written_total", help: "Bytes of clouds, previews and uploads written to disk")
+            descriptor: Self.named("cloudgen_bytes_written_total", "Bytes of clouds, previews and uploads written to disk"))
         derivedBytes = registry.makeGauge(
-            name: "cloudgen_derived_bytes", help: "Bytes of derived files (encodings, filtered exports, previews) on disk")
+            descriptor: Self.named("cloudgen_derived_bytes", "Bytes of derived files (encodings, filtered exports, previews) on disk"))
         derivedBudget = registry.makeGauge(
-            name: "cloudgen_derived_budget_bytes", help: "The derived files' byte budget (--derived-cache-mb)")
+            descriptor: Self.named("cloudgen_derived_budget_bytes", "The derived files' byte budget (--derived-cache-mb)"))
         derivedEvictions = registry.makeCounter(
-            name: "cloudgen_derived_evictions_total", help: "Derived files removed, least recently used first, to stay within the budget")
+            descriptor: Self.named(
+                "cloudgen_derived_evictions_total", "Derived files removed, least recently used first, to stay within the budget"))
         cloudsMade = registry.makeCounter(
-            name: "cloudgen_clouds_made_total", help: "Lazily stored uploads' clouds made from their inputs on first read")
-        streamFrames = registry.makeCounter(name: "cloudgen_stream_frames_total", help: "Stream frames made into clouds for viewers")
+            descriptor: Self.named("cloudgen_clouds_made_total", "Lazily stored uploads' clouds made from their inputs on first read"))
+        streamFrames = registry.makeCounter(
+            descriptor: Self.named("cloudgen_stream_frames_total", "Stream frames made into clouds for viewers"))
         streamFramesDropped = registry.makeCounter(
-            name: "cloudgen_stream_frames_dropped_total",
-            help: "Stream frames skipped because every stream thread was busy, or other work held the memory they needed")
+            descriptor: Self.named(
+                "cloudgen_stream_frames_dropped_total",
+                "Stream frames skipped because every stream thread was busy, or other work held the memory they needed"))
     }
 
     func recordRequest(route: String, method: String, status: Int, seconds: Double) {
         registry.makeCounter(
-            name: "cloudgen_http_requests_total",
-            labels: [("route", route), ("method", method), ("status", String(status))],
-            help: "HTTP requests answered"
+            descriptor: Self.named("cloudgen_http_requests_total", "HTTP requests answered"),
+            labels: [("route", route), ("method", method), ("status", String(status))]
         ).increment()
         registry.makeDurationHistogram(
-            name: "cloudgen_http_request_duration_seconds", labels: [("route", route)],
-            buckets: Self.latencyBuckets, help: "Time from request head to response head"
+            descriptor: Self.named("cloudgen_http_request_duration_seconds", "Time from request head to response head"),
+            labels: [("route", route)], buckets: Self.latencyBuckets
         )
         .recordNanoseconds(Int64(seconds * 1e9))
     }
@@ -60,16 +62,21 @@ public final class ServiceMetrics: Sendable {
     func recordLoad(of pool: WorkerPool) {
         let load = pool.load
         registry.makeGauge(
-            name: "cloudgen_pool_running", labels: [("pool", pool.name)], help: "Work items a worker pool's threads are doing"
+            descriptor: Self.named("cloudgen_pool_running", "Work items a worker pool's threads are doing"), labels: [("pool", pool.name)]
         )
         .set(Double(load.running))
         registry.makeGauge(
-            name: "cloudgen_pool_queued", labels: [("pool", pool.name)], help: "Work items waiting for a worker pool's thread"
+            descriptor: Self.named("cloudgen_pool_queued", "Work items waiting for a worker pool's thread"), labels: [("pool", pool.name)]
         )
         .set(Double(load.queued))
     }
 
     var text: String { registry.emitToString() }
+
+    /// A metric's whole name (cloudgen_..., its unit included) and its help line.
+    private static func named(_ name: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
+    }
 }
 
 /// Counts every answer, errors included: it sits outside ProblemMiddleware, so it sees the final
