@@ -34,7 +34,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // Below Hummingbird, which the service's channel handlers (slow clients, early answers,
+        // refused upgrades) and the stream client work on directly.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         // `serve --index postgresql://...`: the capture index several replicas share.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2")
     ],
@@ -98,7 +102,7 @@ let package = Package(
         .target(
             name: "CloudStreamClient",
             dependencies: [
-                "CloudStream", "CloudCore", "CloudImages", "CloudCapture",
+                "CloudStream", "CloudCore", "CloudImages",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log")
             ]),
@@ -116,7 +120,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Metrics", package: "swift-metrics")
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types")
             ],
             // The OpenAPI document is compiled into the binary as bytes: a bundled resource would
             // be looked up by a path into the build tree, which an installed binary does not have.
@@ -128,7 +138,7 @@ let package = Package(
         .executableTarget(
             name: "cloudgen",
             dependencies: [
-                "CloudCore", "SafeIO", "CloudImages", "CloudArchives", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender",
+                "CloudCore", "SafeIO", "CloudImages", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender",
                 "CloudPipeline", "CloudMeasure", "CloudService", "CloudStream", "CloudStreamClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
@@ -141,6 +151,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `stream --relay` pushes to the Python peer's plain WebSocket, which has no stream to create.
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log")
             ],
             path: "Tools/bench/Sources"
@@ -158,9 +169,9 @@ let package = Package(
         .testTarget(name: "CloudCoreTests", dependencies: ["CloudCore", "SharedTestData"]),
         .testTarget(name: "SafeIOTests", dependencies: ["SafeIO", "CloudCore"]),
         .testTarget(name: "CloudImagesTests", dependencies: ["CloudImages", "SafeIO", "CloudCore", "SharedTestData", "TestEncoders"]),
-        .testTarget(name: "CloudArchivesTests", dependencies: ["CloudArchives", "SafeIO", "CloudCore"]),
+        .testTarget(name: "CloudArchivesTests", dependencies: ["CloudArchives", "CloudCore", "SharedTestData"]),
         // CloudCapture only for the simulated room, whose scene knows every pixel's true surface.
-        .testTarget(name: "CloudFilesTests", dependencies: ["CloudFiles", "CloudCore", "SafeIO", "SharedTestData"]),
+        .testTarget(name: "CloudFilesTests", dependencies: ["CloudFiles", "CloudCore", "SharedTestData"]),
         .testTarget(name: "CloudPCLTests", dependencies: ["CloudPCL", "CloudFiles", "CloudCore", "CloudCapture", "SharedTestData"]),
         .testTarget(
             name: "CloudCaptureTests",
@@ -172,24 +183,41 @@ let package = Package(
         .testTarget(name: "CloudRenderTests", dependencies: ["CloudRender", "CloudImages", "SafeIO", "CloudCore"]),
         .testTarget(
             name: "CloudMeasureTests",
-            dependencies: ["CloudMeasure", "CloudPipeline", "CloudCapture", "CloudPCL", "CloudCore", "SharedTestData"]),
+            dependencies: ["CloudMeasure", "CloudPipeline", "CloudCapture", "CloudPCL", "CloudCore"]),
         .testTarget(
             name: "CloudServiceTests",
             dependencies: [
                 "CloudService", "CloudMeasure", "CloudPipeline", "CloudCapture", "CloudPCL", "CloudFiles", "CloudCore", "CloudImages",
-                "CloudStream", "CloudStreamClient", "SafeIO", "SharedTestData", "TestEncoders",
+                "CloudStream", "SafeIO", "SharedTestData",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types")
             ]),
         // Most of these run the built binary; the CLI's own parsing (FilterFlags) is tested in process.
         .testTarget(
             name: "cloudgenTests",
             dependencies: [
                 "cloudgen", "CloudCore", "CloudImages", "CloudCapture", "CloudFiles", "CloudPCL", "CloudStream", "CloudStreamClient",
-                "SharedTestData"
+                "SharedTestData", .product(name: "ArgumentParser", package: "swift-argument-parser")
             ])
     ],
     swiftLanguageModes: [.v5]
 )
+
+// A file uses only the members of modules it imports itself (not those another file of its target
+// happens to import), so that each file's imports say what it depends on.
+for target in package.targets where target.type != .system && !isCTarget(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}
+
+/// The C targets: a capital C before the name (CStatus, CZlib), where Swift targets are Cloud….
+func isCTarget(_ name: String) -> Bool {
+    name.count > 1 && name.hasPrefix("C") && name.dropFirst().first!.isUppercase
+}

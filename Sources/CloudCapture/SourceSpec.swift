@@ -1,27 +1,24 @@
 import CloudCore
 
-/// A parsed `--source` string (grammar in DESIGN.md, "Source specs"; the kinds in `SourceKind.all`).
-/// Parsing checks the spec's shape; `open()` makes the source: the simulated camera, capture bundles, the datasets on disk
-/// (rgbd, tum, redwood, pclgrabber), phone apps' exports (polycam, stray, record3d), iPhone photos with depth (photo) and USB cameras (kinect through libfreenect, openni2).
-public enum SourceSpec: Equatable, Sendable {
-    case synthetic(SyntheticSettings)
-    /// An empty COLOR (`rgbd:,DEPTH`): depth alone, an uncolored cloud.
-    case rgbd(color: String?, depth: String)
-    case tum(directory: String)
-    case redwood(directory: String)
-    case pclGrabber(directory: String)
-    case bundle(directory: String)
-    case polycam(directory: String)
-    case photo(path: String)
-    case stray(directory: String)
-    case record3d(directory: String)
-    case kinect(index: Int)
-    /// A device URI or an .oni recording; nil for the first device.
-    case openNI2(String?)
+/// A source as every layer hands it on: its kind's row of `SourceKind.all` and its arguments,
+/// paths as paths. `--source` text is parsed into one once, where it is given (the CLI's flag, a
+/// JSON body's `source`); a route that makes a source from its own files (an upload's images, an
+/// unpacked archive, a stream's recording) builds one directly, so no path is ever split at a
+/// comma it holds. `open()` makes the source through its row.
+public struct SourceSpec: Equatable, Sendable, CustomStringConvertible {
+    public let sourceKind: SourceKind
+    public let arguments: SourceArguments
+    /// The spec as its user wrote it (or, for one a route built, as they would have): what
+    /// messages and a stream's description name.
+    public let text: String
 
-    /// The kinds' names, in `SourceKind.all`'s order.
-    public static var kinds: [String] { SourceKind.all.map(\.name) }
+    public init(kind: SourceKind, arguments: SourceArguments, text: String? = nil) {
+        self.sourceKind = kind
+        self.arguments = arguments
+        self.text = text ?? arguments.text(kind: kind.name)
+    }
 
+    /// `text` is `kind[:argument]` (the kinds in `SourceKind.all`).
     public init(parsing text: String) throws {
         func bad(_ problem: String) -> CloudError { .badInput("source '\(text)': \(problem)") }
         let colon = text.firstIndex(of: ":")
@@ -29,28 +26,45 @@ public enum SourceSpec: Equatable, Sendable {
         guard let sourceKind = SourceKind.named(kind) else {
             throw bad("unknown source kind '\(kind)' (kinds: \(Self.kinds.joined(separator: ", ")))")
         }
-        self = try sourceKind.parse(colon.map { text[text.index(after: $0)...] }, bad)
+        self.init(kind: sourceKind, arguments: try sourceKind.parse(colon.map { text[text.index(after: $0)...] }, bad), text: text)
     }
 
-    /// This spec's row of the table. Every case has one (SourceKindTests).
-    public var sourceKind: SourceKind { SourceKind.named(kind)! }
+    /// The kinds' names, in `SourceKind.all`'s order.
+    public static var kinds: [String] { SourceKind.all.map(\.name) }
 
     /// The kind as written in specs.
-    public var kind: String {
-        switch self {
-        case .synthetic: return "synthetic"
-        case .rgbd: return "rgbd"
-        case .tum: return "tum"
-        case .redwood: return "redwood"
-        case .pclGrabber: return "pclgrabber"
-        case .bundle: return "bundle"
-        case .polycam: return "polycam"
-        case .photo: return "photo"
-        case .stray: return "stray"
-        case .record3d: return "record3d"
-        case .kinect: return "kinect"
-        case .openNI2: return "openni2"
+    public var kind: String { sourceKind.name }
+
+    public var description: String { text }
+
+    /// A USB camera's: its failures are the camera's (not attached, busy, gone), not the input's.
+    public var isDevice: Bool { sourceKind.isDevice }
+
+    /// The files and folders the source reads, which a server holds to its `--allow-dir`.
+    public var inputPaths: [String] {
+        switch arguments {
+        case .settings, .device: return []
+        case .folder(let path), .file(let path): return [path]
+        case .images(let color, let depth): return [color, depth].compactMap { $0 }
+        case .target(let target): return target.flatMap { $0.contains("/") || OpenNI2Source.isRecording($0) ? [$0] : nil } ?? []
         }
+    }
+
+    /// The same source with each path it reads replaced (a server's paths by the names its client knows).
+    public func renamingPaths(_ rename: (String) -> String) -> SourceSpec {
+        let renamed: SourceArguments
+        switch arguments {
+        case .settings, .device: return self
+        case .folder(let path): renamed = .folder(rename(path))
+        case .file(let path): renamed = .file(rename(path))
+        case .images(let color, let depth): renamed = .images(color: color.map(rename), depth: rename(depth))
+        case .target(let target): renamed = .target(target.map { inputPaths.isEmpty ? $0 : rename($0) })
+        }
+        return SourceSpec(kind: sourceKind, arguments: renamed)
+    }
+
+    public static func == (a: SourceSpec, b: SourceSpec) -> Bool {
+        a.kind == b.kind && a.arguments == b.arguments
     }
 
     public func open() throws -> DepthSource {
@@ -61,31 +75,57 @@ public enum SourceSpec: Equatable, Sendable {
     /// has no use for is refused.
     public func open(options: SourceOptions) throws -> DepthSource {
         try options.check(for: self)
+        return try sourceKind.open(arguments, options)
+    }
+}
+
+/// What follows a kind's colon, by its shape; a kind's row says which shape it takes.
+public enum SourceArguments: Equatable, Sendable {
+    /// The simulated camera's room, path and sensor.
+    case settings(SyntheticSettings)
+    /// A dataset or export folder.
+    case folder(String)
+    /// One file (a photo).
+    case file(String)
+    /// One image pair; no color (`rgbd:,DEPTH`) is depth alone, an uncolored cloud.
+    case images(color: String?, depth: String)
+    /// A camera by its index among those attached.
+    case device(index: Int)
+    /// A device URI or a recording; nil for the first device.
+    case target(String?)
+
+    func text(kind: String) -> String {
         switch self {
-        case .synthetic(let settings):
-            return try SyntheticCamera(settings: settings)
-        case .bundle(let directory):
-            return try BundleSource(directory: directory)
-        case .polycam(let directory):
-            return try PolycamSource(directory: directory, options: options)
-        case .photo(let path):
-            return try PhotoSource(path: path, options: options)
-        case .stray(let directory):
-            return try StraySource(directory: directory, options: options)
-        case .record3d(let directory):
-            return try Record3DSource(directory: directory)
-        case .rgbd(let color, let depth):
-            return try RGBDImageSource(colorPath: color, depthPath: depth, options: options)
-        case .tum(let directory):
-            return try TUMSource(directory: directory, options: options)
-        case .redwood(let directory):
-            return try RedwoodSource(directory: directory, options: options)
-        case .pclGrabber(let directory):
-            return try PCLGrabberSource(directory: directory, options: options)
-        case .kinect(let index):
-            return try KinectSource(index: index)
-        case .openNI2(let target):
-            return try OpenNI2Source(target: target)
+        case .settings(let settings): return settings.spec
+        case .folder(let path), .file(let path): return "\(kind):\(path)"
+        case .images(let color, let depth): return "\(kind):\(color ?? ""),\(depth)"
+        case .device(let index): return "\(kind):\(index)"
+        case .target(let target): return target.map { "\(kind):\($0)" } ?? kind
         }
+    }
+}
+
+/// Each kind's spec built from its parts, as routes and tests name them.
+extension SourceSpec {
+    public static func synthetic(_ settings: SyntheticSettings) -> SourceSpec { make("synthetic", .settings(settings)) }
+    public static func rgbd(color: String?, depth: String) -> SourceSpec { make("rgbd", .images(color: color, depth: depth)) }
+    public static func tum(directory: String) -> SourceSpec { make("tum", .folder(directory)) }
+    public static func redwood(directory: String) -> SourceSpec { make("redwood", .folder(directory)) }
+    public static func pclGrabber(directory: String) -> SourceSpec { make("pclgrabber", .folder(directory)) }
+    public static func bundle(directory: String) -> SourceSpec { make("bundle", .folder(directory)) }
+    public static func polycam(directory: String) -> SourceSpec { make("polycam", .folder(directory)) }
+    public static func photo(path: String) -> SourceSpec { make("photo", .file(path)) }
+    public static func stray(directory: String) -> SourceSpec { make("stray", .folder(directory)) }
+    public static func record3d(directory: String) -> SourceSpec { make("record3d", .folder(directory)) }
+    public static func kinect(index: Int) -> SourceSpec { make("kinect", .device(index: index)) }
+    public static func openNI2(_ target: String?) -> SourceSpec { make("openni2", .target(target)) }
+
+    /// A folder kind's spec for `folder` (an unpacked archive's, a recording's).
+    public static func folder(_ kind: SourceKind, _ folder: String) -> SourceSpec {
+        SourceSpec(kind: kind, arguments: .folder(folder))
+    }
+
+    private static func make(_ name: String, _ arguments: SourceArguments) -> SourceSpec {
+        SourceSpec(kind: SourceKind.named(name)!, arguments: arguments)
     }
 }

@@ -35,7 +35,7 @@ public struct CloudError: Error, CloudMessage, Equatable, CustomStringConvertibl
     public static func badInput(_ subject: Subject, _ reason: Reason) -> CloudError { CloudError(.badInput, subject: subject, reason) }
     public static func io(_ subject: Subject, _ reason: Reason) -> CloudError { CloudError(.deviceOrIO, subject: subject, reason) }
 
-    /// DESIGN.md: bad usage or bad input exits 2 (a budget refusal too: the input asks for too
+    /// Docs/cli.md: bad usage or bad input exits 2 (a budget refusal too: the input asks for too
     /// much), a device or I/O failure 3.
     public var exitStatus: Int32 { kind == .deviceOrIO ? 3 : 2 }
 

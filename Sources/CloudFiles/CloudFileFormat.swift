@@ -54,3 +54,41 @@ public enum CloudFileFormat: Equatable, Hashable, Sendable, CustomStringConverti
         }
     }
 }
+
+/// A container cloudgen writes, as every door presents it: its name (the CLI's `--ply`/`--pcd`, the
+/// service's `format` and `/cloud.ply` routes), MIME type, and the encodings it is written in under
+/// the names both doors take. `CloudContainer.all` is the one table: the CLI's outputs, the export
+/// and convert routes and their refusals read it, and a test holds the OpenAPI document to it.
+public struct CloudContainer: Sendable {
+    public let name: String
+    public let mimeType: String
+    /// Each encoding's name and the format it writes, in the order messages list them.
+    public let encodings: [(name: String, format: CloudFileFormat)]
+
+    public static let ply = CloudContainer(
+        name: "ply", mimeType: "application/x-ply", encodings: [("binary", .ply(.binary)), ("ascii", .ply(.ascii))])
+    public static let pcd = CloudContainer(
+        name: "pcd", mimeType: "application/x-pcd",
+        encodings: [("binary", .pcd(.binary)), ("ascii", .pcd(.ascii)), ("binary_compressed", .pcd(.compressed))])
+
+    public static let all = [ply, pcd]
+
+    public static func named(_ name: String) -> CloudContainer? {
+        all.first { $0.name == name }
+    }
+
+    /// The format `encoding` (a door's name for it: binary, ascii, binary_compressed) writes.
+    public func format(_ encoding: String) -> CloudFileFormat? {
+        encodings.first { $0.name == encoding }?.format
+    }
+
+    /// Why `encoding` is not one of this container's, in the words both doors use.
+    public func refusal(_ encoding: String) -> String {
+        "\(name.uppercased()) is written as \(encodings.map(\.name).sorted().joined(separator: ", "))"
+    }
+
+    /// This container's format for the CLI's `--encoding` (whose `compressed` is binary_compressed).
+    public func format(_ encoding: CloudEncoding) -> CloudFileFormat? {
+        format(encoding == .compressed ? "binary_compressed" : encoding.rawValue)
+    }
+}

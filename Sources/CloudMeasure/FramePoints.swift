@@ -1,4 +1,5 @@
 import CloudCore
+import CloudPCL
 import Foundation
 
 /// The scan's own points, each with the frame it came from, filed under the working set's point

@@ -1,4 +1,5 @@
 import CloudCore
+import CloudPCL
 import Foundation
 
 /// How far apart the frames that saw a plane put it. When the poses drift (a walk, a pan whose

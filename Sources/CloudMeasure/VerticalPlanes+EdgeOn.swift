@@ -1,4 +1,5 @@
 import CloudCore
+import CloudPCL
 import Foundation
 
 extension VerticalPlanes {

@@ -1,4 +1,5 @@
 import CloudCore
+import Foundation
 import SafeIO
 
 /// What one step did, for `--json` and summaries (summed over the frames of a sequence).
@@ -155,41 +156,6 @@ public struct CPUShare: Sendable {
         let refusal = String(
             format: ": about %.0f s of CPU on %d points; %@ may take at most %.0f s (%@)", estimate, points, holder, seconds, setting)
         throw CloudError(.budget, subject: nil, Self.listing(steps.map(\.option), limit: 120) + CloudError.Reason(refusal))
-    }
-}
-
-extension CloudFilter {
-    /// Roughly how long the step takes on `points` input points on one core: the TUM frame's
-    /// per-point times (248,250 points; 2-core CI machine, release build). The neighbour searches
-    /// grow with their neighbours: k, or the square of the radius on a surface. A server holds a
-    /// request's steps to its CPU share with this before running them.
-    public func estimatedNanoseconds(points: Int) -> Double {
-        let perPoint: Double
-        switch self {
-        case .passThroughZ, .cropBox, .foreground: perPoint = 40
-        case .voxelGrid: perPoint = 200
-        case let .statisticalOutliers(k, _): perPoint = 150 * Double(Swift.max(k, 1))
-        case let .radiusOutliers(radius, _): perPoint = 300 * Swift.max(1, (radius / 0.05) * (radius / 0.05))
-        case let .normals(radius): perPoint = 1400 * Swift.max(1, Double(radius / 0.1) * Double(radius / 0.1))
-        }
-        return perPoint * Double(points)
-    }
-
-    /// Peak memory a step takes on `points` input points, beyond the cloud itself: its copy of
-    /// the points into PCL's or the neighbour index's layout, its neighbour lists, the selection
-    /// mask and the gathered result (measured with /usr/bin/time on the grabber and Redwood clouds).
-    public func workingBytes(points: Int) -> Int {
-        let perPoint: Int
-        switch self {
-        case .passThroughZ, .cropBox: perPoint = 50
-        case .voxelGrid: perPoint = 55
-        // A point has at most points - 1 neighbours (a larger K is refused by the filter itself).
-        case let .statisticalOutliers(k, _): perPoint = 40 + 8 * min(k, points)
-        case .radiusOutliers: perPoint = 60
-        case .foreground: perPoint = 8
-        case .normals: perPoint = 230
-        }
-        return points.multipliedReportingOverflow(by: perPoint).overflow ? .max : points * perPoint
     }
 }
 

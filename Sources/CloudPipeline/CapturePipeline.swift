@@ -11,7 +11,7 @@ import SafeIO
 /// both drive it.
 public struct CapturePipeline {
     /// nil: the first attached depth camera.
-    public var sourceSpec: String?
+    public var source: SourceSpec?
     public var sourceOptions: SourceOptions
     public var frame: OutputFrame
     public var range: ClosedRange<Float>?
@@ -45,12 +45,12 @@ public struct CapturePipeline {
     public var countOnly = false
 
     public init(
-        sourceSpec: String?, sourceOptions: SourceOptions, frame: OutputFrame = .camera, range: ClosedRange<Float>? = nil,
+        source: SourceSpec?, sourceOptions: SourceOptions, frame: OutputFrame = .camera, range: ClosedRange<Float>? = nil,
         frameLimit: Int?, duration: Double? = nil, fuse: Bool = false, outputs: [(path: String, format: CloudFileFormat)],
         rgbdDirectory: String? = nil, bundleDirectory: String? = nil, filters: FilterPipeline, pictures: PreviewOutputs? = nil,
         observer: CaptureObserver
     ) {
-        self.sourceSpec = sourceSpec
+        self.source = source
         self.sourceOptions = sourceOptions
         self.frame = frame
         self.range = range
@@ -83,8 +83,7 @@ public struct CapturePipeline {
     public func run() throws -> (report: CaptureReport, filters: [FilterStepReport], lost: CloudError?) {
         try check()
         var clock = StageClock()
-        let sourceSpec = try self.sourceSpec ?? USBDiscovery.defaultSourceSpec()
-        let source = try SourceSpec(parsing: sourceSpec).open(options: sourceOptions)
+        let source = try (self.source ?? USBDiscovery.defaultSourceSpec()).open(options: sourceOptions)
         source.warnings.forEach(observer.warning)
         let needsPose = fuse || frame == .world
         if needsPose && !source.knowsPose {
@@ -117,6 +116,7 @@ public struct CapturePipeline {
         var relativeUnits = false
         collector?.begin(worldUp: source.worldUp, worldFrame: needsPose)
         var stop = CaptureStop(source: source.name, duration: duration, observer: observer)
+        let stage = FrameStage(range: range, posed: needsPose, filters: filters, filtersEachFrame: !fuse)
         while (frameLimit.map { index < $0 } ?? true) && !stop.due {
             guard let captured = try stop.next(from: source, captured: index) else { break }
             clock.lap("acquire")
@@ -129,8 +129,7 @@ public struct CapturePipeline {
                 try bundle.append(frame: captured)
                 clock.lap("bundle")
             }
-            // Only the cloud needs color here, so only the color pixels it samples are converted.
-            let rgbd = try RGBDFrame(decoding: captured, origin: source.name, colorAtDepthResolution: true)
+            let rgbd = try stage.decode(captured, origin: source.name)
             clock.lap("convert")
             if let pictures {
                 // Also notes the first camera, which a world-frame preview looks from.
@@ -142,24 +141,10 @@ public struct CapturePipeline {
                 clock.lap("rgbd")
             }
             // --range stays a back-projection limit; the grid is kept when a filter wants it.
-            var (cloud, counts) = try BackProjection(options: .init(range: range, organized: filters.wantsGrid)).run(rgbd)
-            clock.lap("backProject")
-            var viewpoint = Viewpoint.camera
-            if needsPose {
-                guard let pose = rgbd.pose else {
-                    throw CloudError.badInput("\(source.name): frame \(index) has no pose")
-                }
-                pose.transform(positions: &cloud.positions)
-                viewpoint = Viewpoint(pose: pose)
-                cameraSum += viewpoint.origin
-                clock.lap("toWorld")
-            }
-            var frameReports: [FilterStepReport] = []
-            if !fuse && !filters.steps.isEmpty {
-                (cloud, frameReports) = try filters.run(cloud, viewpoint: viewpoint, warnings: &filterWarnings)
-                filterReports.add(frameReports)
-                clock.lap("filter")
-            }
+            let made = try stage.cloud(of: rgbd, index: index, origin: source.name, warnings: &filterWarnings) { clock.lap($0) }
+            let (cloud, counts, frameReports) = (made.cloud, made.counts, made.reports)
+            if needsPose { cameraSum += made.viewpoint.origin }
+            filterReports.add(frameReports)
             totals.add(counts)
             collector?.camera(needsPose ? rgbd.pose : nil, firstPose: first?.rgbd.pose ?? rgbd.pose)
             if first == nil {

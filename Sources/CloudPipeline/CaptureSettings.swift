@@ -3,6 +3,9 @@
 public struct DepthRange: Sendable {
     public var limits: ClosedRange<Float>
 
+    /// What a range must be, as both doors refuse one that is not.
+    public static let rule = "needs MIN,MAX in metres with 0 <= MIN <= MAX, e.g. 0.3,4 (MAX may be inf)"
+
     public init?(text: String) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 2, let lo = Float(parts[0]), let hi = Float(parts[1]),

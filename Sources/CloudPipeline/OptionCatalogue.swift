@@ -1,5 +1,7 @@
 import CloudCapture
+import CloudFiles
 import CloudMeasure
+import CloudPCL
 
 /// One option of a capture, a conversion, an export or a measurement, as both doors spell it: the
 /// CLI's flag and the service's field, the value's form, the words it takes, its default, and
@@ -75,65 +77,73 @@ public enum OptionCatalogue {
     private static let filtered: Set<CatalogueOption.Command> = [.capture, .convert]
     private static let filterRoutes: Set<CatalogueOption.Route> = [.captureForm, .convert, .export]
 
-    public static let all: [CatalogueOption] = [
-        // The source and what only some kinds of source take (SourceKind.all says which).
-        CatalogueOption(flag: "source", field: "source", value: "SPEC", commands: captured, routes: captureRoutes),
+    public static let all: [CatalogueOption] =
+        [
+            // The source and what only some kinds of source take (SourceKind.all says which).
+            CatalogueOption(flag: "source", field: "source", value: "SPEC", commands: captured, routes: captureRoutes),
+            CatalogueOption(
+                flag: "intrinsics", field: "intrinsics", value: "FILE", commands: captured, routes: [.captureForm],
+                sourceOption: .intrinsics),
+            CatalogueOption(
+                flag: "depth-scale", field: "depth_scale", value: "S", commands: captured, routes: captureRoutes,
+                sourceOption: .depthScale),
+            CatalogueOption(
+                flag: "depth-encoding", field: "depth_encoding", vocabulary: DepthFileEncoding.allCases.map(\.rawValue),
+                defaultValue: DepthFileEncoding.standard.rawValue, commands: captured, routes: captureRoutes,
+                sourceOption: .depthEncoding),
+            // An uploaded Polycam or Stray export keeps every pixel's confidence map as it comes.
+            CatalogueOption(
+                flag: "min-confidence", field: nil, value: "LEVEL", commands: captured, routes: [], sourceOption: .minConfidence),
+            CatalogueOption(
+                flag: "known-distance", field: "known_distance", value: "X,Y=METRES", commands: captured, routes: captureRoutes,
+                sourceOption: .knownDistance),
+            CatalogueOption(flag: "matte", field: "matte", commands: captured, routes: captureRoutes, sourceOption: .matte),
+            // Which frames, in which frame of reference.
+            CatalogueOption(
+                flag: "frame", field: "frame", vocabulary: OutputFrame.allCases.map(\.rawValue), defaultValue: OutputFrame.camera.rawValue,
+                commands: captured, routes: captureRoutes),
+            CatalogueOption(
+                flag: "range", field: "range", value: "MIN,MAX", commands: [.capture, .measure, .convert],
+                routes: [.captureForm, .captureJSON, .convert]),
+            CatalogueOption(flag: "frames", field: "frames", value: "N|all", commands: captured, routes: captureRoutes),
+            // A request's work is bounded by frames; a duration is for live cameras on the CLI.
+            CatalogueOption(flag: "duration", field: nil, value: "S", commands: captured, routes: []),
+            CatalogueOption(flag: "fuse", field: "fuse", commands: captured, routes: captureRoutes)
+        ] + filters + [
+            CatalogueOption(flag: "organized", field: "organized", commands: filtered, routes: captureRoutes),
+            // Any filter as a "voxel=0.01" step: the CLI's repeatable --filter, a JSON capture's array.
+            CatalogueOption(flag: "filter", field: nil, value: "NAME[=VALUE]", commands: filtered, routes: []),
+            CatalogueOption(flag: nil, field: "filters", value: "[NAME=VALUE]", commands: [], routes: [.captureJSON]),
+            // What is written.
+            CatalogueOption(flag: "ply", field: nil, value: "FILE", commands: filtered, routes: []),
+            CatalogueOption(flag: "pcd", field: nil, value: "FILE", commands: filtered, routes: []),
+            CatalogueOption(
+                flag: "encoding", field: "encoding", vocabulary: CloudContainer.pcd.encodings.map(\.name),
+                aliases: ["compressed": "binary_compressed"], defaultValue: "binary", commands: filtered, routes: [.convert, .export]),
+            // Over HTTP the container is the format field (convert) or the URL (export: cloud.ply, cloud.pcd).
+            CatalogueOption(
+                flag: nil, field: "format", vocabulary: CloudContainer.all.map(\.name), defaultValue: "ply", commands: [],
+                routes: [.convert]),
+            CatalogueOption(flag: "rgbd", field: nil, value: "DIR", commands: [.capture], routes: []),
+            CatalogueOption(flag: "bundle", field: nil, value: "DIR", commands: [.capture], routes: []),
+            CatalogueOption(flag: "preview", field: nil, value: "FILE.png", commands: [.capture], routes: []),
+            CatalogueOption(flag: "depth-image", field: nil, value: "FILE.png", commands: [.capture], routes: []),
+            CatalogueOption(flag: "depth-blend", field: nil, value: "A", commands: [.capture], routes: []),
+            CatalogueOption(flag: "json", field: nil, commands: [.capture, .measure], routes: []),
+            // Measurement.
+            CatalogueOption(
+                flag: "up", field: "up", vocabulary: UpChoice.allCases.map(\.rawValue), defaultValue: UpChoice.auto.rawValue,
+                commands: [.measure], routes: [.measure]),
+            CatalogueOption(flag: "leaf", field: "leaf", value: "M", defaultValue: "0.03", commands: [.measure], routes: [.measure]),
+            CatalogueOption(flag: "plan", field: nil, value: "FILE.png", commands: [.measure], routes: [])
+        ]
+
+    /// The filters (`FilterKind.listed`), run in the order given: each a flag and a field of
+    /// every door that filters, but a step that needs the depth grid not of a stored capture's
+    /// export, whose cloud has none.
+    private static let filters = FilterKind.listed.map { kind in
         CatalogueOption(
-            flag: "intrinsics", field: "intrinsics", value: "FILE", commands: captured, routes: [.captureForm],
-            sourceOption: .intrinsics),
-        CatalogueOption(
-            flag: "depth-scale", field: "depth_scale", value: "S", commands: captured, routes: captureRoutes,
-            sourceOption: .depthScale),
-        CatalogueOption(
-            flag: "depth-encoding", field: "depth_encoding", vocabulary: DepthFileEncoding.allCases.map(\.rawValue),
-            defaultValue: DepthFileEncoding.standard.rawValue, commands: captured, routes: captureRoutes,
-            sourceOption: .depthEncoding),
-        // An uploaded Polycam or Stray export keeps every pixel's confidence map as it comes.
-        CatalogueOption(flag: "min-confidence", field: nil, value: "LEVEL", commands: captured, routes: [], sourceOption: .minConfidence),
-        CatalogueOption(
-            flag: "known-distance", field: "known_distance", value: "X,Y=METRES", commands: captured, routes: captureRoutes,
-            sourceOption: .knownDistance),
-        CatalogueOption(flag: "matte", field: "matte", commands: captured, routes: captureRoutes, sourceOption: .matte),
-        // Which frames, in which frame of reference.
-        CatalogueOption(
-            flag: "frame", field: "frame", vocabulary: OutputFrame.allCases.map(\.rawValue), defaultValue: OutputFrame.camera.rawValue,
-            commands: captured, routes: captureRoutes),
-        CatalogueOption(
-            flag: "range", field: "range", value: "MIN,MAX", commands: [.capture, .measure, .convert],
-            routes: [.captureForm, .captureJSON, .convert]),
-        CatalogueOption(flag: "frames", field: "frames", value: "N|all", commands: captured, routes: captureRoutes),
-        // A request's work is bounded by frames; a duration is for live cameras on the CLI.
-        CatalogueOption(flag: "duration", field: nil, value: "S", commands: captured, routes: []),
-        CatalogueOption(flag: "fuse", field: "fuse", commands: captured, routes: captureRoutes),
-        // Filters, run in the order given.
-        CatalogueOption(flag: "crop", field: "crop", value: "X0,Y0,Z0,X1,Y1,Z1", commands: filtered, routes: filterRoutes),
-        CatalogueOption(flag: "voxel", field: "voxel", value: "LEAF", commands: filtered, routes: filterRoutes),
-        CatalogueOption(flag: "sor", field: "sor", value: "K,STDDEV", commands: filtered, routes: filterRoutes),
-        CatalogueOption(flag: "radius", field: "radius", value: "R,MIN", commands: filtered, routes: filterRoutes),
-        CatalogueOption(flag: "normals", field: "normals", value: "[RADIUS]", commands: filtered, routes: filterRoutes),
-        CatalogueOption(flag: "foreground", field: "foreground", commands: filtered, routes: [.captureForm, .convert]),
-        CatalogueOption(flag: "organized", field: "organized", commands: filtered, routes: captureRoutes),
-        // A JSON capture lists its filters as "voxel=0.01" steps in one array.
-        CatalogueOption(flag: nil, field: "filters", value: "[NAME=VALUE]", commands: [], routes: [.captureJSON]),
-        // What is written.
-        CatalogueOption(flag: "ply", field: nil, value: "FILE", commands: filtered, routes: []),
-        CatalogueOption(flag: "pcd", field: nil, value: "FILE", commands: filtered, routes: []),
-        CatalogueOption(
-            flag: "encoding", field: "encoding", vocabulary: ["binary", "ascii", "binary_compressed"],
-            aliases: ["compressed": "binary_compressed"], defaultValue: "binary", commands: filtered, routes: [.convert, .export]),
-        // Over HTTP the container is the format field (convert) or the URL (export: cloud.ply, cloud.pcd).
-        CatalogueOption(flag: nil, field: "format", vocabulary: ["ply", "pcd"], defaultValue: "ply", commands: [], routes: [.convert]),
-        CatalogueOption(flag: "rgbd", field: nil, value: "DIR", commands: [.capture], routes: []),
-        CatalogueOption(flag: "bundle", field: nil, value: "DIR", commands: [.capture], routes: []),
-        CatalogueOption(flag: "preview", field: nil, value: "FILE.png", commands: [.capture], routes: []),
-        CatalogueOption(flag: "depth-image", field: nil, value: "FILE.png", commands: [.capture], routes: []),
-        CatalogueOption(flag: "depth-blend", field: nil, value: "A", commands: [.capture], routes: []),
-        CatalogueOption(flag: "json", field: nil, commands: [.capture, .measure], routes: []),
-        // Measurement.
-        CatalogueOption(
-            flag: "up", field: "up", vocabulary: UpChoice.allCases.map(\.rawValue), defaultValue: UpChoice.auto.rawValue,
-            commands: [.measure], routes: [.measure]),
-        CatalogueOption(flag: "leaf", field: "leaf", value: "M", defaultValue: "0.03", commands: [.measure], routes: [.measure]),
-        CatalogueOption(flag: "plan", field: nil, value: "FILE.png", commands: [.measure], routes: [])
-    ]
+            flag: kind.name, field: kind.name, value: kind.form ?? "", commands: filtered,
+            routes: kind.grid == .needs ? [.captureForm, .convert] : filterRoutes)
+    }
 }

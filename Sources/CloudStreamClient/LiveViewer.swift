@@ -2,6 +2,7 @@ import CloudCore
 import CloudStream
 import Foundation
 import HummingbirdWSClient
+import NIOCore
 
 /// A viewer of a stream: connects to its live URL (`GET /v1/streams/{id}/live?points=N&depth=1&color=1`)
 /// and yields each message decoded (`LiveMessage`), a "problem" event included.

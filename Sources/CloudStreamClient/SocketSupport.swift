@@ -1,7 +1,9 @@
 import CloudCore
 import Foundation
+import HTTPTypes
 import HummingbirdWSClient
 import Logging
+import NIOWebSocket
 
 /// What the pusher and the viewer share about their WebSocket client: its configuration, and
 /// its failures in one line naming the socket's URL.

@@ -3,6 +3,7 @@ import CloudImages
 import CloudStream
 import Foundation
 import HummingbirdWSClient
+import NIOCore
 
 /// The pushing side of a stream: creates it on the service (`POST /v1/streams`), then sends each
 /// frame as one binary message on its push socket (`PushFrame`). The server acknowledges nothing;

@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Writing a file so that it appears under its name only when complete (DESIGN.md: writes are
+/// Writing a file so that it appears under its name only when complete (Docs/reliability.md: writes are
 /// atomic; Docs/reliability.md "Writing outputs"). The content goes to `.NAME.tmp-PID-RANDOM` in
 /// the destination's folder (`Temporaries`), created empty with O_EXCL so that it is ours alone,
 /// with a new file's usual permissions (writers that reopen it by name keep them); a missing or

@@ -4,9 +4,11 @@ import CloudFiles
 import CloudPCL
 import CloudPipeline
 
-extension DepthRange: ExpressibleByArgument {
-    public init?(argument: String) {
-        self.init(text: argument)
+extension DepthRange {
+    /// `--range`'s transform: a range that is not one is refused with the service's own reason.
+    static func argument(_ text: String) throws -> DepthRange {
+        guard let range = DepthRange(text: text) else { throw ValidationError(DepthRange.rule) }
+        return range
     }
 }
 
@@ -59,24 +61,27 @@ struct CloudOutputOptions: ParsableArguments {
             valueName: "encoding"))
     var encoding: CloudEncoding = .binary
 
-    /// Says what `--encoding binary_compressed` does to a PLY, which has no compressed form.
-    func warnAboutEncoding() {
-        if encoding == .compressed, let plyPath {
-            Console.warning(
-                CloudWarning(
-                    .file(plyPath),
-                    "PLY has no compressed encoding; it is written binary_little_endian (\(option: "encoding", "binary_compressed") applies to \(option: "pcd"))"
-                ))
+    /// Refuses an encoding no requested container is written in, with the service's reason
+    /// (`--ply x.ply --encoding binary_compressed`), and says what one flag for two files does to
+    /// the PLY beside a compressed PCD: it is written binary.
+    func checkEncoding() throws {
+        guard encoding == .compressed, let plyPath else { return }
+        guard pcdPath != nil else {
+            throw CloudError.badInput("\(option: "encoding", "binary_compressed"): \(CloudContainer.ply.refusal("binary_compressed"))")
         }
+        Console.warning(
+            CloudWarning(
+                .file(plyPath),
+                "PLY has no compressed encoding; it is written binary_little_endian (\(option: "encoding", "binary_compressed") applies to \(option: "pcd"))"
+            ))
     }
 
     var requested: [(path: String, format: CloudFileFormat)] {
         var out: [(String, CloudFileFormat)] = []
         // The flag, not the file's extension, decides the format: `--pcd scan.bin` writes PCD.
-        if let plyPath { out.append((plyPath, .ply(encoding == .ascii ? .ascii : .binary))) }
-        if let pcdPath {
-            out.append((pcdPath, .pcd(encoding == .ascii ? .ascii : encoding == .binary ? .binary : .compressed)))
-        }
+        // A PLY beside a compressed PCD is written binary (checkEncoding).
+        if let plyPath { out.append((plyPath, CloudContainer.ply.format(encoding) ?? .ply(.binary))) }
+        if let pcdPath { out.append((pcdPath, CloudContainer.pcd.format(encoding)!)) }
         return out
     }
 }

@@ -45,7 +45,7 @@ struct Capture: ParsableCommand {
 
     func run() throws {
         let pipeline = try filters.pipeline(arguments: Array(CommandLine.arguments.dropFirst()))
-        output.warnAboutEncoding()
+        try output.checkEncoding()
         let frameLimit = input.frameLimit
         let files = output.requested.map(\.path) + [pictures.preview, pictures.depthImage].compactMap { $0 }
         if frameLimit != 1 && !input.fuse, let device = files.first(where: AtomicFile.isWrittenInPlace) {
@@ -58,7 +58,7 @@ struct Capture: ParsableCommand {
         // Every file and folder of the capture lands together once it has succeeded, or none does.
         let (report, filterReports, lost) = try OutputSet.all(subject: (files + [rgbd, bundle].compactMap { $0 }).joined(separator: ", ")) {
             try CapturePipeline(
-                sourceSpec: input.source, sourceOptions: input.sourceOptions, frame: input.frame, range: input.range?.limits,
+                source: try input.sourceSpec(), sourceOptions: input.sourceOptions, frame: input.frame, range: input.range?.limits,
                 frameLimit: frameLimit, duration: input.duration, fuse: input.fuse, outputs: output.requested,
                 rgbdDirectory: rgbd, bundleDirectory: bundle, filters: pipeline, pictures: try pictures.outputs(),
                 observer: Progress(quiet: frameLimit == 1)

@@ -17,7 +17,7 @@ struct Cloudgen: ParsableCommand {
         subcommands: [Capture.self, Convert.self, Info.self, Render.self, Measure.self, Devices.self, Serve.self, StreamCommand.self]
     )
 
-    /// Parses and runs a command, mapping every failure onto DESIGN.md's exit statuses with one
+    /// Parses and runs a command, mapping every failure onto the exit statuses of Docs/cli.md with one
     /// line on stderr. ArgumentParser's own usage errors would exit 64; the contract says 2.
     static func main() {
         // First, so that a signal or a full disk during any write leaves no half-written output.

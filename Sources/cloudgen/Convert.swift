@@ -34,7 +34,7 @@ struct Convert: ParsableCommand {
     func run() throws {
         try Console.claimStdout(for: output.requested.map(\.path), json: false)
         let pipeline = try filters.pipeline(arguments: Array(CommandLine.arguments.dropFirst()), extra: ["--range": range])
-        output.warnAboutEncoding()
+        try output.checkEncoding()
         var warnings: [CloudWarning] = []
         let conversion = try CloudConversion(input, filters: pipeline, warnings: &warnings)
         warnings.forEach(Console.warning)

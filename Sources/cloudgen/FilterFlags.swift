@@ -7,7 +7,19 @@ import CloudPCL
 enum FilterFlags {
     /// The step a filter flag (with its dashes, "--voxel") and its value stand for.
     private static func step(flag: String, value: String?) throws -> FilterStep {
-        try FilterArguments.step(option: flag.hasPrefix("--") ? String(flag.dropFirst(2)) : flag, value: value)
+        if flag == "--filter", let value { return try step(filter: value) }
+        return try FilterArguments.step(option: flag.hasPrefix("--") ? String(flag.dropFirst(2)) : flag, value: value)
+    }
+
+    /// The step `--filter NAME[=VALUE]` stands for.
+    static func step(filter: String) throws -> FilterStep {
+        let pair = filter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard FilterKind.named(pair[0])?.listed == true else {
+            throw CloudError.badInput(
+                .option(CloudError.Option("filter", filter)),
+                "\(MessageText.escaped(pair[0])) is not a filter; use \(FilterKind.listed.map(\.name).joined(separator: ", "))")
+        }
+        return try FilterArguments.step(option: pair[0], value: pair.count == 2 ? pair[1] : nil)
     }
 
     /// `arguments` with each option of `FilterArguments.optionalValues` given without a value written out with

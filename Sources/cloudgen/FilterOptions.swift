@@ -1,5 +1,7 @@
 import ArgumentParser
+import CloudCore
 import CloudPCL
+import Foundation
 
 /// The filter flags `capture` and `convert` share (Docs/cli.md, "Filters"). A flag may be given
 /// more than once; the steps run in the order they stand on the command line.
@@ -8,55 +10,58 @@ import CloudPCL
 /// judged by `FilterArguments`, whose refusals say what a sensible value would be.
 struct FilterOptions: ParsableArguments {
     @Option(
-        name: .customLong("crop"), parsing: .unconditionalSingleValue,
+        name: .customLong("filter"), parsing: .unconditionalSingleValue,
         help: ArgumentHelp(
-            "Keep the points inside the axis-aligned box from corner X0,Y0,Z0 to X1,Y1,Z1 (metres; PCL CropBox).",
-            valueName: "x0,y0,z0,x1,y1,z1"))
+            "A filter step, repeatable, run in the order given: \(FilterKind.listed.map(\.name).joined(separator: ", ")), each as its flag below takes it (--filter voxel=0.01, --filter foreground).",
+            valueName: "name[=value]"))
+    var filter: [String] = []
+
+    @Option(
+        name: .customLong("crop"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(FilterKind.crop.summary, valueName: "x0,y0,z0,x1,y1,z1"))
     var crop: [String] = []
 
     @Option(
-        name: .customLong("voxel"), parsing: .unconditionalSingleValue,
-        help: ArgumentHelp(
-            "Downsample to one point per LEAF-metre voxel at the centroid of its points, colors averaged (PCL VoxelGrid).",
-            valueName: "leaf"))
+        name: .customLong("voxel"), parsing: .unconditionalSingleValue, help: ArgumentHelp(FilterKind.voxel.summary, valueName: "leaf"))
     var voxel: [String] = []
 
-    @Option(
-        name: .customLong("sor"), parsing: .unconditionalSingleValue,
-        help: ArgumentHelp(
-            "Drop points whose mean distance to their K nearest neighbours is more than STDDEV standard deviations above the mean (PCL StatisticalOutlierRemoval).",
-            valueName: "k,stddev"))
+    @Option(name: .customLong("sor"), parsing: .unconditionalSingleValue, help: ArgumentHelp(FilterKind.sor.summary, valueName: "k,stddev"))
     var sor: [String] = []
 
     @Option(
-        name: .customLong("radius"), parsing: .unconditionalSingleValue,
-        help: ArgumentHelp(
-            "Drop points with fewer than MIN other points within R metres (PCL RadiusOutlierRemoval).",
-            valueName: "r,min"))
+        name: .customLong("radius"), parsing: .unconditionalSingleValue, help: ArgumentHelp(FilterKind.radius.summary, valueName: "r,min"))
     var radius: [String] = []
 
     @Option(
         name: .customLong("normals"), parsing: .unconditionalSingleValue,
-        help: ArgumentHelp(
-            "Estimate normals and curvature within RADIUS metres (default 0.05), facing the camera; written as nx ny nz (PLY) / normal_x normal_y normal_z curvature (PCD). On the depth grid when no earlier step drops it.",
-            valueName: "radius"))
+        help: ArgumentHelp(FilterKind.normals.summary, valueName: "radius"))
     var normals: [String] = []
 
-    @Flag(help: "Keep the connected surface nearest to the camera; drop what lies behind a depth gap (Docs/cli.md has the rule).")
+    @Flag(help: ArgumentHelp(FilterKind.foreground.summary))
     var foreground = false
 
     @Flag(help: "Keep the depth grid: width x height points, NaN where there is none (as PCL's organized clouds).")
     var organized = false
 
+    /// Each valued filter flag's values as ArgumentParser parsed them, by flag. Every listed filter
+    /// with a value has its flag here (FilterFlagsTests holds the rows to it), and `--filter` any.
+    private var values: [String: [String]] {
+        ["--filter": filter, "--crop": crop, "--voxel": voxel, "--sor": sor, "--radius": radius, "--normals": normals]
+    }
+
     /// The steps in command-line order. `arguments` are the raw arguments (ArgumentParser keeps
-    /// each flag's values in order, but not the order between flags); `extra` holds a command's
-    /// own filter flags (convert's --range).
+    /// each flag's values in order, but not the order between flags; with `--filter` alone there
+    /// is one flag, and no order to recover); `extra` holds a command's own filter flags
+    /// (convert's --range).
     func pipeline(arguments: [String], extra: [String: [String]] = [:]) throws -> FilterPipeline {
-        var values = ["--crop": crop, "--voxel": voxel, "--sor": sor, "--radius": radius, "--normals": normals]
-        values.merge(extra) { _, command in command }
-        let steps = try FilterFlags.steps(
-            arguments: FilterFlags.withOptionalValues(arguments), values: values,
-            bare: foreground ? ["--foreground"] : [])
+        let values = values.merging(extra) { _, command in command }
+        let steps: [FilterStep]
+        if values.allSatisfy({ $0.key == "--filter" || $0.value.isEmpty }) && !foreground {
+            steps = try filter.map(FilterFlags.step(filter:))
+        } else {
+            steps = try FilterFlags.steps(
+                arguments: FilterFlags.withOptionalValues(arguments), values: values, bare: foreground ? ["--foreground"] : [])
+        }
         return FilterPipeline(steps: steps, organized: organized)
     }
 }

@@ -70,7 +70,7 @@ struct Measure: ParsableCommand {
         CaptureInterrupt.install()
         let collector = CloudCollector()
         var pipeline = CapturePipeline(
-            sourceSpec: input.source, sourceOptions: input.sourceOptions, frame: input.frame,
+            source: try input.sourceSpec(), sourceOptions: input.sourceOptions, frame: input.frame,
             range: input.range?.limits, frameLimit: frameLimit, duration: input.duration, fuse: input.fuse,
             outputs: [], filters: FilterPipeline(steps: [], organized: false), observer: Progress(quiet: frameLimit == 1))
         pipeline.collector = collector

@@ -9,7 +9,7 @@ import SafeIO
 /// environment, which wins over the file, which wins over the default; a repeatable option set at
 /// one level replaces the lower levels' values instead of adding to them.
 ///
-/// Every long option the command declares is covered (OptionCatalog), and each value from the
+/// Every long option the command declares is covered (DeclaredOptions), and each value from the
 /// file or the environment goes through the command's own parsing and validation on its own, so
 /// a bad one is reported with its file and line, or its variable, rather than as a flag never typed.
 enum OptionSources {
@@ -32,7 +32,7 @@ enum OptionSources {
         // Help is help whatever the environment says: a unit's CLOUDGEN_CONFIG naming a file not
         // written yet, or a bad line in it, must not stand between the user and the usage text.
         guard !arguments.prefix(while: { $0 != "--" }).contains(where: helpFlags.contains) else { return arguments }
-        let catalog = OptionCatalog(Command.self)
+        let catalog = DeclaredOptions(Command.self)
         let given = givenValues(in: arguments, catalog: catalog)
 
         var fromEnvironment: [String: [String]] = [:]
@@ -62,13 +62,13 @@ enum OptionSources {
     /// misspelt CLOUDGEN_TOKEN_FIEL would otherwise leave a server without its token, silently).
     /// Named at start rather than refused: the environment may hold variables of other tools.
     static func unknownVariables<Command: ParsableCommand>(in environment: [String: String], for command: Command.Type) -> [String] {
-        let known = Set(OptionCatalog(Command.self).options.keys.map(environmentName(of:)))
+        let known = Set(DeclaredOptions(Command.self).options.keys.map(environmentName(of:)))
         return environment.keys.filter { $0.hasPrefix(environmentPrefix) && !known.contains($0) }.sorted()
     }
 
     /// The values of the long options `arguments` give, by name; a bare flag's value is "true".
     /// "--" ends the options.
-    private static func givenValues(in arguments: [String], catalog: OptionCatalog) -> [String: [String]] {
+    private static func givenValues(in arguments: [String], catalog: DeclaredOptions) -> [String: [String]] {
         var given: [String: [String]] = [:]
         var i = 0
         while i < arguments.count {
@@ -94,7 +94,7 @@ enum OptionSources {
     /// options without "--"; blank lines and lines starting with "#" are skipped. A repeatable
     /// option may have several lines, any other key one.
     static func read<Command: ParsableCommand>(
-        configFile path: String, catalog: OptionCatalog, for command: Command.Type
+        configFile path: String, catalog: DeclaredOptions, for command: Command.Type
     ) throws -> [String: [String]] {
         let bytes: [UInt8]
         do {
@@ -134,7 +134,7 @@ enum OptionSources {
     /// Refuses a value the command would refuse as `--key=value`, saying where it came from: the
     /// command is parsed from that option alone (so this suits commands without required arguments).
     private static func check<Command: ParsableCommand>(
-        _ key: String, _ value: String, kind: OptionCatalog.Kind, for command: Command.Type, origin: String?
+        _ key: String, _ value: String, kind: DeclaredOptions.Kind, for command: Command.Type, origin: String?
     ) throws {
         let prefix = origin.map { "\($0): " } ?? ""
         guard let tokens = tokens(key, value, kind: kind) else {
@@ -150,7 +150,7 @@ enum OptionSources {
 
     /// The command-line tokens for `key = value`; nil for a flag whose value is not a boolean.
     /// One token, so that a value starting with "-" is not taken for an option.
-    private static func tokens(_ key: String, _ value: String, kind: OptionCatalog.Kind) -> [String]? {
+    private static func tokens(_ key: String, _ value: String, kind: DeclaredOptions.Kind) -> [String]? {
         guard kind == .flag else { return ["--\(key)=\(value)"] }
         switch value {
         case "true": return ["--\(key)"]

@@ -10,6 +10,11 @@ struct SourceArguments: ParsableArguments {
             "Where frames come from: a source spec (listed in 'cloudgen capture --help', every key in Docs/cli.md).", valueName: "spec"))
     var source: String?
 
+    /// `--source` parsed (its errors are the spec's, exit 2); nil without one (the first camera).
+    func sourceSpec() throws -> SourceSpec? {
+        try source.map(SourceSpec.init(parsing:))
+    }
+
     @Option(
         help: ArgumentHelp(
             "Calibration for rgbd: and dataset sources: Open3D PinholeCameraIntrinsic JSON, PCL grabber XML or cloudgen JSON (Docs/formats.md).",
@@ -47,7 +52,8 @@ struct SourceArguments: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "Keep depth within MIN,MAX metres along the optical axis (MAX may be inf). Applied at back-projection, before the filters, wherever it stands.",
-            valueName: "min,max"))
+            valueName: "min,max"),
+        transform: DepthRange.argument)
     var range: DepthRange?
 
     @Option(

@@ -2,6 +2,7 @@ import ArgumentParser
 import CloudCapture
 import CloudCore
 import CloudImages
+import CloudPCL
 import CloudPipeline
 import CloudService
 import CloudStream
@@ -53,8 +54,7 @@ struct StreamCommand: ParsableCommand {
             throw CloudError.badInput("\(option: "duration", String(duration)) must be a positive number of seconds")
         }
         let request = try captureOptions()
-        let spec = try input.source ?? USBDiscovery.defaultSourceSpec()
-        let source = try SourceSpec(parsing: spec).open(options: input.sourceOptions)
+        let source = try (input.sourceSpec() ?? USBDiscovery.defaultSourceSpec()).open(options: input.sourceOptions)
         if input.frame == .world && !source.knowsPose {
             throw CloudError.badInput(
                 .source(source.name), "\(option: "frame", "world") needs the camera's pose, and this source has no poses")

@@ -4,7 +4,7 @@ import XCTest
 
 final class SourceSpecTests: XCTestCase {
     func settings(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws -> SyntheticSettings {
-        guard case .synthetic(let s) = try SourceSpec(parsing: text) else {
+        guard case .settings(let s) = try SourceSpec(parsing: text).arguments else {
             XCTFail("\(text) did not parse as synthetic", file: file, line: line)
             throw CloudError.badInput("not synthetic")
         }

@@ -4,7 +4,7 @@ import XCTest
 
 final class SyntheticSequenceTests: XCTestCase {
     func settings(_ spec: String) throws -> SyntheticSettings {
-        guard case .synthetic(let s) = try SourceSpec(parsing: spec) else {
+        guard case .settings(let s) = try SourceSpec(parsing: spec).arguments else {
             XCTFail("\(spec) is not synthetic")
             throw CloudError.badInput(spec)
         }

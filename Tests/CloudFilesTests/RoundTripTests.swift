@@ -154,7 +154,7 @@ final class RoundTripTests: XCTestCase {
         XCTAssertEqual(read.positions[6], cloud.positions[9], accuracy: abs(cloud.positions[9]) * 5.1e-6)
     }
 
-    /// Invalid depth is never written as a point (DESIGN.md): an unorganized cloud's points with a
+    /// Invalid depth is never written as a point (Docs/formats.md): an unorganized cloud's points with a
     /// NaN or infinite coordinate are left out of every format alike, the header counts what is
     /// written, and the writer returns that count.
     func testEveryFormatLeavesOutNonFinitePointsOfUnorganizedCloud() throws {

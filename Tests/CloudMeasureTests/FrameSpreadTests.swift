@@ -57,7 +57,8 @@ final class FrameSpreadTests: XCTestCase {
     func testFusedCaptureKeepsEachPointsFrame() throws {
         let collector = CloudCollector()
         var pipeline = CapturePipeline(
-            sourceSpec: "synthetic:room=4x3x2.5,noise=0,path=scan,frames=6,color=32x24", sourceOptions: SourceOptions(),
+            source: try SourceSpec(parsing: "synthetic:room=4x3x2.5,noise=0,path=scan,frames=6,color=32x24"),
+            sourceOptions: SourceOptions(),
             frame: .world, frameLimit: nil, fuse: true, outputs: [], filters: FilterPipeline(steps: [], organized: false),
             observer: SilentObserver())
         pipeline.collector = collector

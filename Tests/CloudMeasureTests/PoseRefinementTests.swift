@@ -16,7 +16,8 @@ final class PoseRefinementTests: XCTestCase {
     func capture() throws -> RoomScan {
         let collector = CloudCollector()
         var pipeline = CapturePipeline(
-            sourceSpec: Self.spec, sourceOptions: SourceOptions(), frame: .world, frameLimit: nil, fuse: true, outputs: [],
+            source: try SourceSpec(parsing: Self.spec), sourceOptions: SourceOptions(), frame: .world, frameLimit: nil, fuse: true,
+            outputs: [],
             filters: FilterPipeline(steps: [], organized: false), observer: SilentObserver())
         pipeline.collector = collector
         _ = try pipeline.run()

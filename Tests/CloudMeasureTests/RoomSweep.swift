@@ -45,7 +45,7 @@ struct RoomSweep {
     static func measureCapture(_ spec: String, fused: Bool) throws -> (RoomReport, RoomTruth) {
         let collector = CloudCollector()
         var pipeline = CapturePipeline(
-            sourceSpec: spec, sourceOptions: SourceOptions(), frame: fused ? .world : .camera,
+            source: try SourceSpec(parsing: spec), sourceOptions: SourceOptions(), frame: fused ? .world : .camera,
             frameLimit: fused ? nil : 1, fuse: fused,
             outputs: [], filters: FilterPipeline(steps: [], organized: false), observer: SilentObserver())
         pipeline.collector = collector

@@ -1,4 +1,6 @@
+import CloudCapture
 import Foundation
+import HTTPTypes
 import SharedTestData
 import XCTest
 
@@ -24,9 +26,9 @@ final class ArchiveSourceTests: XCTestCase {
                     try Data().write(to: path)
                 }
             }
-            XCTAssertEqual(try ArchiveSource.spec(kind: nil, folder: folder.path), "\(layout.kind):\(folder.path)")
+            XCTAssertEqual(try ArchiveSource.spec(kind: nil, folder: folder.path).text, "\(layout.kind):\(folder.path)")
             XCTAssertEqual(
-                try ArchiveSource.spec(kind: layout.kind, folder: folder.path), "\(layout.kind):\(folder.path)", "said by the client")
+                try ArchiveSource.spec(kind: layout.kind, folder: folder.path).text, "\(layout.kind):\(folder.path)", "said by the client")
         }
         let unknown = try scratchFolder()
         XCTAssertThrowsError(try ArchiveSource.spec(kind: nil, folder: unknown.path)) { error in

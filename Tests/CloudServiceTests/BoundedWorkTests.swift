@@ -1,3 +1,4 @@
+import CloudPCL
 import Foundation
 import Hummingbird
 import HummingbirdTesting

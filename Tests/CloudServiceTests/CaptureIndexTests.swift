@@ -26,7 +26,7 @@ final class CaptureIndexTests: XCTestCase {
 
     func testAFileThatIsNotADatabaseIsRefusedNamingIt() throws {
         let path = try scratchFolder().appendingPathComponent("index.sqlite").path
-        FileManager.default.createFile(atPath: path, contents: Data(String(repeating: "not a database\n", count: 300).utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(String(repeating: "not a database\n", count: 300).utf8))
         assertCloudError(.badInput, naming: path, containing: "not an SQLite database") { try SQLiteCaptureIndex(path: path) }
         XCTAssertEqual(FileManager.default.contents(atPath: path)?.count, 15 * 300, "the file is left as it was")
     }

@@ -183,7 +183,7 @@ final class CaptureStoreTests: XCTestCase {
 
     func testAFileWhereTheDataFolderGoesIsRefused() throws {
         let root = try scratchFolder().appendingPathComponent("data")
-        FileManager.default.createFile(atPath: root.path, contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: root.path, contents: Data("x".utf8))
         assertCloudError(.badInput, naming: root.path) { try CaptureStore(root: root) }
     }
 }

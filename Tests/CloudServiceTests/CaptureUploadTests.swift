@@ -1,7 +1,9 @@
+import CloudCore
 import CloudFiles
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import NIOFoundationEssentialsCompat
 import SharedTestData
 import XCTest
 

@@ -1,4 +1,5 @@
 import CloudCore
+import HTTPTypes
 import XCTest
 
 @testable import CloudService

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import NIOFoundationEssentialsCompat
 import XCTest
 
 @testable import CloudService

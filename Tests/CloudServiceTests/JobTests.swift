@@ -1,10 +1,12 @@
 import CloudCapture
+import CloudCore
 import CloudFiles
 import CloudPCL
 import CloudPipeline
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import NIOFoundationEssentialsCompat
 import SharedTestData
 import XCTest
 
@@ -53,7 +55,7 @@ final class JobTests: XCTestCase {
             // The CLI's pipeline on the folder itself.
             let reference = scratch.appendingPathComponent("reference.ply").path
             _ = try CapturePipeline(
-                sourceSpec: "redwood:\(try sharedData("open3d-rgbd"))", sourceOptions: SourceOptions(), frame: .world,
+                source: try SourceSpec(parsing: "redwood:\(try sharedData("open3d-rgbd"))"), sourceOptions: SourceOptions(), frame: .world,
                 frameLimit: nil, fuse: true, outputs: [(reference, .ply(.binary))],
                 filters: FilterPipeline(steps: [try FilterArguments.step(option: "voxel", value: "0.02")], organized: false),
                 observer: SilentObserver()

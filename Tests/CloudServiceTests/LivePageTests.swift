@@ -1,9 +1,11 @@
 import CloudCore
 import CloudImages
+import CloudService
 import CloudStream
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import NIOFoundationEssentialsCompat
 import SharedTestData
 import XCTest
 

@@ -1,8 +1,10 @@
+import CloudCore
 import CloudFiles
 import CloudMeasure
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import NIOFoundationEssentialsCompat
 import SharedTestData
 import XCTest
 

@@ -3,6 +3,7 @@ import CloudService
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import NIOFoundationEssentialsCompat
 import XCTest
 
 /// GET /openapi.json holds to the server: it is OpenAPI 3.1 whose references all resolve, it

@@ -1,10 +1,12 @@
 import CloudCapture
+import CloudCore
 import CloudFiles
 import CloudPCL
 import CloudPipeline
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import NIOFoundationEssentialsCompat
 import SharedTestData
 import XCTest
 
@@ -46,7 +48,7 @@ final class PhotoUploadTests: XCTestCase {
             defer { try? FileManager.default.removeItem(at: folder) }
             let reference = folder.appendingPathComponent("reference.ply").path
             _ = try CapturePipeline(
-                sourceSpec: "photo:\(path)",
+                source: try SourceSpec(parsing: "photo:\(path)"),
                 sourceOptions: SourceOptions(knownDistance: KnownDistance(x: 1512, y: 2016, metres: 0.6)),
                 frameLimit: 1, outputs: [(reference, .ply(.binary))], filters: FilterPipeline(steps: [], organized: false),
                 pictures: nil, observer: SilentObserver()

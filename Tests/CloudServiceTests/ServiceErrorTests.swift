@@ -1,3 +1,4 @@
+import CloudService
 import Foundation
 import Hummingbird
 import HummingbirdTesting

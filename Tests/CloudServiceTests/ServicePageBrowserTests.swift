@@ -1,4 +1,5 @@
 import CloudImages
+import CloudService
 import Foundation
 import Hummingbird
 import HummingbirdTesting

@@ -9,6 +9,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOConcurrencyHelpers
+import NIOFoundationEssentialsCompat
 import SharedTestData
 import XCTest
 
@@ -18,8 +19,9 @@ struct ServiceHarness {
     let data: URL
     var configuration: ServiceConfiguration
 
-    init(configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
-        data = FileManager.default.temporaryDirectory.appendingPathComponent("cloudgen-service-\(UUID().uuidString)")
+    /// `nameSuffix` ends the data folder's name (a comma, a space, letters beyond ASCII).
+    init(nameSuffix: String = "", configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
+        data = FileManager.default.temporaryDirectory.appendingPathComponent("cloudgen-service-\(UUID().uuidString)\(nameSuffix)")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         configuration = ServiceConfiguration(port: 0, dataDirectory: data.path, maxUploadBytes: 64 << 20, workers: 2)
         configure(&configuration)
@@ -185,7 +187,7 @@ enum CLICapture {
         let spec =
             "rgbd:\(try sharedData("open3d-rgbd/other_formats/TUM_color.png")),\(try sharedData("open3d-rgbd/other_formats/TUM_depth.png"))"
         _ = try CapturePipeline(
-            sourceSpec: spec,
+            source: try SourceSpec(parsing: spec),
             sourceOptions: SourceOptions(intrinsicsPath: try sharedData("open3d-rgbd/camera_primesense.json"), depthUnitsPerMetre: 5000),
             frameLimit: 1, outputs: cloud.map { [($0, .ply(.binary))] } ?? [], filters: FilterPipeline(steps: [], organized: false),
             pictures: depthImage.map { PreviewOutputs(previewPath: nil, depthImagePath: $0, depthBlend: nil) },

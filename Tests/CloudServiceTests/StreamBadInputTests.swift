@@ -1,8 +1,10 @@
+import CloudService
 import CloudStream
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import HummingbirdWSClient
+import NIOFoundationEssentialsCompat
 import NIOWebSocket
 import SharedTestData
 import XCTest

@@ -4,9 +4,11 @@ import CloudStream
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import NIOFoundationEssentialsCompat
 import NIOWebSocket
 import SafeIO
 import SharedTestData
+import WSCore
 import XCTest
 
 @testable import CloudService

@@ -8,6 +8,7 @@ import CloudStream
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import NIOFoundationEssentialsCompat
 import SharedTestData
 import XCTest
 
@@ -20,7 +21,7 @@ final class StreamPushTests: XCTestCase {
         let name = String(format: "%05d", k)
         let path = scratch.appendingPathComponent("frame\(k).ply").path
         _ = try CapturePipeline(
-            sourceSpec: "rgbd:\(folder)/color/\(name).jpg,\(folder)/depth/\(name).png",
+            source: try SourceSpec(parsing: "rgbd:\(folder)/color/\(name).jpg,\(folder)/depth/\(name).png"),
             sourceOptions: SourceOptions(intrinsicsPath: folder + "/camera_primesense.json"), frameLimit: 1,
             outputs: [(path, .ply(.binary))], filters: FilterPipeline(steps: [], organized: false), observer: SilentObserver()
         ).run()
@@ -91,7 +92,8 @@ final class StreamRecordTests: XCTestCase {
         let frames = try StreamFixture.redwoodFrames(codec: .rvl)
         let reference = scratch.appendingPathComponent("reference.ply").path
         _ = try CapturePipeline(
-            sourceSpec: "redwood:\(try sharedData("open3d-rgbd"))", sourceOptions: SourceOptions(), frame: .world, frameLimit: nil,
+            source: try SourceSpec(parsing: "redwood:\(try sharedData("open3d-rgbd"))"), sourceOptions: SourceOptions(), frame: .world,
+            frameLimit: nil,
             fuse: true, outputs: [(reference, .ply(.binary))], filters: FilterPipeline(steps: [], organized: false),
             observer: SilentObserver()
         ).run()
@@ -158,7 +160,7 @@ final class StreamPushFormatTests: XCTestCase {
                 let colorPath = "\(folder)/\(frame.color)"
                 let reference = scratch.appendingPathComponent("\(frame.name).ply").path
                 _ = try CapturePipeline(
-                    sourceSpec: "rgbd:\(colorPath),\(folder)/\(frame.depth)",
+                    source: try SourceSpec(parsing: "rgbd:\(colorPath),\(folder)/\(frame.depth)"),
                     sourceOptions: SourceOptions(
                         intrinsicsPath: try sharedData("open3d-rgbd/camera_primesense.json"), depthUnitsPerMetre: frame.scale,
                         depthEncoding: frame.encoding),

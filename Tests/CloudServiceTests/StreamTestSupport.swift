@@ -3,9 +3,11 @@ import CloudCore
 import CloudImages
 import CloudStream
 import Foundation
+import HTTPTypes
 import HummingbirdWSClient
 import Logging
 import NIOCore
+import NIOFoundationEssentialsCompat
 import SharedTestData
 import XCTest
 

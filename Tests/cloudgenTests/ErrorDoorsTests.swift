@@ -68,6 +68,33 @@ final class ErrorDoorsTests: XCTestCase {
         }
     }
 
+    /// A range whose MIN passes its MAX: ArgumentParser's refusal of `--range` gives the service's reason.
+    func testAnInvertedRangeIsRefusedForTheSameReasonByBothDoors() throws {
+        let cli = try cliLine(cliCapture(depth: frame.depth, ["--range", "5,1"]))
+        let http = try problem(upload(depth: frame.depth, ["range=5,1"]))
+        let detail = try XCTUnwrap(http["detail"] as? String)
+        XCTAssertEqual(http["field"] as? String, "range")
+        let httpPrefix = "range '5,1': "
+        XCTAssertTrue(detail.hasPrefix(httpPrefix), detail)
+        let reason = String(detail.dropFirst(httpPrefix.count))
+        XCTAssertTrue(reason.hasPrefix("needs MIN,MAX in metres"), reason)
+        XCTAssertTrue(cli.contains("'--range <min,max>': \(reason)"), cli)
+        XCTAssertTrue(cli.contains("'5,1'"), cli)
+    }
+
+    /// PLY alone in binary_compressed: both doors refuse it, saying which encodings PLY is written in.
+    func testACompressedPLYIsRefusedForTheSameReasonByBothDoors() throws {
+        let bunny = sharedData("pcl-clouds/bunny.pcd")
+        let cli = try cliLine(["convert", bunny, "--ply", "b.ply", "--encoding", "binary_compressed"])
+        let (status, body) = try ServeProcess.curl(
+            ["-F", "cloud=@\(bunny)", "-F", "format=ply", "-F", "encoding=binary_compressed", "\(server.url)/v1/convert"])
+        XCTAssertEqual(status, 400, String(decoding: body, as: UTF8.self))
+        let detail = try XCTUnwrap(ServeProcess.json(body)["detail"] as? String)
+        XCTAssertEqual(detail, "encoding 'binary_compressed': PLY is written as ascii, binary")
+        XCTAssertEqual(cli, "--encoding binary_compressed: PLY is written as ascii, binary")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.appendingPathComponent("b.ply").path))
+    }
+
     /// A photo takes no depth scale: the CLI says so of `--depth-scale`, the service of `depth_scale`.
     func testAnOptionTheSourceTakesNotIsNamedInEachDoorsWording() throws {
         let photo = sharedData("phone/iphonex-portrait-depth.jpg")

@@ -1,3 +1,5 @@
+import ArgumentParser
+import CloudCore
 import CloudPCL
 import SharedTestData
 import XCTest
@@ -26,6 +28,47 @@ final class FilterFlagsTests: XCTestCase {
             ])
         XCTAssertEqual(steps[3].filter, .cropBox(min: SIMD3(-1, -1, 0), max: SIMD3(1, 1, 2)))
     }
+
+    /// Every filter the doors list (`FilterKind.listed`) is a `--filter` entry of capture and of
+    /// convert, and every one with a flag of its own (the filters before `--filter`) reaches the
+    /// pipeline through it too: a flag whose values the pipeline forgot would fail here.
+    func testEveryFilterRowIsAFilterEntryAndItsFlagReachesThePipeline() throws {
+        var flagged: [String] = []
+        for kind in FilterKind.listed {
+            let value = kind.form == nil ? nil : try XCTUnwrap(Self.example[kind.name], "an example value for \(kind.name)")
+            var ways = [["--filter", value.map { "\(kind.name)=\($0)" } ?? kind.name]]
+            if DeclaredOptions(Capture.self).options[kind.name] != nil {
+                ways.append(["--\(kind.name)"] + (value.map { [$0] } ?? []))
+                flagged.append(kind.name)
+            }
+            for arguments in ways {
+                let steps = try FilterOptions.parse(arguments).pipeline(arguments: arguments).steps
+                XCTAssertEqual(steps.map(\.filter.name), [kind.name], "\(arguments)")
+            }
+        }
+        XCTAssertEqual(flagged, ["crop", "voxel", "sor", "radius", "normals", "foreground"])
+        for command in [Capture.self, Convert.self] as [ParsableCommand.Type] {
+            let declared = DeclaredOptions(command).options
+            XCTAssertNotNil(declared["filter"], "\(command)")
+            for name in flagged { XCTAssertNotNil(declared[name], "\(command) has no --\(name)") }
+        }
+    }
+
+    /// `--filter` alone keeps its order with no argv scan, and mixes with the flags in argv order.
+    func testFilterEntriesRunInTheirOrder() throws {
+        let alone = ["--filter", "sor=20,2", "--filter", "voxel=0.01", "--filter", "normals"]
+        XCTAssertEqual(
+            try FilterOptions.parse(alone).pipeline(arguments: []).steps.map(\.option.flag),
+            ["--sor 20,2", "--voxel 0.01", "--normals 0.05"])
+        let mixed = ["--voxel", "0.02", "--filter", "sor=20,2", "--crop", "-1,-1,0,1,1,2"]
+        XCTAssertEqual(
+            try FilterOptions.parse(mixed).pipeline(arguments: mixed).steps.map(\.filter.name), ["voxel", "sor", "crop"])
+        assertCloudError(.badInput, naming: "--filter", containing: "is not a filter; use crop, voxel") {
+            try FilterOptions.parse(["--filter", "median=3"]).pipeline(arguments: [])
+        }
+    }
+
+    private static let example = ["crop": "-1,-1,0,1,1,2", "voxel": "0.01", "sor": "20,2", "radius": "0.05,5", "normals": "0.05"]
 
     func testOrderScanSkipsValuesAndStopsAtDoubleDash() {
         // "--crop"'s value looks like a flag name; after "--" everything is a positional argument.

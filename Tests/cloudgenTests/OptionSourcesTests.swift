@@ -1,4 +1,5 @@
 import ArgumentParser
+import CloudCore
 import SharedTestData
 import XCTest
 
@@ -29,7 +30,7 @@ final class OptionSourcesTests: XCTestCase {
     }
 
     func testEveryServeOptionIsAKeyWithItsKind() {
-        let catalog = OptionCatalog(Serve.self)
+        let catalog = DeclaredOptions(Serve.self)
         for key in ["host", "port", "data", "max-upload-mb", "workers", "token-file", "max-request-seconds", "idle-timeout", "max-viewers"]
         {
             XCTAssertEqual(catalog.options[key], .valued(repeating: false), key)

@@ -1,3 +1,4 @@
+import CloudCore
 import CloudFiles
 import Foundation
 import XCTest

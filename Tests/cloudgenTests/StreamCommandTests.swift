@@ -1,5 +1,6 @@
 import CloudCapture
 import CloudCore
+import CloudImages
 import CloudStream
 import CloudStreamClient
 import Foundation

@@ -21,7 +21,7 @@ struct BundleManifest: Codable {
         var color: Color?
         var calibration: Calibration
         /// Camera to world, 4 columns of 4, metres: a posed capture (ARKit's camera transform
-        /// converted to the camera axes of DESIGN.md, or the simulator's exact pose).
+        /// converted to the camera axes of Docs/formats.md, or the simulator's exact pose).
         var cameraToWorld: [[Double]]?
     }
 

@@ -144,9 +144,9 @@ public enum USBDiscovery {
     /// The `--source` spec for capture without one: the first attached camera that can stream.
     /// Without one, exit 3 naming `--source synthetic` (never a silent fallback to simulated data),
     /// and the recognised cameras that cannot be used, with why.
-    public static func defaultSourceSpec() throws -> String {
+    public static func defaultSourceSpec() throws -> SourceSpec {
         let found = try cameras()
-        if let spec = defaultSource(among: found) { return spec }
+        if let spec = defaultSource(among: found) { return try SourceSpec(parsing: spec) }
         let unusable = found.map { "\($0.model) at USB \($0.port): \($0.problem ?? "not streamable")" }
         throw CloudError.io(
             "no depth camera found" + (unusable.isEmpty ? "" : " that this build can stream from (\(unusable.joined(separator: "; ")))")

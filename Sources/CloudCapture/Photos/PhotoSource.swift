@@ -1,4 +1,5 @@
 import CloudCore
+import CloudImages
 
 /// A photo with depth (`--source photo:FILE`): an iPhone's portrait photo as HEIC or JPEG, whose
 /// depth is an 8-bit disparity (or depth) image with Apple's XMP (`DepthPhoto`). It gives one frame:

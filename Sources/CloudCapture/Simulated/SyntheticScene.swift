@@ -1,7 +1,7 @@
 import CloudCore
 
 /// The simulated camera's world: a closed room of `size` (width x depth x height metres) with a
-/// table and three boxes, in the room frame of DESIGN.md (origin at a floor corner, x along the
+/// table and three boxes, in the room frame of Docs/formats.md (origin at a floor corner, x along the
 /// width, y along the depth, z up). Everything is an axis-aligned box, so rays are cast exactly
 /// and tests can check back-projected points against the geometry. All positions here are in
 /// that room frame, except where a name says world: the world frame is the room frame turned

@@ -61,7 +61,7 @@ public struct SyntheticSettings: Equatable, Sendable {
 
     /// The settings of a whole `synthetic[:key=value,...]` spec, as `--source` reads it.
     public init(parsing spec: String) throws {
-        guard case .synthetic(let settings) = try SourceSpec(parsing: spec) else {
+        guard case .settings(let settings) = try SourceSpec(parsing: spec).arguments else {
             throw CloudError.badInput("source '\(spec)': not a synthetic source")
         }
         self = settings

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOFoundationEssentialsCompat
 
 /// PATCH /v1/captures/{id}: a JSON merge patch (RFC 7396) of the capture's name, tags and note.
 /// A key left out keeps its value, `null` clears it; nothing else of a capture changes.

@@ -9,7 +9,8 @@ import Foundation
 /// a JSON body naming a server-side source, fields beside an uploaded archive), parsed with the
 /// CLI's own parsers and refused with the CLI's own messages, each naming its field.
 struct CaptureOrder: Sendable {
-    var sourceSpec: String
+    /// nil for a pushed stream, whose frames arrive over its socket.
+    var source: SourceSpec?
     var options = SourceOptions()
     var frame = OutputFrame.camera
     var range: ClosedRange<Float>?
@@ -20,8 +21,8 @@ struct CaptureOrder: Sendable {
 
     var filters: FilterPipeline { FilterPipeline(steps: steps, organized: organized) }
 
-    /// The filter fields, named as the CLI's flags without their dashes.
-    static let filterFields: Set<String> = ["crop", "voxel", "sor", "radius", "normals", "foreground"]
+    /// The filter fields, named as the CLI's flags without their dashes (`FilterKind.listed`).
+    static let filterFields = Set(FilterKind.listed.map(\.name))
 
     /// Applies one field. `depth_scale`, `depth_encoding` and the rest of a route's own fields
     /// are the caller's.
@@ -30,7 +31,7 @@ struct CaptureOrder: Sendable {
         case "range":
             guard let parsed = DepthRange(text: value) else {
                 throw Problem.unprocessable(
-                    "range \(MessageTextShort.of(value)): needs MIN,MAX in metres with 0 <= MIN <= MAX, e.g. 0.3,4 (MAX may be inf)",
+                    "range \(MessageTextShort.of(value)): \(DepthRange.rule)",
                     field: name)
             }
             range = parsed.limits
@@ -83,7 +84,7 @@ struct CaptureOrder: Sendable {
         -> CapturePipeline
     {
         CapturePipeline(
-            sourceSpec: sourceSpec, sourceOptions: options, frame: frame, range: range, frameLimit: frameLimit,
+            source: source, sourceOptions: options, frame: frame, range: range, frameLimit: frameLimit,
             fuse: fuse, outputs: outputs, filters: filters, pictures: pictures, observer: observer)
     }
 

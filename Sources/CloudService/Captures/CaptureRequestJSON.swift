@@ -2,6 +2,7 @@ import CloudCapture
 import CloudCore
 import CloudPipeline
 import Foundation
+import HTTPTypes
 
 /// POST /v1/captures with a JSON body: a capture taken on the server's side.
 ///
@@ -73,8 +74,8 @@ struct CaptureRequestJSON: Decodable {
         } catch let error as CloudError {
             throw Problem.unprocessable(FieldWording.detail(error), field: "source")
         }
-        try Self.checkAllowed(spec, source: source, allowed: allowed)
-        var order = CaptureOrder(sourceSpec: source)
+        try Self.checkAllowed(spec, allowed: allowed)
+        var order = CaptureOrder(source: spec)
         try apply(to: &order)
         // Which kinds take which options is the source table's rule (SourceKind.all), as on the CLI.
         try order.options.check(for: spec)
@@ -102,29 +103,9 @@ struct CaptureRequestJSON: Decodable {
         try order.applyImageFields(fields)
     }
 
-    /// Whether `spec` names a USB camera (kinect, openni2): its failures are the camera's.
-    static func namesDevice(_ spec: String) -> Bool {
-        guard let parsed = try? SourceSpec(parsing: spec) else { return false }
-        switch parsed {
-        case .kinect, .openNI2: return true
-        default: return false
-        }
-    }
-
     /// Dataset folders and recordings must lie inside an `--allow-dir` (symbolic links resolved).
-    static func checkAllowed(_ spec: SourceSpec, source: String, allowed: [String]) throws {
-        let path: String?
-        switch spec {
-        case .synthetic, .kinect: path = nil
-        case .openNI2(let target): path = target.flatMap { $0.contains("/") || OpenNI2Source.isRecording($0) ? $0 : nil }
-        case .rgbd(let color, let depth):
-            for p in [color, depth].compactMap({ $0 }) { try checkAllowed(path: p, source: source, allowed: allowed) }
-            return
-        case .tum(let d), .redwood(let d), .pclGrabber(let d), .bundle(let d), .polycam(let d), .photo(let d), .stray(let d),
-            .record3d(let d):
-            path = d
-        }
-        if let path { try checkAllowed(path: path, source: source, allowed: allowed) }
+    static func checkAllowed(_ spec: SourceSpec, allowed: [String]) throws {
+        for path in spec.inputPaths { try checkAllowed(path: path, source: spec.text, allowed: allowed) }
     }
 
     private static func checkAllowed(path: String, source: String, allowed: [String]) throws {

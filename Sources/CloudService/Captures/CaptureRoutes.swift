@@ -1,7 +1,10 @@
+import CloudCapture
 import CloudCore
 import CloudPipeline
 import Foundation
 import Hummingbird
+import NIOFoundationEssentialsCompat
+import Prometheus
 
 /// POST /v1/captures (an uploaded frame, a server-side source, or an uploaded archive as a job),
 /// GET /v1/captures (paged), GET and DELETE /v1/captures/{id}.
@@ -90,7 +93,7 @@ struct CaptureRoutes {
                 "field source \(MessageTextShort.of(source)) names a server-side source; send it as a JSON body, not beside uploaded images",
                 field: "source")
         }
-        var order = CaptureOrder(sourceSpec: "rgbd:\(parts.files["color"]?.path ?? ""),\(depth.path)")
+        var order = CaptureOrder(source: .rgbd(color: parts.files["color"]?.path, depth: depth.path))
         order.options.intrinsicsPath = intrinsics.path
         try order.applyImageFields(parts.fields)
         try order.check()
@@ -105,7 +108,7 @@ struct CaptureRoutes {
         let labels = try capture.labels.applied(to: CaptureLabels())
         do {
             return try await store(order, paths: ClientPaths(), labels: labels, files: [:])
-        } catch let error as CloudError where error.kind == .deviceOrIO && CaptureRequestJSON.namesDevice(order.sourceSpec) {
+        } catch let error as CloudError where error.kind == .deviceOrIO && order.source?.isDevice == true {
             // A camera that is not attached, busy or gone is the request's to fix, not the server's.
             throw Problem.unprocessable(FieldWording.detail(error), field: "source")
         }

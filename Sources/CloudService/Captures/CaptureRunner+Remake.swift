@@ -1,6 +1,7 @@
 import CloudCore
 import CloudPipeline
 import Foundation
+import Prometheus
 
 extension CaptureRunner {
     /// Makes a lazily stored capture's cloud and depth map from the inputs kept in its `folder`,

@@ -4,6 +4,7 @@ import CloudFiles
 import CloudPCL
 import CloudPipeline
 import Foundation
+import Prometheus
 import SafeIO
 
 /// Runs a capture order into the store: the pipeline writes the cloud (binary PLY) and the first

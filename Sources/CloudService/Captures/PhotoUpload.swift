@@ -18,7 +18,7 @@ enum PhotoUpload {
             throw Problem.badRequest(
                 "field source \(MessageTextShort.of(source)) names a server-side source; a photo is captured as photo:", field: "source")
         }
-        var order = CaptureOrder(sourceSpec: "photo:\(photo.path)")
+        var order = CaptureOrder(source: .photo(path: photo.path))
         try order.applyImageFields(parts.fields)
         try order.check()
         return order

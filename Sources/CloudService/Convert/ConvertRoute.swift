@@ -15,11 +15,6 @@ struct ConvertRoute {
     let limits: WorkLimits
     let maxUploadBytes: Int
 
-    static let formats: [String: [String: CloudFileFormat]] = [
-        "ply": ["binary": .ply(.binary), "ascii": .ply(.ascii)],
-        "pcd": ["binary": .pcd(.binary), "ascii": .pcd(.ascii), "binary_compressed": .pcd(.compressed)]
-    ]
-
     var collection: RouteCollection<BasicRequestContext> {
         let routes = RouteCollection(context: BasicRequestContext.self)
         routes.post("/v1/convert") { request, _ in try await convert(request) }
@@ -37,15 +32,15 @@ struct ConvertRoute {
         guard let input = parts.files["cloud"] else {
             throw Problem.badRequest("part cloud is required: the PLY or PCD file to convert", field: "cloud")
         }
-        let container = parts.field("format") ?? "ply"
-        guard let encodings = Self.formats[container] else {
-            throw Problem.badRequest("format \(MessageTextShort.of(container)): needs ply or pcd", field: "format")
+        let containerName = parts.field("format") ?? "ply"
+        guard let container = CloudContainer.named(containerName) else {
+            throw Problem.badRequest(
+                "format \(MessageTextShort.of(containerName)): needs \(CloudContainer.all.map(\.name).joined(separator: " or "))",
+                field: "format")
         }
         let encodingName = parts.field("encoding") ?? "binary"
-        guard let format = encodings[encodingName] else {
-            throw Problem.badRequest(
-                "encoding \(MessageTextShort.of(encodingName)): \(container.uppercased()) is written as \(encodings.keys.sorted().joined(separator: ", "))",
-                field: "encoding")
+        guard let format = container.format(encodingName) else {
+            throw Problem.badRequest("encoding \(MessageTextShort.of(encodingName)): \(container.refusal(encodingName))", field: "encoding")
         }
         let stepFields = parts.fields.filter { !["format", "encoding"].contains($0.name) }
         try WorkLimits.checkStepCount(stepFields.count, field: stepFields.first?.name ?? "filters")
@@ -56,7 +51,7 @@ struct ConvertRoute {
             }
             return try CaptureOrder.step(field.name, field.value.isEmpty ? nil : field.value)
         }.compactMap { $0 }
-        let output = folder.appendingPathComponent("converted.\(container)").path
+        let output = folder.appendingPathComponent("converted.\(container.name)").path
         do {
             try await capturePool.run { cancelled in
                 // The answer is the file alone: what does not carry over is not told.
@@ -76,7 +71,7 @@ struct ConvertRoute {
             $0.isLetter || $0.isNumber || "-_.".contains($0)
         }
         return try TemporaryFileResponse.stream(
-            output, removing: folder, contentType: container == "ply" ? "application/x-ply" : "application/x-pcd",
-            filename: "\(name.isEmpty ? "cloud" : name).\(container)")
+            output, removing: folder, contentType: container.mimeType,
+            filename: "\(name.isEmpty ? "cloud" : name).\(container.name)")
     }
 }

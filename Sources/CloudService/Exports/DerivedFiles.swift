@@ -1,5 +1,7 @@
 import Foundation
+import HTTPTypes
 import NIOConcurrencyHelpers
+import Prometheus
 
 /// Makes each derived file (an encoding, a filtered export, a preview, the depth picture) once,
 /// on the export pool, however many requests ask for it at the same moment: the first starts the

@@ -1,5 +1,6 @@
 import CloudCore
 import CloudFiles
+import CloudPCL
 import CloudPipeline
 import Foundation
 import Hummingbird
@@ -21,10 +22,10 @@ struct ExportRoutes {
     var collection: RouteCollection<BasicRequestContext> {
         let routes = RouteCollection(context: BasicRequestContext.self)
         // Each download is an attachment named after the capture and the variant (DownloadName).
-        for container in ["ply", "pcd"] {
-            routes.get("/v1/captures/{id}/cloud.\(container)") { request, context in
+        for container in CloudContainer.all {
+            routes.get("/v1/captures/{id}/cloud.\(container.name)") { request, context in
                 try await attachment(try await cloud(request, context, container: container), context) {
-                    DownloadName.cloud($0, container: container, query: request.orderedQuery)
+                    DownloadName.cloud($0, container: container.name, query: request.orderedQuery)
                 }
             }
         }
@@ -46,24 +47,20 @@ struct ExportRoutes {
         try await DownloadName.attachment(response, capture: context.parameters.get("id"), in: store.index, file: file)
     }
 
-    private func cloud(_ request: Request, _ context: BasicRequestContext, container: String) async throws -> Response {
+    private func cloud(_ request: Request, _ context: BasicRequestContext, container: CloudContainer) async throws -> Response {
         let (record, folder) = try await store.requestedRecord(context.parameters.get("id"))
         let id = record.id
         // `format` is the older name of `encoding` here, still taken.
         var query = ExportQuery(request, allowed: OptionCatalogue.fields(of: .export).union(["format"]))
-        let encodings: [String: CloudFileFormat] =
-            container == "ply"
-            ? ["binary": .ply(.binary), "ascii": .ply(.ascii)]
-            : ["binary": .pcd(.binary), "ascii": .pcd(.ascii), "binary_compressed": .pcd(.compressed)]
         // `encoding`, as convert and the CLI call it; `format` is its older name here, still taken.
         let (spelled, older) = (query.take("encoding"), query.take("format"))
         if spelled != nil && older != nil {
             throw Problem.badRequest("format is the older name of encoding: give one of them", field: "format")
         }
         let formatName = spelled ?? older ?? "binary"
-        guard let format = encodings[formatName] else {
+        guard let format = container.format(formatName) else {
             throw Problem.badRequest(
-                "encoding \(MessageTextShort.of(formatName)): \(container.uppercased()) is written as \(encodings.keys.sorted().joined(separator: ", "))",
+                "encoding \(MessageTextShort.of(formatName)): \(container.refusal(formatName))",
                 field: spelled == nil ? "format" : "encoding")
         }
         try query.finish()
@@ -73,13 +70,13 @@ struct ExportRoutes {
         try limits.admit(steps, points: record.points, field: query.remaining.first?.name)
         try await clouds.ensureCloud(record, folder)
         let stored = folder.appendingPathComponent(CaptureFiles.cloud).path
-        let contentType = container == "ply" ? "application/x-ply" : "application/x-pcd"
-        if container == "ply" && formatName == "binary" && steps.isEmpty {
+        let contentType = container.mimeType
+        if format == .ply(.binary) && steps.isEmpty {
             return try await FileResponse.serve(stored, contentType: contentType, etag: "\(id)-cloud", request: request, context: context)
         }
         // The steps as values, not as the client spelled them: voxel=0.010 and voxel=0.01 are one file.
-        let key = ([container, formatName] + steps.map { "\($0.filter)" }).joined(separator: " ")
-        let name = DerivedFiles.name(key, extension: container)
+        let key = ([container.name, formatName] + steps.map { "\($0.filter)" }).joined(separator: " ")
+        let name = DerivedFiles.name(key, extension: container.name)
         let variant = try await derived.file(name, in: folder, capture: id) { path, cancelled in
             var warnings: [CloudWarning] = []
             // A step that empties the stored cloud is the query's to change: its parameter is at fault.

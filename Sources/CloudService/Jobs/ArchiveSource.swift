@@ -8,16 +8,16 @@ import Foundation
 enum ArchiveSource {
     static var kinds: [String] { SourceKind.all.filter { $0.layout != nil }.map(\.name) }
 
-    static func spec(kind: String?, folder: String) throws -> String {
+    static func spec(kind: String?, folder: String) throws -> SourceSpec {
         if let kind {
-            guard kinds.contains(kind) else {
+            guard let row = SourceKind.named(kind), row.layout != nil else {
                 throw Problem.unprocessable(
                     "source \(MessageTextShort.of(kind)): an archive holds one of \(kinds.joined(separator: ", "))", field: "source")
             }
-            return "\(kind):\(folder)"
+            return .folder(row, folder)
         }
         let names = Set((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-        if let recognised = SourceKind.recognise(folderEntries: names) { return "\(recognised.name):\(folder)" }
+        if let recognised = SourceKind.recognise(folderEntries: names) { return .folder(recognised, folder) }
         if names.contains("metadata") && names.contains("rgbd") {
             throw Problem.unprocessable(
                 "bundle: a Record3D .r3d recording, whose depth is LZFSE-compressed, which cloudgen cannot read; "

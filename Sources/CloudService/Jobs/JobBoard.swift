@@ -1,8 +1,10 @@
 import CloudArchives
 import CloudCore
 import Foundation
+import HTTPTypes
 import Logging
 import NIOConcurrencyHelpers
+import Prometheus
 
 /// Uploaded archives become jobs: the request is answered 202 at once, and a worker unpacks the
 /// archive, captures from it and stores the capture. A job's row says where it is (queued,
@@ -112,7 +114,7 @@ final class JobBoard: Sendable {
                     archive: inputs.archive.path, into: unpacked.path, limits: service.archiveLimits, origin: "bundle")
                 var order = inputs.order
                 let root = summary.root
-                order.sourceSpec = try ArchiveSource.spec(kind: inputs.kind, folder: root)
+                order.source = try ArchiveSource.spec(kind: inputs.kind, folder: root)
                 let progress = JobProgress(board: self, job: running) {
                     lost.withLockedValue { $0 = true }
                     cancelled.raise()

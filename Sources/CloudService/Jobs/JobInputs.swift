@@ -1,3 +1,4 @@
+import CloudCapture
 import CloudCore
 import Foundation
 
@@ -22,7 +23,7 @@ struct JobInputs: Sendable {
         kind = parts.field("source")
         if let kind { _ = try ArchiveSource.spec(kind: kind, folder: folder.path) }
         // The source is the archive unpacked, known once it is (`ArchiveSource.spec`).
-        var order = CaptureOrder(sourceSpec: "bundle:\(folder.path)")
+        var order = CaptureOrder(source: .bundle(directory: folder.path))
         order.fuse = true
         order.frameLimit = nil
         order.options.intrinsicsPath = parts.files["intrinsics"]?.path

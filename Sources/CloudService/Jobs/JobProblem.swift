@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// Why a job failed, as its row keeps it and its `problem` key shows it: the problem's status,
 /// title and detail (a job has no request of its own to name as `instance`).

@@ -1,6 +1,7 @@
 import CloudCore
 import CloudFiles
 import CloudMeasure
+import CloudPipeline
 import Foundation
 import Hummingbird
 import SafeIO

@@ -5,11 +5,13 @@ import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import Prometheus
 import SafeIO
 import ServiceLifecycle
 
 #if canImport(Glibc)
 import Glibc
+import UnixSignals
 #endif
 
 /// `cloudgen serve`: opens the store (reconciling what a crash left), builds the routes and runs

@@ -1,6 +1,7 @@
 import CloudCapture
 import Foundation
 import Hummingbird
+import Prometheus
 
 /// The small routes: health, metrics, devices, the page and the API document.
 struct ServiceRoutes {

@@ -2,6 +2,8 @@ import CloudCapture
 import CloudCore
 import CloudStream
 import Foundation
+import HTTPTypes
+import Prometheus
 import SafeIO
 
 /// Feeds a stream from a source the server opens (the simulated camera, a device, an allowed
@@ -34,7 +36,8 @@ enum SourceStreamRunner {
         var index = 0
         var next = Date()
         while !stop.isRaised {
-            let source = OpenSource(try SourceSpec(parsing: order.sourceSpec).open(options: order.options))
+            guard let spec = order.source else { throw CloudError.badInput("a server-run stream needs a source") }
+            let source = OpenSource(try spec.open(options: order.options))
             var previous: Double?
             var delivered = false
             while !stop.isRaised {

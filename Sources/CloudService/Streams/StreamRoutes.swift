@@ -3,6 +3,7 @@ import CloudCore
 import CloudPipeline
 import Foundation
 import Hummingbird
+import NIOFoundationEssentialsCompat
 
 /// The HTTP side of streams: open, list, change, end and record them, and the live page.
 /// (The frames themselves go over the WebSockets of `StreamSockets`.)
@@ -97,7 +98,7 @@ struct StreamRoutes {
         case .null?:
             stream.currentRange = nil
         case .string(let text)?:
-            var order = CaptureOrder(sourceSpec: "push")
+            var order = CaptureOrder(source: nil)
             try order.apply(field: "range", value: text)
             stream.currentRange = order.range
         default:
@@ -180,7 +181,7 @@ struct StreamRoutes {
     /// (in the world frame), else the first frame; cut to the stream's range, through its filters.
     private func recordedOrder(_ stream: LiveStream, _ recorder: StreamRecorder) throws -> CaptureOrder {
         var order = stream.order.capture
-        order.sourceSpec = "bundle:\(recorder.bundlePath)"
+        order.source = .bundle(directory: recorder.bundlePath)
         order.options = SourceOptions()
         order.range = stream.currentRange
         if recorder.posed && recorder.frames > 1 {

@@ -6,7 +6,9 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
 import NIOCore
+import NIOFoundationEssentialsCompat
 import NIOWebSocket
+import Prometheus
 import SafeIO
 
 /// The two WebSockets of a stream: `push` takes a client's frames, `live` sends each viewer the

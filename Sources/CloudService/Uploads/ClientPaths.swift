@@ -1,4 +1,5 @@
 import CloudCore
+import Foundation
 
 /// The server's paths as the client knows them: an uploaded file by its part's name, a file of an
 /// unpacked archive by its path inside the archive ("bundle/depth/0001.png"). Errors and warnings
@@ -52,12 +53,13 @@ struct ClientPaths: Sendable {
         }
     }
 
-    /// A source's spec with the server's paths named as the client knows them: "rgbd:color,depth",
-    /// "photo:photo", "redwood:bundle".
+    /// A source's spec (as its source names itself) with the server's paths named as the client
+    /// knows them: "rgbd:color,depth", "photo:photo", "redwood:bundle". Each uploaded file's whole
+    /// path is replaced, longest first, so that a comma or a space in the server's folder splits nothing.
     func source(_ spec: String) -> String {
         if let root = archiveRoot, let moved = CloudError.Subject.source(spec).moved(from: root, to: archiveName) { return moved.text }
-        guard let colon = spec.firstIndex(of: ":") else { return spec }
-        let paths = spec[spec.index(after: colon)...].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        return spec[...colon] + paths.map { parts[$0] ?? $0 }.joined(separator: ",")
+        return parts.keys.sorted { $0.count > $1.count }.reduce(spec) { text, path in
+            text.replacingOccurrences(of: path, with: parts[path]!)
+        }
     }
 }

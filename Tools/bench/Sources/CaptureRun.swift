@@ -26,7 +26,7 @@ struct CaptureRun {
     /// normals), as Open3D's side times each of them.
     func run() throws -> Outcome {
         let pipeline = CapturePipeline(
-            sourceSpec: spec, sourceOptions: SourceOptions(), frameLimit: frames, fuse: fuse,
+            source: try SourceSpec(parsing: spec), sourceOptions: SourceOptions(), frameLimit: frames, fuse: fuse,
             outputs: [(output, .ply(.binary))], filters: FilterPipeline(steps: filters, organized: false),
             observer: SilentObserver())
         let (report, steps, lost) = try pipeline.run()

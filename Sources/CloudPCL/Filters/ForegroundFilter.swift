@@ -109,3 +109,30 @@ public enum ForegroundRule {
         return (keep, kept)
     }
 }
+
+/// The connected surface nearest to the camera (`ForegroundRule`); needs an organized cloud.
+extension FilterKind {
+    public static let foreground = FilterKind(
+        name: "foreground", form: nil, defaultValue: nil,
+        summary: "Keep the connected surface nearest to the camera; drop what lies behind a depth gap (Docs/cli.md has the rule).",
+        grid: .needs, listed: true,
+        parse: { numbers, bad in
+            guard numbers.isEmpty else { throw bad("takes no value (it is on when given)") }
+            return []
+        },
+        problem: { _ in nil },
+        parameters: { _ in ["minimumGap": .number(ForegroundRule.minimumGap), "relativeGap": .number(ForegroundRule.relativeGap)] },
+        nanosecondsPerPoint: { _ in 40 }, bytesPerPoint: { _, _ in 8 },
+        run: { _, input in
+            guard let grid = input.cloud.organized else {
+                throw CloudError.badInput(
+                    .option(input.option), "needs an organized cloud (a width x height depth grid), and this one is a plain list of points")
+            }
+            let (keep, kept) = ForegroundRule.mask(input.cloud, grid: grid, viewpoint: input.viewpoint)
+            return (CloudFilter.select(input.cloud, keep: keep, kept: kept, keepGrid: input.keepGrid), kept)
+        })
+}
+
+extension CloudFilter {
+    public static let foreground = CloudFilter(.foreground, [])
+}

@@ -53,7 +53,7 @@ struct StreamOrder: Sendable {
             if request.fps != nil {
                 throw Problem.badRequest("fps: a pushed stream goes at the pace its frames arrive", field: "fps")
             }
-            var order = CaptureOrder(sourceSpec: "push")
+            var order = CaptureOrder(source: nil)
             try capture.apply(to: &order)
             if order.options.depthEncoding != .standard || order.options.depthUnitsPerMetre != nil {
                 throw Problem.badRequest(
@@ -69,7 +69,7 @@ struct StreamOrder: Sendable {
     /// What GET /v1/streams says the stream is fed by.
     var feedDescription: String {
         switch feed {
-        case .source: return capture.sourceSpec
+        case .source: return capture.source?.text ?? "push"
         case .push: return "push"
         }
     }

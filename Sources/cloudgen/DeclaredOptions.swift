@@ -4,7 +4,7 @@ import Foundation
 /// A command's long options as ArgumentParser itself describes them (the JSON of
 /// `--experimental-dump-help`), so that a config file and the environment know every option a
 /// command declares, and which repeat or are bare flags, without a list kept beside the declarations.
-struct OptionCatalog {
+struct DeclaredOptions {
     enum Kind: Equatable {
         /// `--name VALUE`; `repeating` when each occurrence adds a value (`--allow-dir`).
         case valued(repeating: Bool)
