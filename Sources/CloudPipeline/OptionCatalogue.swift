@@ -138,12 +138,12 @@ public enum OptionCatalogue {
             CatalogueOption(flag: "plan", field: nil, value: "FILE.png", commands: [.measure], routes: [])
         ]
 
-    /// The filters (`FilterKind.listed`), run in the order given: each a flag and a field of
-    /// every door that filters, but a step that needs the depth grid not of a stored capture's
-    /// export, whose cloud has none.
+    /// The filters (`FilterKind.listed`), run in the order given: each a field of every route
+    /// that filters (and a flag of the commands, for those with one), but a step that needs the
+    /// depth grid not of a stored capture's export, whose cloud has none.
     private static let filters = FilterKind.listed.map { kind in
         CatalogueOption(
-            flag: kind.name, field: kind.name, value: kind.form ?? "", commands: filtered,
+            flag: kind.flagged ? kind.name : nil, field: kind.name, value: kind.form ?? "", commands: kind.flagged ? filtered : [],
             routes: kind.grid == .needs ? [.captureForm, .convert] : filterRoutes)
     }
 }

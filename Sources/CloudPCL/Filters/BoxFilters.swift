@@ -35,7 +35,7 @@ extension FilterKind {
     public static let crop = FilterKind(
         name: "crop", form: "X0,Y0,Z0,X1,Y1,Z1", defaultValue: nil,
         summary: "Keep the points inside the axis-aligned box from corner X0,Y0,Z0 to X1,Y1,Z1 (metres; PCL CropBox).",
-        grid: .keeps, listed: true,
+        grid: .keeps, listed: true, flagged: true,
         parse: { numbers, bad in
             let values = numbers.compactMap { $0 }
             guard numbers.count == 6, values.count == 6 else {

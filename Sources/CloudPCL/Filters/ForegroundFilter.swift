@@ -115,7 +115,7 @@ extension FilterKind {
     public static let foreground = FilterKind(
         name: "foreground", form: nil, defaultValue: nil,
         summary: "Keep the connected surface nearest to the camera; drop what lies behind a depth gap (Docs/cli.md has the rule).",
-        grid: .needs, listed: true,
+        grid: .needs, listed: true, flagged: true,
         parse: { numbers, bad in
             guard numbers.isEmpty else { throw bad("takes no value (it is on when given)") }
             return []

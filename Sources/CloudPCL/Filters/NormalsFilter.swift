@@ -8,7 +8,7 @@ extension FilterKind {
         name: "normals", form: "[RADIUS]", defaultValue: CloudFilter.text(CloudFilter.defaultNormalRadius),
         summary:
             "Estimate normals and curvature within RADIUS metres (default 0.05), facing the camera; written as nx ny nz (PLY) / normal_x normal_y normal_z curvature (PCD). On the depth grid when no earlier step drops it.",
-        grid: .prefers, listed: true,
+        grid: .prefers, listed: true, flagged: true,
         parse: { numbers, bad in
             guard numbers.count == 1, let radius = numbers[0] else {
                 throw bad("needs the radius in metres, e.g. 0.05, or no value for \(CloudFilter.text(CloudFilter.defaultNormalRadius))")

@@ -12,7 +12,7 @@ extension FilterKind {
         name: "sor", form: "K,STDDEV", defaultValue: nil,
         summary:
             "Drop points whose mean distance to their K nearest neighbours is more than STDDEV standard deviations above the mean (PCL StatisticalOutlierRemoval).",
-        grid: .keeps, listed: true,
+        grid: .keeps, listed: true, flagged: true,
         parse: { numbers, bad in
             guard numbers.count == 2, let k = numbers[0], let stddev = numbers[1] else {
                 throw bad("needs K,STDDEV: neighbours to average over and the standard-deviation multiplier, e.g. 20,2")
@@ -39,7 +39,7 @@ extension FilterKind {
     public static let radius = FilterKind(
         name: "radius", form: "R,MIN", defaultValue: nil,
         summary: "Drop points with fewer than MIN other points within R metres (PCL RadiusOutlierRemoval).",
-        grid: .keeps, listed: true,
+        grid: .keeps, listed: true, flagged: true,
         parse: { numbers, bad in
             guard numbers.count == 2, let radius = numbers[0], let minimum = numbers[1] else {
                 throw bad("needs R,MIN: a radius in metres and the neighbours a point needs within it, e.g. 0.05,5")

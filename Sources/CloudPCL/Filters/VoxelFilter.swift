@@ -9,7 +9,7 @@ extension FilterKind {
     public static let voxel = FilterKind(
         name: "voxel", form: "LEAF", defaultValue: nil,
         summary: "Downsample to one point per LEAF-metre voxel at the centroid of its points, colors averaged (PCL VoxelGrid).",
-        grid: .drops, listed: true,
+        grid: .drops, listed: true, flagged: true,
         parse: { numbers, bad in
             guard numbers.count == 1, let leaf = numbers[0] else { throw bad("needs the leaf size in metres, e.g. 0.01 (1 cm)") }
             return [Double(Float(leaf))]
