@@ -54,6 +54,9 @@ extension CloudError {
         public var isSwitch: Bool
         /// The value is a file's path (`--intrinsics PATH`), which a door may name its own way.
         public var valueIsPath: Bool
+        /// The CLI flag that carries this option as an entry, `--ENTRY NAME=VALUE`, where it has no
+        /// flag of its own (a filter without one is `--filter median=3`).
+        public var entry: String?
 
         public init(_ name: String, _ value: String? = nil, isSwitch: Bool = false, valueIsPath: Bool = false) {
             self.name = name
@@ -64,7 +67,10 @@ extension CloudError {
 
         public static func `switch`(_ name: String) -> Option { Option(name, isSwitch: true) }
 
-        /// The CLI's wording: "--voxel 0", "--fuse".
-        public var flag: String { value.map { "--\(name) \($0)" } ?? "--\(name)" }
+        /// The CLI's wording: "--voxel 0", "--fuse", "--filter median=3".
+        public var flag: String {
+            if let entry { return "--\(entry) " + (value.map { "\(name)=\($0)" } ?? name) }
+            return value.map { "--\(name) \($0)" } ?? "--\(name)"
+        }
     }
 }

@@ -6,7 +6,7 @@ import CloudPipeline
 
 extension DepthRange {
     /// `--range`'s transform: a range that is not one is refused with the service's own reason.
-    static func argument(_ text: String) throws -> DepthRange {
+    @Sendable static func argument(_ text: String) throws -> DepthRange {
         guard let range = DepthRange(text: text) else { throw ValidationError(DepthRange.rule) }
         return range
     }

@@ -39,7 +39,7 @@ final class RoomSweepTests: XCTestCase {
                 let handle =
                     FileHandle(forWritingAtPath: out)
                     ?? {
-                        FileManager.default.createFile(atPath: out, contents: nil)
+                        _ = FileManager.default.createFile(atPath: out, contents: nil)
                         return FileHandle(forWritingAtPath: out)!
                     }()
                 handle.seekToEndOfFile()

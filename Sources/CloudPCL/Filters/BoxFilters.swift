@@ -8,7 +8,7 @@ extension FilterKind {
     public static let range = FilterKind(
         name: "range", form: "MIN,MAX", defaultValue: nil,
         summary: "Keep the points with MIN <= z <= MAX metres (PCL PassThrough on z; MIN may be -inf, MAX inf).",
-        grid: .keeps, listed: false,
+        grid: .keeps, listed: false, flagged: true,
         parse: { numbers, bad in
             guard numbers.count == 2, let lo = numbers[0], let hi = numbers[1] else {
                 throw bad("needs MIN,MAX, the z limits in metres, e.g. 0.5,3 (MAX may be inf)")

@@ -28,7 +28,8 @@ public enum FilterArguments {
             throw CloudError.badInput(.option(CloudError.Option(name)), "is not a filter option")
         }
         let value = value ?? kind.defaultValue
-        let option = kind.form == nil ? CloudError.Option.switch(name) : CloudError.Option(name, value)
+        var option = kind.form == nil ? CloudError.Option.switch(name) : CloudError.Option(name, value)
+        if !kind.flagged { option.entry = "filter" }
         let numbers = value.map { $0.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) } } ?? []
         func bad(_ what: String) -> CloudError { CloudError.badInput(.option(option), CloudError.Reason(what)) }
         let filter = CloudFilter(kind, try kind.parse(numbers, bad))

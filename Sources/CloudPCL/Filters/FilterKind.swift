@@ -33,8 +33,8 @@ public struct FilterKind: Sendable {
     /// Whether the doors list it among the filters by its own name: `range` is each door's depth
     /// range (`--range`, the `range` field) instead, a step only where a file is filtered.
     public let listed: Bool
-    /// Whether the CLI has a flag of its own for it (`--voxel`), beside `--filter voxel=...`: the
-    /// filters that had one before `--filter`; a new one is `--filter` alone.
+    /// Whether the CLI has a flag of its own for it (`--voxel`, and `convert --range`), beside
+    /// `--filter voxel=...`: the filters that had one before `--filter`; a new one is `--filter` alone.
     public var flagged = false
     /// The value's numbers (nil where one is not a number) to the step's values, or an error from `bad`
     /// naming the grammar.

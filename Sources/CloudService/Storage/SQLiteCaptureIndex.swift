@@ -41,7 +41,7 @@ public final class SQLiteCaptureIndex: CaptureIndex {
     /// file (a plain copy is a backup), and closes the connections; the index must not be used
     /// afterwards.
     public func close() throws {
-        try pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        _ = try pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         try pool.close()
     }
 
