@@ -58,7 +58,7 @@ public struct FilterKind: Sendable {
     /// The kinds the doors list as filters, in the table's order.
     public static var listed: [FilterKind] { all.filter(\.listed) }
 
-    public static let all: [FilterKind] = [.range, .crop, .voxel, .sor, .radius, .normals, .foreground]
+    public static let all: [FilterKind] = [.range, .crop, .voxel, .sor, .radius, .normals, .foreground, .median]
 }
 
 /// What a step runs on: the cloud, whether to keep its grid, where its camera stood, and the option
