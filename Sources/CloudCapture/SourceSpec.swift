@@ -50,19 +50,6 @@ public struct SourceSpec: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The same source with each path it reads replaced (a server's paths by the names its client knows).
-    public func renamingPaths(_ rename: (String) -> String) -> SourceSpec {
-        let renamed: SourceArguments
-        switch arguments {
-        case .settings, .device: return self
-        case .folder(let path): renamed = .folder(rename(path))
-        case .file(let path): renamed = .file(rename(path))
-        case .images(let color, let depth): renamed = .images(color: color.map(rename), depth: rename(depth))
-        case .target(let target): renamed = .target(target.map { inputPaths.isEmpty ? $0 : rename($0) })
-        }
-        return SourceSpec(kind: sourceKind, arguments: renamed)
-    }
-
     public static func == (a: SourceSpec, b: SourceSpec) -> Bool {
         a.kind == b.kind && a.arguments == b.arguments
     }

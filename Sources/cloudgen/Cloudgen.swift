@@ -5,7 +5,7 @@ import Foundation
 import SafeIO
 
 @main
-struct Cloudgen: ParsableCommand {
+struct Cloudgen: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cloudgen",
         abstract: "Turn captured depth and color into colored point clouds.",
@@ -17,9 +17,10 @@ struct Cloudgen: ParsableCommand {
         subcommands: [Capture.self, Convert.self, Info.self, Render.self, Measure.self, Devices.self, Serve.self, StreamCommand.self]
     )
 
-    /// Parses and runs a command, mapping every failure onto the exit statuses of Docs/cli.md with one
-    /// line on stderr. ArgumentParser's own usage errors would exit 64; the contract says 2.
-    static func main() {
+    /// Parses and runs a command (`serve` and `stream` are async: a server, a socket's client),
+    /// mapping every failure onto the exit statuses of Docs/cli.md with one line on stderr.
+    /// ArgumentParser's own usage errors would exit 64; the contract says 2.
+    static func main() async {
         // First, so that a signal or a full disk during any write leaves no half-written output.
         // Not for the service: SIGTERM and SIGINT must reach its graceful shutdown, and its
         // half-written captures are in staging folders that start-up empties.
@@ -41,7 +42,11 @@ struct Cloudgen: ParsableCommand {
                     + OptionSources.merged(Array(arguments.dropFirst()), for: Serve.self, environment: ProcessInfo.processInfo.environment)
             }
             var command = try parseAsRoot(arguments)
-            try command.run()
+            if var command = command as? AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
         } catch let error as CloudError {
             Console.fail(error.message, status: error.exitStatus)
         } catch {

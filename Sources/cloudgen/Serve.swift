@@ -3,7 +3,7 @@ import CloudCore
 import CloudService
 import Foundation
 
-struct Serve: ParsableCommand {
+struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the HTTP service: upload frames and archives, capture, list and download clouds (Docs/http.md).",
         discussion: """
@@ -147,27 +147,11 @@ struct Serve: ParsableCommand {
         return configuration
     }
 
-    func run() throws {
+    func run() async throws {
         let configuration = try configuration(token: try tokenFile.map(ServiceConfiguration.readToken))
-        // The CLI's main is synchronous; the server runs on Swift's concurrency pool meanwhile.
-        let outcome = ServeOutcome()
-        let finished = DispatchSemaphore(value: 0)
-        Task {
-            do {
-                try await CloudServer.run(configuration) { url in
-                    print("cloudgen serve: listening on \(url)")
-                    fflush(stdout)
-                }
-            } catch {
-                outcome.error = error
-            }
-            finished.signal()
+        try await CloudServer.run(configuration) { url in
+            print("cloudgen serve: listening on \(url)")
+            fflush(stdout)
         }
-        finished.wait()
-        if let error = outcome.error { throw error }
     }
-}
-
-private final class ServeOutcome: @unchecked Sendable {
-    var error: Error?
 }

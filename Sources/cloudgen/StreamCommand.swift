@@ -11,7 +11,7 @@ import Foundation
 
 extension DepthFrameCodec: ExpressibleByArgument {}
 
-struct StreamCommand: ParsableCommand {
+struct StreamCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stream",
         abstract: "Push a source's frames to a running 'cloudgen serve' as a live stream that browsers watch.",
@@ -41,7 +41,7 @@ struct StreamCommand: ParsableCommand {
     @Option(help: "How depth travels: zstd (smallest and fastest), rvl or png (16-bit, lossless all three).")
     var depthCodec: DepthFrameCodec = .zstd
 
-    func run() throws {
+    func run() async throws {
         let service = try ServiceURL(to)
         let token = try tokenFile.map(ServiceConfiguration.readToken)
         if input.fuse {
@@ -65,7 +65,7 @@ struct StreamCommand: ParsableCommand {
             source: source, service: service, token: token, options: request, codec: depthCodec,
             pace: fps.map { $0 == 0 ? .fastest : .fixed($0) } ?? (source.knownFrameCount == nil ? .fastest : .timestamps),
             frameLimit: input.frames?.limit, duration: input.duration)
-        let pushed = try push.runToEnd()
+        let pushed = try await push.run()
         Console.note("pushed \(pushed) frame\(pushed == 1 ? "" : "s") of \(source.name)")
     }
 

@@ -27,22 +27,6 @@ struct StreamPush {
     var frameLimit: Int?
     var duration: Double?
 
-    /// The CLI's main is synchronous; the socket's client runs on Swift's concurrency pool meanwhile.
-    func runToEnd() throws -> Int {
-        let outcome = Outcome()
-        let finished = DispatchSemaphore(value: 0)
-        Task {
-            do {
-                outcome.result = .success(try await run())
-            } catch {
-                outcome.result = .failure(error)
-            }
-            finished.signal()
-        }
-        finished.wait()
-        return try outcome.result!.get()
-    }
-
     /// Frames pushed.
     func run() async throws -> Int {
         guard let first = try source.nextFrame() else { throw CloudError.badInput(.source(source.name), "has no frames to stream") }
@@ -99,8 +83,4 @@ struct StreamPush {
 
     /// Seconds on a monotonic clock.
     static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
-}
-
-private final class Outcome: @unchecked Sendable {
-    var result: Result<Int, Error>?
 }

@@ -12,6 +12,20 @@ import XCTest
 /// What a push socket does with frames that lie, and a viewer that never reads: a close code and
 /// a reason naming the problem, and the stream and the server go on.
 final class StreamBadInputTests: XCTestCase {
+    /// Until `count` viewers are attached to stream `id`, however long a busy machine takes
+    /// (bounded at 90 s against a hang, which fails the test).
+    static func waitForViewers(
+        _ count: Int, of id: String, _ client: any TestClientProtocol, file: StaticString = #filePath, line: UInt = #line
+    ) async throws {
+        let deadline = ContinuousClock.now + .seconds(90)
+        while try await client.execute(uri: "/v1/streams/\(id)", method: .get).json()["viewers"] as? Int != count {
+            guard ContinuousClock.now < deadline else {
+                return XCTFail("\(count) viewer(s) were not attached within 90 s", file: file, line: line)
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
     static func withPushStream(
         _ body: @escaping @Sendable (_ client: any TestClientProtocol, _ port: Int, _ id: String) async throws -> Void
     ) async throws {
@@ -42,10 +56,10 @@ final class StreamBadInputTests: XCTestCase {
                     payload: Data(count: 4)), 1007, "lz4"
             )
         ]
-        try await Self.withPushStream { _, port, id in
+        try await Self.withPushStream { client, port, id in
             let url = "ws://127.0.0.1:\(port)/v1/streams/\(id)/push"
             for bad in cases {
-                let close = try await StreamSocket.push(url, [bad.message])
+                let close = try await StreamSocket.push(url, [bad.message], refused: true)
                 XCTAssertEqual(
                     close.map { UInt16(webSocketErrorCode: $0.closeCode) }, bad.code, "\(bad.name): \(String(describing: close))")
                 XCTAssertTrue(close?.reason?.contains(bad.reason) == true, "\(bad.name): \(close?.reason ?? "no reason")")
@@ -58,7 +72,7 @@ final class StreamBadInputTests: XCTestCase {
             XCTAssertEqual(text.map { UInt16(webSocketErrorCode: $0.closeCode) }, 1003, "a text message: \(String(describing: text))")
             // After all that, a good frame still reaches a viewer.
             let viewer = Task { try await StreamSocket.watch("ws://127.0.0.1:\(port)/v1/streams/\(id)/live") { !$0.isEmpty } }
-            try await Task.sleep(for: .milliseconds(300))
+            try await Self.waitForViewers(1, of: id, client)
             let pushed = try await StreamSocket.push(url, [good])
             XCTAssertNil(pushed, "a good frame is not refused")
             let (messages, _) = try await viewer.value
@@ -81,7 +95,7 @@ final class StreamBadInputTests: XCTestCase {
             let watcher = Task {
                 try await StreamSocket.watch("ws://127.0.0.1:\(port)/v1/streams/\(id)/live?points=5000") { $0.last?.header.frame == 19 }
             }
-            try await Task.sleep(for: .milliseconds(300))
+            try await Self.waitForViewers(2, of: id, client)
             let pushed = try await StreamSocket.push("ws://127.0.0.1:\(port)/v1/streams/\(id)/push", many)
             XCTAssertNil(pushed)
             let (messages, _) = try await watcher.value
@@ -145,13 +159,8 @@ final class StreamLimitTests: XCTestCase {
             XCTAssertTrue(String(buffer: second.body).contains("--max-streams"), String(buffer: second.body))
             let live = "ws://127.0.0.1:\(port)/v1/streams/\(id)/live"
             let first = Task { try await StreamSocket.watch(live, seconds: 90) { _ in false } }
-            // Until the first viewer is attached, however long a busy machine takes (bounded
-            // against a hang); the second is refused only then.
-            let deadline = ContinuousClock.now + .seconds(90)
-            while try await client.execute(uri: "/v1/streams/\(id)", method: .get).json()["viewers"] as? Int != 1 {
-                guard ContinuousClock.now < deadline else { return XCTFail("the first viewer was not attached within 90 s") }
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            // The second is refused only once the first is attached.
+            try await StreamBadInputTests.waitForViewers(1, of: id, client)
             let (_, refused) = try await StreamSocket.watch(live, seconds: 30) { _ in false }
             XCTAssertEqual(refused.map { UInt16(webSocketErrorCode: $0.closeCode) }, 1013)
             XCTAssertTrue(refused?.reason?.contains("--max-viewers") == true, refused?.reason ?? "no reason")

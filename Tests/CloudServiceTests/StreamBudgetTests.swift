@@ -140,7 +140,7 @@ final class StreamBudgetTests: XCTestCase {
             let port = try XCTUnwrap(client.port)
             let created = try await Self.open(client, ["push": ["intrinsics": try StreamFixture.primesense()]])
             let id = try XCTUnwrap(try created.json()["id"] as? String)
-            let close = try await StreamSocket.push("ws://127.0.0.1:\(port)/v1/streams/\(id)/push", [huge])
+            let close = try await StreamSocket.push("ws://127.0.0.1:\(port)/v1/streams/\(id)/push", [huge], refused: true)
             XCTAssertEqual(close.map { UInt16(webSocketErrorCode: $0.closeCode) }, 1009, String(describing: close))
             XCTAssertTrue(close?.reason?.contains("--max-request-memory-mb") == true, close?.reason ?? "no reason")
             let good = try StreamFixture.redwoodFrames()[0]

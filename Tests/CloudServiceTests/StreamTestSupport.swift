@@ -47,18 +47,36 @@ enum StreamFixture {
 
 enum StreamSocket {
     /// Pushes `messages` in order and closes; the server's close frame, when it sent one first.
+    /// `refused`: the server is expected to close the socket, and is waited for as long as a busy
+    /// machine takes (30 s at most); otherwise half a second of silence after the last message
+    /// ends the push (a refusal later than that is missed, so a test that expects none checks its
+    /// frames arrived as well).
     @discardableResult
-    static func push(_ url: String, _ messages: [Data], headers: [String: String] = [:]) async throws -> WebSocketCloseFrame? {
+    static func push(_ url: String, _ messages: [Data], headers: [String: String] = [:], refused: Bool = false) async throws
+        -> WebSocketCloseFrame?
+    {
         var configuration = WebSocketClientConfiguration(maxFrameSize: 64 << 20)
         for (name, value) in headers { configuration.additionalHeaders[.init(name)!] = value }
         return try await WebSocketClient.connect(url: url, configuration: configuration, logger: StreamFixture.logger) {
             inbound, outbound, _ in
             for message in messages { try await outbound.write(.binary(ByteBuffer(data: message))) }
-            // Wait for the server's answer to the last frame (a close) or a moment of silence.
-            let answer = Task { for try await _ in inbound {} }
-            try? await Task.sleep(for: .milliseconds(500))
+            let ended = Ended()
+            let answer = Task {
+                defer { ended.raise() }
+                for try await _ in inbound {}
+            }
+            let deadline = ContinuousClock.now + (refused ? Duration.seconds(30) : .milliseconds(500))
+            while !ended.isRaised && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
             answer.cancel()
         }
+    }
+
+    /// Raised when the server's side of a socket has ended.
+    private final class Ended: @unchecked Sendable {
+        private let lock = NSLock()
+        private var raised = false
+        var isRaised: Bool { lock.withLock { raised } }
+        func raise() { lock.withLock { raised = true } }
     }
 
     /// The messages a viewer receives until `done` says it has what it waited for, the socket
