@@ -99,7 +99,8 @@ int32_t cic_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, 
  * reads the structure; decode writes one image's packed 8-bit rows: CIC_HEIF_COLOR as RGB after
  * the file's own rotation and mirroring (irot, imir), CIC_HEIF_DEPTH and CIC_HEIF_MATTE as one
  * gray channel. The depth image's XMP (Apple's depthData properties) is copied out by
- * cic_heif_depth_xmp into a buffer of info.depth_xmp_size bytes. */
+ * cic_heif_depth_xmp into a buffer of info.depth_xmp_size bytes. libheif reads the file in place:
+ * as with the decoders above, `bytes` must stay valid and unchanged until cic_heif_close. */
 typedef struct cic_heif_photo cic_heif_photo;
 enum { CIC_HEIF_COLOR = 0, CIC_HEIF_DEPTH = 1, CIC_HEIF_MATTE = 2 };
 typedef struct cic_heif_photo_info {

@@ -25,6 +25,12 @@ public struct HEIFPhoto: Sendable {
 
     /// Decodes `bytes`; `origin` names the file in errors.
     public init(_ bytes: [UInt8], withMatte: Bool, origin: String) throws {
+        // libheif reads the file in place (`heif_context_read_from_memory_without_copy`) and
+        // decodes from it until the context closes: every call stays inside this one borrow.
+        self = try bytes.withUnsafeBufferPointer { try HEIFPhoto(reading: $0, withMatte: withMatte, origin: origin) }
+    }
+
+    private init(reading bytes: UnsafeBufferPointer<UInt8>, withMatte: Bool, origin: String) throws {
         var status = cic_status()
         var info = cic_heif_photo_info()
         var photo: OpaquePointer?
@@ -32,8 +38,7 @@ public struct HEIFPhoto: Sendable {
         func failure(_ what: String) -> CloudError {
             status.failure(about: .file(origin), doing: what)
         }
-        let opened = bytes.withUnsafeBufferPointer { cic_heif_open($0.baseAddress, $0.count, &photo, &info, &status) }
-        if opened != CIC_OK { throw failure("cannot read HEIF: ") }
+        if cic_heif_open(bytes.baseAddress, bytes.count, &photo, &info, &status) != CIC_OK { throw failure("cannot read HEIF: ") }
         func decode(_ which: Int32, width: UInt32, height: UInt32, channels: Int, what: String) throws -> DecodedImage {
             let (w, h) = (Int(width), Int(height))
             try ImageLimits.check(width: w, height: h, origin: "\(origin): \(what)")
