@@ -31,6 +31,9 @@ using cloudgen::ShimError;
 
 // Clouds smaller than this are filtered in one piece: splitting costs more than it saves.
 constexpr uint64_t kParallelMinimum = 65536;
+// Slabs of a large cloud: three per core on a two-core machine, enough to even out the cores'
+// shares on up to four (voxelGrid says why the number cannot follow the machine).
+constexpr int kSlabs = 6;
 // PCL computes voxel coordinates as floats, floor(x * (1 / leaf)), which stop being exact at 2^24.
 constexpr double kExactVoxelCoordinates = 16777216.0;
 
@@ -156,10 +159,13 @@ std::unique_ptr<cg_filtered_cloud> voxelGrid(const cg_cloud_view &view, float le
     // z order, are the whole cloud's: the same voxels, the same points in each, the same order.
     const float inverse = 1.0f / leaf;
 
-    // A few slabs per thread, handed out as threads come free: a core busy with something else
-    // then holds up one small slab, not half the cloud. Cuts at layer quantiles of a sample give
-    // the slabs similar point counts.
-    const int slabs = view.count >= kParallelMinimum ? std::min(255, 3 * cloudgen::coreCount()) : 1;
+    // Slabs handed out as threads come free: a core busy with something else then holds up one
+    // small slab, not half the cloud. Cuts at layer quantiles of a sample give the slabs similar
+    // point counts. Their number is fixed, not a multiple of the cores: VoxelGrid sums a voxel's
+    // points in the order its unstable sort leaves them, which depends on the slab's contents, so
+    // a centroid's last bits (and every plane fitted on them downstream) would change with the
+    // machine's core count.
+    const int slabs = view.count >= kParallelMinimum ? kSlabs : 1;
     // Slab s holds the layers [cuts[s - 1], cuts[s]). A point's layer is floor(z * inverse) in
     // VoxelGrid's float arithmetic, and floor(v) >= c exactly when v >= c for a whole number c
     // (exact as a float: checkLeaf keeps layers within 2^24), so points are placed by comparing

@@ -44,6 +44,9 @@ struct PlanePeeler {
     var distanceRange: ClosedRange<Double>? = nil
     /// Offsets on the residuals' core (walls) rather than their mean (WorkingSet.fit).
     var coreCentred = false
+    /// For walls, the up they contain: a plane found across a corner is turned onto one of its
+    /// two walls (`straightened`).
+    var straightenAbout: SIMD3<Double>? = nil
 
     /// Planes of `orientation` among `candidates`, largest first, each taking its inliers out of
     /// the candidates, until the next would hold fewer than `minPoints` or `limit` are found.
@@ -62,7 +65,8 @@ struct PlanePeeler {
                     sample, orientation: orientation, distance: settings.startDistance,
                     maxIterations: 1000)
             else { break }
-            let fitted = try refine(found.plane, among: rest)
+            var fitted = try refine(found.plane, among: rest)
+            if let up = straightenAbout { fitted = try straightened(fitted, up: up, among: rest) }
             guard fitted.inliers.count >= minPoints, coverage(of: fitted) * Double(thinning) >= Self.minCoverage else {
                 // RANSAC's best on the sample may be a sliver, or a slab through scattered points
                 // (furniture, a cloud with no plane at all); one more draw, on another sample,

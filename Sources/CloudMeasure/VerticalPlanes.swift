@@ -74,6 +74,7 @@ enum VerticalPlanes {
         var peeler = peeler
         peeler.distanceRange = settings.wallDistanceRange
         peeler.coreCentred = true
+        peeler.straightenAbout = up
         var fitted = try peeler.peel(
             candidates, orientation: .along(axis: up, maxAngle: settings.verticalAngle),
             minPoints: settings.points(forArea: settings.minVerticalArea), limit: 40
@@ -231,7 +232,18 @@ enum VerticalPlanes {
         let trimmed = onSpan.filter { $0.1 > p.start + trim && $0.1 < p.end - trim }
         let spanned = trimmed.count * 2 >= onSpan.count ? trimmed : onSpan
         let faced = seenFromItsFace(spanned.map { (index: $0.0, along: $0.1) }, plane: f.plane, set: set)
-        let kept = inLine(faced, plane: f.plane, set: set)
+        var kept = inLine(faced, plane: f.plane, set: set)
+        // Trimmed to its span, a plane can still hold a stretch of a neighbour's far, noisy corner
+        // region that turns it toward that neighbour: its larger straight run is the wall.
+        let up = cross(p.normal, p.along)
+        if kept.count >= 4,
+            let run = PlanePeeler.largerRunOfBend(
+                FittedPlane(
+                    plane: try set.fit(kept, like: f.plane, coreCentred: f.coreCentred), inliers: kept, distance: f.distance, rms: 0),
+                up: up, set: set)
+        {
+            kept = run
+        }
         guard kept.count >= 4, kept.count < f.inliers.count else { return f }
         let plane = try set.fit(kept, like: f.plane, coreCentred: f.coreCentred)
         let squares = kept.reduce(0.0) {

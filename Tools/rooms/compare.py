@@ -23,6 +23,15 @@ CROSS_LENGTH = 0.3
 CROSS_CLEARANCE = 0.2
 
 
+def off_or_within(error, sigma):
+    """How a length or height more than 1 cm from the truth is listed: "off" when its own 2 sigma
+    does not reach the truth either (a number wrong by its own account, which the gate counts),
+    "beyond 1 cm, within 2 sigma" when measure said it could not tell it to 1 cm (a wall at a
+    Kinect's range limit, whose depth noise is 6 cm), which is listed and held to the coverage
+    targets instead."""
+    return "off" if abs(error) > 2 * sigma else "beyond 1 cm, within 2 sigma,"
+
+
 def _value(m):
     return None if m is None else (m["value"], m["sigma"])
 
@@ -160,7 +169,8 @@ def compare(report, truth):
         err = length[0] - L
         numbers.append({"quantity": "wall length", "error": err, "sigma": length[1], "where": f"wall {tw['index']}"})
         if abs(err) > 0.01:
-            failures.append(f"{tag}: length off by {err * 1000:+.1f} mm (sigma {length[1] * 1000:.1f} mm)")
+            failures.append(f"{tag}: length {off_or_within(err, length[1])} by {err * 1000:+.1f} mm "
+                            f"(sigma {length[1] * 1000:.1f} mm)")
     for j, walls in owner.items():
         if len(walls) > 1:
             failures.append(f"measured wall {measured[j]['report']['index']} stands for true walls {walls} (merged)")
@@ -188,5 +198,6 @@ def compare(report, truth):
                 failures.append(f"area off by {(v[0] - true) / true * 100:+.2f} % ({v[0]:.3f} for {true:.3f} m²)")
     for n in numbers:
         if n["quantity"] == "height" and abs(n["error"]) > 0.01:
-            failures.append(f"height off by {n['error'] * 1000:+.1f} mm (sigma {n['sigma'] * 1000:.1f} mm)")
+            failures.append(f"height {off_or_within(n['error'], n['sigma'])} by {n['error'] * 1000:+.1f} mm "
+                            f"(sigma {n['sigma'] * 1000:.1f} mm)")
     return numbers, failures
