@@ -8,22 +8,12 @@ import Foundation
 /// `cloudgen stream`'s work: create the stream from the source's first frame, then push frame
 /// after frame at the pace asked for, until the source, the limits or Ctrl-C end it.
 struct StreamPush {
-    /// When each frame leaves.
-    enum Pace {
-        /// As soon as the source gives it (a camera paces itself).
-        case fastest
-        /// Frames a second.
-        case fixed(Double)
-        /// As far apart as the source's timestamps (a recording played back in its own time).
-        case timestamps
-    }
-
     var source: DepthSource
     var service: ServiceURL
     var token: String?
     var options: [String: StreamRequest.Value]
     var codec: DepthFrameCodec
-    var pace: Pace
+    var pace: FramePacer.Pace
     var frameLimit: Int?
     var duration: Double?
 
@@ -45,19 +35,17 @@ struct StreamPush {
     }
 
     private func pushAll(from first: CapturedFrame, to pusher: StreamPusher) async throws {
-        let start = Self.now()
-        let deadline = duration.map { start + $0 }
+        let deadline = duration.map { FramePacer.now() + $0 }
+        var pacer = FramePacer(pace)
         var frame: CapturedFrame? = first
         var warnedAboutIntrinsics = false
         while let current = frame, !CaptureInterrupt.requested, pusher.pushed < frameLimit ?? .max {
-            let due: Double? =
-                switch pace {
-                case .fastest: nil
-                case .fixed(let fps): Double(pusher.pushed) / fps
-                case .timestamps: current.timestamp - first.timestamp
-                }
-            if let due, !(await wait(until: start + due, deadline: deadline)) { return }
-            if let deadline, Self.now() >= deadline { return }
+            if let due = pacer.departure(timestamp: current.timestamp, now: FramePacer.now()),
+                !(await wait(until: due, deadline: deadline))
+            {
+                return
+            }
+            if let deadline, FramePacer.now() >= deadline { return }
             if current.intrinsics != first.intrinsics && !warnedAboutIntrinsics {
                 Console.warning(CloudWarning(.source(source.name), "the frames' intrinsics change; the stream keeps the first frame's"))
                 warnedAboutIntrinsics = true
@@ -70,17 +58,14 @@ struct StreamPush {
         }
     }
 
-    /// Sleeps until `time` (seconds on `now()`'s clock) in short steps, so that Ctrl-C and
-    /// `--duration` stop a slow pace at once; false when either did.
+    /// Sleeps until `time` (seconds on `FramePacer.now()`'s clock) in short steps, so that Ctrl-C
+    /// and `--duration` stop a slow pace at once; false when either did.
     private func wait(until time: Double, deadline: Double?) async -> Bool {
-        while Self.now() < time {
+        while FramePacer.now() < time {
             if CaptureInterrupt.requested { return false }
-            if let deadline, Self.now() >= deadline { return false }
-            try? await Task.sleep(nanoseconds: UInt64(max(0, min(time - Self.now(), 0.1)) * 1e9))
+            if let deadline, FramePacer.now() >= deadline { return false }
+            try? await Task.sleep(nanoseconds: UInt64(max(0, min(time - FramePacer.now(), 0.1)) * 1e9))
         }
         return true
     }
-
-    /// Seconds on a monotonic clock.
-    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 }

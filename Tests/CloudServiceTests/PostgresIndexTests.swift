@@ -52,10 +52,9 @@ final class PostgresIndexTests: XCTestCase {
         let stalled = try await PostgresCaptureIndex.open(address, lease: .seconds(1))
         var job = JobRecord(id: JobID(), state: .running, created: Date(), updated: Date(), framesDone: 1)
         try await stalled.insertJob(job)
-        try await Task.sleep(for: .milliseconds(1500))
 
         let other = try await PostgresCaptureIndex.open(address, lease: .seconds(1))
-        let claimed = try await other.claimAbandonedJob(at: Date())
+        let claimed = try await firstClaim(by: other)
         XCTAssertEqual(claimed?.id, job.id, "the stalled replica's job, not the live one's")
         XCTAssertEqual(claimed?.state, .queued)
         let claimedAgain = try await other.claimAbandonedJob(at: Date())
@@ -71,15 +70,18 @@ final class PostgresIndexTests: XCTestCase {
 
         // `other` stalls too, and a third replica claims the job on its last attempt; once that
         // lease runs out as well, the job fails rather than take a fourth replica down with it.
-        try await Task.sleep(for: .milliseconds(1200))
         let third = try await PostgresCaptureIndex.open(address, lease: .seconds(1))
-        let lastAttempt = try await third.claimAbandonedJob(at: Date())
+        let lastAttempt = try await firstClaim(by: third)
         XCTAssertEqual(lastAttempt?.id, job.id)
-        try await Task.sleep(for: .milliseconds(1200))
-        let noMore = try await third.claimAbandonedJob(at: Date())
-        XCTAssertNil(noMore)
-        let interrupted = try await third.markUnfinishedJobsInterrupted(at: Date())
-        XCTAssertEqual(interrupted, 1)
+        var interrupted = 0
+        let deadline = ContinuousClock.now + .seconds(20)
+        while interrupted == 0 && ContinuousClock.now < deadline {
+            let noMore = try await third.claimAbandonedJob(at: Date())
+            XCTAssertNil(noMore, "a job on its last attempt is never claimed again")
+            interrupted = try await third.markUnfinishedJobsInterrupted(at: Date())
+            if interrupted == 0 { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        XCTAssertEqual(interrupted, 1, "the last attempt's lease ran out within 20 s")
         let failed = try await third.job(job.id)
         XCTAssertEqual(failed?.state, .failed)
         XCTAssertEqual(failed?.problem, JobRecord.interruptedProblem)
@@ -89,6 +91,17 @@ final class PostgresIndexTests: XCTestCase {
         renewing.cancel()
         await renewing.value
         for index in [stalled, other, third] { await index.close() }
+    }
+
+    /// The first abandoned job `index` claims, asked again and again for up to 20 s: a lease runs
+    /// out on the database's clock, which no sleep here can be sure to have passed.
+    private func firstClaim(by index: PostgresCaptureIndex) async throws -> JobRecord? {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            if let claimed = try await index.claimAbandonedJob(at: Date()) { return claimed }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
     }
 
     /// A database as the first release left it (schema version 1) with a job whose replica died

@@ -34,17 +34,17 @@ enum SourceStreamRunner {
         let order = stream.order.capture
         let stop = stream.stop
         var index = 0
-        var next = Date()
+        // The source's own clock sets the pace of a recording unless `fps` does.
+        var pacer = FramePacer(fps.map { .fixed($0) } ?? .timestamps, fallbackInterval: 1 / defaultFPS)
         while !stop.isRaised {
             guard let spec = order.source else { throw CloudError.badInput("a server-run stream needs a source") }
             let source = OpenSource(try spec.open(options: order.options))
-            var previous: Double?
             var delivered = false
             while !stop.isRaised {
                 // Frames no one watches or records are not made: the source waits, paced again once someone comes.
                 while !stream.hasAudience && !stop.isRaised {
                     Thread.sleep(forTimeInterval: 0.05)
-                    next = Date()
+                    pacer.restart()
                 }
                 let frameIndex = index
                 let outcome: (frame: LiveFrame, timestamp: Double)?
@@ -75,11 +75,9 @@ enum SourceStreamRunner {
                 }
                 guard let (frame, timestamp) = outcome else { break }
                 delivered = true
-                // The source's own clock sets the pace of a recording; the first frame goes at once.
-                let interval = fps.map { 1 / $0 } ?? previous.map { timestamp - $0 }.flatMap { $0 > 0 && $0 < 5 ? $0 : nil }
-                previous = timestamp
-                next = next.addingTimeInterval(interval ?? 1 / defaultFPS)
-                if next > Date() { Thread.sleep(until: next) } else { next = Date() }
+                if let due = pacer.departure(timestamp: timestamp, now: FramePacer.now()), due > FramePacer.now() {
+                    Thread.sleep(forTimeInterval: due - FramePacer.now())
+                }
                 stream.publish(frame)
                 metrics.streamFrames.increment()
                 index += 1
