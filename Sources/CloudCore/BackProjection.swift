@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Turns an RGBD frame into a point cloud in the camera frame.
 public struct BackProjection {
     public struct Options: Sendable {
@@ -68,7 +66,7 @@ public struct BackProjection {
             bandPoints.withUnsafeMutableBufferPointer { pts in
                 bandValid.withUnsafeMutableBufferPointer { val in
                     let (pts, val) = (pts, val)
-                    DispatchQueue.concurrentPerform(iterations: bands) { b in
+                    Parallel.parts(bands) { b in
                         var (n, valid) = (0, 0)
                         for i in (b * rowsPerBand * w)..<Swift.min((b + 1) * rowsPerBand, h) * w {
                             let d = z[i]
@@ -120,7 +118,7 @@ public struct BackProjection {
                             positions.withUnsafeMutableBufferPointer { pos in
                                 withOptionalMutableBuffer(&colors) { rgbOut in
                                     let pos = pos
-                                    DispatchQueue.concurrentPerform(iterations: bands) { b in
+                                    Parallel.parts(bands) { b in
                                         var o = bandStart[b]
                                         for v in (b * rowsPerBand)..<Swift.min((b + 1) * rowsPerBand, h) {
                                             let yf = yFactor[v]

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Compression into the LZF format LZF.swift decodes (the items are described there). A hash of
 /// the next four bytes finds the last place they occurred; a match of four bytes or more within
 /// the 8 KiB a back reference reaches becomes a reference, anything else a literal. (LZF allows
@@ -21,7 +19,7 @@ extension LZF {
         var outputs = [[UInt8]](repeating: [], count: pieces)
         outputs.withUnsafeMutableBufferPointer { results in
             let slots = results.baseAddress!
-            DispatchQueue.concurrentPerform(iterations: pieces) { k in
+            Parallel.parts(pieces) { k in
                 let part = UnsafeRawBufferPointer(rebasing: input[(k * piece)..<min(input.count, (k + 1) * piece)])
                 slots[k] = [UInt8](unsafeUninitializedCapacity: compressedBound(part.count)) { out, count in
                     count = compress(part, into: UnsafeMutableRawBufferPointer(out))

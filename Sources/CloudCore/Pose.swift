@@ -1,5 +1,3 @@
-import Dispatch
-
 /// A rigid transform taking camera-frame points (x right, y down, z forward) to a world frame:
 /// p_world = rotation * p_camera + translation. Rows of `rotation` are stored as SIMD3 values.
 public struct Pose: Equatable, Sendable {
@@ -60,7 +58,7 @@ public struct Pose: Equatable, Sendable {
             if bands <= 1 {
                 move(0, points)
             } else {
-                DispatchQueue.concurrentPerform(iterations: bands) { b in
+                Parallel.parts(bands) { b in
                     move(b * bandPoints, Swift.min(points, (b + 1) * bandPoints))
                 }
             }

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// YUV 4:2:0 bi-planar (NV12: a full-size Y plane, then a half-size plane of interleaved Cb Cr),
 /// the layout of AVFoundation's kCVPixelFormatType_420YpCbCr8BiPlanarFullRange ('420f') and
 /// VideoRange ('420v') buffers.
@@ -126,7 +124,7 @@ extension ColorImage {
                                 let dst = dst
                                 // Rows are independent; bands of rows keep both cores busy on 1920x1440 frames.
                                 let rowsPerBand = 32
-                                DispatchQueue.concurrentPerform(iterations: (height + rowsPerBand - 1) / rowsPerBand) { band in
+                                Parallel.parts((height + rowsPerBand - 1) / rowsPerBand) { band in
                                     for y in (band * rowsPerBand)..<Swift.min(height, (band + 1) * rowsPerBand) {
                                         let yRow = y * yStride
                                         let cRow = (y / 2) * cStride

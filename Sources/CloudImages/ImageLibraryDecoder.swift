@@ -5,13 +5,14 @@ import SafeIO
 /// One of the C decoders over libpng, libjpeg-turbo and libtiff. Each decodes in two calls on an
 /// opaque decoder: the header first, so that the size is checked against `ImageLimits` before
 /// the output array exists, then the pixels straight into that array.
-struct LibraryDecoder {
-    typealias Open = (
-        UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<OpaquePointer?>?,
-        UnsafeMutablePointer<cic_image_info>?, UnsafeMutablePointer<cic_status>?
-    ) -> Int32
-    typealias Decode = (OpaquePointer?, UnsafeMutableRawPointer?, Int, UnsafeMutablePointer<cic_status>?) -> Int32
-    typealias Close = (OpaquePointer?) -> Void
+struct LibraryDecoder: Sendable {
+    typealias Open =
+        @Sendable (
+            UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<OpaquePointer?>?,
+            UnsafeMutablePointer<cic_image_info>?, UnsafeMutablePointer<cic_status>?
+        ) -> Int32
+    typealias Decode = @Sendable (OpaquePointer?, UnsafeMutableRawPointer?, Int, UnsafeMutablePointer<cic_status>?) -> Int32
+    typealias Close = @Sendable (OpaquePointer?) -> Void
 
     let name: String
     let open: Open

@@ -233,19 +233,19 @@ enum VerticalPlanes {
         let spanned = trimmed.count * 2 >= onSpan.count ? trimmed : onSpan
         let faced = seenFromItsFace(spanned.map { (index: $0.0, along: $0.1) }, plane: f.plane, set: set)
         var kept = inLine(faced, plane: f.plane, set: set)
+        guard kept.count >= 4 else { return f }
+        var plane = try set.fit(kept, like: f.plane, coreCentred: f.coreCentred)
+        let up = cross(p.normal, p.along)
         // Trimmed to its span, a plane can still hold a stretch of a neighbour's far, noisy corner
         // region that turns it toward that neighbour: its larger straight run is the wall.
-        let up = cross(p.normal, p.along)
-        if kept.count >= 4,
-            let run = PlanePeeler.largerRunOfBend(
-                FittedPlane(
-                    plane: try set.fit(kept, like: f.plane, coreCentred: f.coreCentred), inliers: kept, distance: f.distance, rms: 0),
-                up: up, set: set)
+        if let run = PlanePeeler.largerRunOfBend(
+            FittedPlane(plane: plane, inliers: kept, distance: f.distance, rms: 0), up: up, set: set)
         {
+            guard run.count >= 4 else { return f }
             kept = run
+            plane = try set.fit(kept, like: f.plane, coreCentred: f.coreCentred)
         }
-        guard kept.count >= 4, kept.count < f.inliers.count else { return f }
-        let plane = try set.fit(kept, like: f.plane, coreCentred: f.coreCentred)
+        guard kept.count < f.inliers.count else { return f }
         let squares = kept.reduce(0.0) {
             let r = plane.distance(set.points[Int($1)])
             return $0 + r * r

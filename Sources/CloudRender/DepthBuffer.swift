@@ -1,4 +1,4 @@
-import Dispatch
+import CloudCore
 
 /// The nearest point at each pixel, found by splatting every point as a square of `pointSize`
 /// pixels into a depth buffer.
@@ -47,14 +47,13 @@ public struct DepthBuffer: Sendable {
         let projection = Projection(camera)
         var buffers = [[UInt64]](repeating: [], count: parts)
         buffers.withUnsafeMutableBufferPointer { slots in
-            let slots = UnsafeSendable(slots)
-            DispatchQueue.concurrentPerform(iterations: parts) { part in
+            Parallel.parts(parts) { part in
                 var keys = [UInt64](repeating: Self.empty, count: w * h)
                 let range = (count * part / parts)..<(count * (part + 1) / parts)
                 keys.withUnsafeMutableBufferPointer {
                     Self.splat(positions, range: range, projection: projection, pointSize: pointSize, width: w, height: h, into: $0)
                 }
-                slots.value[part] = keys
+                slots[part] = keys
             }
         }
         var merged = buffers.removeFirst()
@@ -119,12 +118,11 @@ public struct DepthBuffer: Sendable {
 
     private static func merge(_ others: [[UInt64]], into merged: inout [UInt64], rows: Int, width: Int) {
         merged.withUnsafeMutableBufferPointer { target in
-            let target = UnsafeSendable(target)
             ParallelRows.run(rows) { band in
                 for other in others {
                     other.withUnsafeBufferPointer { source in
-                        for i in (band.lowerBound * width)..<(band.upperBound * width) where source[i] < target.value[i] {
-                            target.value[i] = source[i]
+                        for i in (band.lowerBound * width)..<(band.upperBound * width) where source[i] < target[i] {
+                            target[i] = source[i]
                         }
                     }
                 }

@@ -18,7 +18,6 @@ enum EyeDomeLighting {
         let offsets = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)].map { ($0.0 * radius, $0.1 * radius) }
         logDepth.withUnsafeBufferPointer { depth in
             rgb.withUnsafeMutableBufferPointer { out in
-                let out = UnsafeSendable(out)
                 ParallelRows.run(h) { rows in
                     for y in rows {
                         for x in 0..<w {
@@ -36,7 +35,7 @@ enum EyeDomeLighting {
                             let shade = exp(-strength * response)
                             for c in 0..<3 {
                                 let i = 3 * (y * w + x) + c
-                                out.value[i] = UInt8(Float(out.value[i]) * shade + 0.5)
+                                out[i] = UInt8(Float(out[i]) * shade + 0.5)
                             }
                         }
                     }

@@ -1,4 +1,4 @@
-import Dispatch
+import CloudCore
 import Foundation
 
 /// Cores the renderer splits work across.
@@ -6,18 +6,11 @@ enum ProcessorCount {
     static let active = Swift.max(1, ProcessInfo.processInfo.activeProcessorCount)
 }
 
-/// Wraps a buffer whose disjoint parts concurrent iterations write; each caller guarantees that
-/// no two iterations touch the same element.
-struct UnsafeSendable<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
-}
-
 /// Image passes split into one band of rows per core.
 enum ParallelRows {
     static func run(_ rows: Int, _ body: (Range<Int>) -> Void) {
         let parts = Swift.max(1, Swift.min(ProcessorCount.active, rows / 64))
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
+        Parallel.parts(parts) { part in
             body((rows * part / parts)..<(rows * (part + 1) / parts))
         }
     }
@@ -36,9 +29,8 @@ enum ParallelPoints {
         guard parts > 1 else { return body(0..<items) }
         var results = [Part?](repeating: nil, count: parts)
         results.withUnsafeMutableBufferPointer { slots in
-            let slots = UnsafeSendable(slots)
-            DispatchQueue.concurrentPerform(iterations: parts) { part in
-                slots.value[part] = body((items * part / parts)..<(items * (part + 1) / parts))
+            Parallel.parts(parts) { part in
+                slots[part] = body((items * part / parts)..<(items * (part + 1) / parts))
             }
         }
         // Every slot was filled by its iteration above.

@@ -18,7 +18,6 @@ struct Shading {
                 (cloud.colors ?? []).withUnsafeBufferPointer { colors in
                     (cloud.normals ?? []).withUnsafeBufferPointer { normals in
                         rgb.withUnsafeMutableBufferPointer { out in
-                            let out = UnsafeSendable(out)
                             ParallelRows.run(h) { rows in
                                 for i in (rows.lowerBound * w)..<(rows.upperBound * w) {
                                     let key = keys[i]
@@ -44,9 +43,9 @@ struct Shading {
                                                 UInt8(clamping: Int(unit.z.isFinite ? unit.z : 0)))
                                         }
                                     }
-                                    out.value[3 * i] = c.x
-                                    out.value[3 * i + 1] = c.y
-                                    out.value[3 * i + 2] = c.z
+                                    out[3 * i] = c.x
+                                    out[3 * i + 1] = c.y
+                                    out[3 * i + 2] = c.z
                                 }
                             }
                         }

@@ -151,7 +151,7 @@ struct Serve: AsyncParsableCommand {
         let configuration = try configuration(token: try tokenFile.map(ServiceConfiguration.readToken))
         try await CloudServer.run(configuration) { url in
             print("cloudgen serve: listening on \(url)")
-            fflush(stdout)
+            fflush(nil)  // stdout, for a script waiting on the line
         }
     }
 }

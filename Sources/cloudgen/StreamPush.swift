@@ -23,7 +23,7 @@ struct StreamPush {
         let request = StreamRequest(intrinsics: first.intrinsics, depthScale: PushFrame.depthScale(of: first), options: options)
         let pusher = try await StreamPusher.start(on: service, token: token, request: request, codec: codec)
         print(pusher.stream.page)
-        fflush(stdout)
+        fflush(nil)  // stdout, for a script waiting on the page address
         do {
             try await pushAll(from: first, to: pusher)
             try await pusher.finish()

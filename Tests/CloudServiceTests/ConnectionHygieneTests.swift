@@ -151,11 +151,12 @@ final class ConnectionHygieneTests: XCTestCase {
                 ids.append(try XCTUnwrap(try created.json()["id"] as? String))
             }
             // The one export thread draws a large picture of the first; the second's preview waits.
+            let (first, second) = (ids[0], ids[1])
             let busy = Task {
-                try await client.execute(uri: "/v1/captures/\(ids[0])/preview.png?width=4096&height=4096&azimuth=33", method: .get)
+                try await client.execute(uri: "/v1/captures/\(first)/preview.png?width=4096&height=4096&azimuth=33", method: .get)
             }
             try await Self.waitForMetric(client, "cloudgen_pool_running{pool=\"export\"} 1")
-            let waiting = Task { try await client.execute(uri: "/v1/captures/\(ids[1])/preview.png?azimuth=10", method: .get) }
+            let waiting = Task { try await client.execute(uri: "/v1/captures/\(second)/preview.png?azimuth=10", method: .get) }
             try await Self.waitForMetric(client, "cloudgen_pool_queued{pool=\"export\"} 1")
             let deleted = try await client.execute(uri: "/v1/captures/\(ids[1])", method: .delete)
             XCTAssertEqual(deleted.status, .noContent)

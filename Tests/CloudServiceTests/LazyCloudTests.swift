@@ -10,7 +10,8 @@ import XCTest
 
 /// `--store-clouds lazy`: an upload keeps its inputs, and its cloud is made from them on first
 /// read, byte for byte what `eager` writes at upload.
-final class LazyCloudTests: XCTestCase {
+/// (No stored state: the service's test closures call its helpers.)
+final class LazyCloudTests: XCTestCase, @unchecked Sendable {
     /// The TUM frame with a filter step: a field the kept inputs must carry to the remake.
     private func upload() throws -> MultipartBody {
         var upload = try MultipartBody.tumFrame()
@@ -45,12 +46,13 @@ final class LazyCloudTests: XCTestCase {
             lazy.remove()
         }
         let upload = try upload()
-        let (eagerDocument, eagerPLY) = try await eager.test { client in
+        let (eagerAnswer, eagerPLY) = try await eager.test { client in
             let document = try await self.post(upload, client)
             let id = try XCTUnwrap(document["id"] as? String)
             let ply = try await client.execute(uri: "/v1/captures/\(id)/cloud.ply", method: .get)
             return (document, Data(buffer: ply.body))
         }
+        nonisolated(unsafe) let eagerDocument = eagerAnswer  // read only, by the next server's closure
         try await lazy.test { client in
             let document = try await self.post(upload, client)
             let id = try XCTUnwrap(document["id"] as? String)
@@ -87,7 +89,7 @@ final class LazyCloudTests: XCTestCase {
         let lazy = try harness(.lazy)
         defer { lazy.remove() }
         let upload = try upload()
-        let document = try await lazy.test { client in try await self.post(upload, client) }
+        nonisolated(unsafe) let document = try await lazy.test { client in try await self.post(upload, client) }
         let id = try XCTUnwrap(document["id"] as? String)
         // A new server on the same data folder (its start-up reconcile keeps the capture).
         try await lazy.test { client in

@@ -7,7 +7,8 @@ import XCTest
 
 /// Every refusal is problem+json with the right status and names what was wrong; none is a 500,
 /// and the server answers normally afterwards.
-final class ServiceErrorTests: XCTestCase {
+/// (No stored state: the service's test closures call its helpers.)
+final class ServiceErrorTests: XCTestCase, @unchecked Sendable {
     private func assertProblem(
         _ response: TestResponse, _ status: HTTPResponse.Status, field: String? = nil, mentions: String? = nil,
         file: StaticString = #filePath, line: UInt = #line

@@ -6,7 +6,8 @@ import XCTest
 
 /// Claims reserve a work's peak in the process's ledger before its buffers exist, so that work
 /// running at once cannot all pass the budget check together.
-final class MemoryClaimTests: XCTestCase {
+/// (No stored state: concurrent claims call its helper.)
+final class MemoryClaimTests: XCTestCase, @unchecked Sendable {
     override func tearDown() {
         MemoryLedger.setCapacity(nil)
     }

@@ -91,8 +91,8 @@ extension BadInputCorpus {
     /// `text` edits the manifest as text after `edit`, for what JSONSerialization cannot write.
     private static func bundle(
         _ name: String, names: String = "{dir}/b/manifest.json", keep: Bool = false,
-        edit: @escaping (inout [String: Any], URL) throws -> Void,
-        text: @escaping (String) -> String = { $0 }
+        edit: @escaping @Sendable (inout [String: Any], URL) throws -> Void,
+        text: @escaping @Sendable (String) -> String = { $0 }
     ) -> BadInput {
         BadInput(
             name: "bundle: " + name, arguments: ["capture", "--source", "bundle:{dir}/b", "--ply", "{dir}/out.ply"],
@@ -117,7 +117,7 @@ extension BadInputCorpus {
         manifest["frames"] = frames
     }
 
-    private static func set(_ path: [String], _ value: Any) -> (inout [String: Any], URL) throws -> Void {
+    private static func set(_ path: [String], _ value: any Sendable) -> @Sendable (inout [String: Any], URL) throws -> Void {
         { manifest, _ in
             frame0(&manifest) { frame in
                 if path.count == 1 {
@@ -136,7 +136,9 @@ extension BadInputCorpus {
             "pose scaled by 2 (not rigid)", keep: true,
             edit: set(["cameraToWorld"], [[2, 0, 0, 0], [0, 2, 0, 0], [0, 0, 2, 0], [0, 0, 0, 1]])),
         bundle("pose of 3 columns", edit: set(["cameraToWorld"], [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]])),
-        bundle("pose with a string", keep: true, edit: set(["cameraToWorld"], [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], ["x", 0, 0, 1]])),
+        bundle(
+            "pose with a string", keep: true,
+            edit: set(["cameraToWorld"], [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], ["x", 0, 0, 1]] as [[any Sendable]])),
         bundle(
             "pose translation of 1e999 (overflows to infinity)", keep: false,
             edit: set(["cameraToWorld"], [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [123456.25, 0, 0, 1]]),
@@ -227,7 +229,7 @@ extension BadInputCorpus {
     /// A TUM folder of one real frame with the given lists.
     private static func tum(
         _ name: String, rgb: String = "1.0 rgb/1.png\n", depth: String = "1.0 depth/1.png\n",
-        names: String, keep: Bool = false, prepare: ((URL) throws -> Void)? = nil
+        names: String, keep: Bool = false, prepare: (@Sendable (URL) throws -> Void)? = nil
     ) -> BadInput {
         BadInput(
             name: "tum: " + name,

@@ -45,7 +45,7 @@ extension BadInputCorpus {
 
     /// Mounts a tmpfs of `kib` KiB at `{dir}/full` (tests run as root) and puts `existing` in it,
     /// since the mount hides what the harness wrote there; `fill` KiB of it are taken beforehand.
-    static func mountFull(_ kib: Int, existing: [String: [UInt8]] = [:], fill: Int = 0) -> (URL) throws -> Void {
+    static func mountFull(_ kib: Int, existing: [String: [UInt8]] = [:], fill: Int = 0) -> @Sendable (URL) throws -> Void {
         { dir in
             let mount = dir.appendingPathComponent("full")
             try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
@@ -61,7 +61,7 @@ extension BadInputCorpus {
         }
     }
 
-    static let unmountFull: (URL) -> Void = { dir in
+    static let unmountFull: @Sendable (URL) -> Void = { dir in
         _ = try? runShell("umount '\(dir.appendingPathComponent("full").path)'")
     }
 

@@ -9,8 +9,8 @@ import XCTest
 /// The corpus is split by what is bad (`BadInputCorpus+*.swift`), one table per file and one
 /// test per table; `BadInputCorpusTests.testCorpusCoversEveryClass` holds the total to the
 /// count Docs/reliability.md states.
-struct BadInput {
-    enum Expect: Int32 {
+struct BadInput: Sendable {
+    enum Expect: Int32, Sendable {
         case badInput = 2
         case io = 3
     }
@@ -36,9 +36,9 @@ struct BadInput {
     /// Seconds before the run counts as a hang.
     var timeout: Double = 30
     /// Set up beyond plain files (a FIFO, a read-only folder, a mounted tmpfs), given the folder.
-    var prepare: ((URL) throws -> Void)?
+    var prepare: (@Sendable (URL) throws -> Void)?
     /// Undone after the run (unmount), given the folder.
-    var cleanup: ((URL) -> Void)?
+    var cleanup: (@Sendable (URL) -> Void)?
 }
 
 enum BadInputCorpus {

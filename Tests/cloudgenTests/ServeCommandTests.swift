@@ -6,7 +6,7 @@ import XCTest
 /// `cloudgen serve` as a process: killed with -9 in the middle of uploads it loses no capture it
 /// confirmed and shows no half one; SIGTERM lets the request in flight finish.
 final class ServeCommandTests: XCTestCase {
-    private func frameArguments() -> [String] {
+    private static func frameArguments() -> [String] {
         [
             "-F", "depth=@\(sharedData("open3d-rgbd/other_formats/TUM_depth.png"))",
             "-F", "color=@\(sharedData("open3d-rgbd/other_formats/TUM_color.png"))",
@@ -24,9 +24,10 @@ final class ServeCommandTests: XCTestCase {
             let before = confirmed.ids.count
             let group = DispatchGroup()
             // Four clients upload until the server dies under them.
+            let url = server.url
             for _ in 0..<4 {
                 DispatchQueue.global().async(group: group) {
-                    while let (status, body) = try? ServeProcess.curl(self.frameArguments() + ["\(server.url)/v1/captures"]), status != 0 {
+                    while let (status, body) = try? ServeProcess.curl(Self.frameArguments() + ["\(url)/v1/captures"]), status != 0 {
                         if status == 201, let id = ServeProcess.json(body)["id"] as? String { confirmed.add(id) }
                     }
                 }
@@ -96,12 +97,13 @@ final class ServeCommandTests: XCTestCase {
         let server = try ServeProcess(data: dir.appendingPathComponent("data"))
         let answer = Answer()
         let done = DispatchSemaphore(value: 0)
+        let url = server.url
         DispatchQueue.global().async {
             // A fused capture of several frames: seconds of work in a debug build.
             let result = try? ServeProcess.curl([
                 "-H", "Content-Type: application/json",
                 "-d", "{\"source\": \"synthetic:seed=4,depth=640x480\", \"frames\": 8, \"fuse\": true}",
-                "\(server.url)/v1/captures"
+                "\(url)/v1/captures"
             ])
             answer.set(result)
             done.signal()

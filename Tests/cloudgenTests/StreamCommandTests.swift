@@ -37,11 +37,12 @@ final class StreamCommandTests: XCTestCase {
         while let frame = try source.nextFrame() { valid.append(try RGBDFrame(decoding: frame, origin: "redwood").depth.validCount) }
 
         let live = "\(server.url.replacingOccurrences(of: "http://", with: "ws://"))/v1/streams/\(id)/live?points=2000&depth=1"
+        let lastFrame = valid.count - 1
         let watching = Task {
             var received: [LiveMessage] = []
             for try await message in LiveViewer.messages(url: live, token: nil) {
                 received.append(message)
-                if message.header.frame == valid.count - 1 { break }
+                if message.header.frame == lastFrame { break }
             }
             return received
         }

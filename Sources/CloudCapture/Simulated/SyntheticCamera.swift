@@ -1,5 +1,4 @@
 import CloudCore
-import Dispatch
 
 /// The built-in simulated depth camera (`--source synthetic`): ray-casts `SyntheticScene` into a
 /// depth plane in the requested encoding and a YUV 4:2:0 color image, as a phone's depth camera
@@ -112,7 +111,7 @@ public final class SyntheticCamera: DepthSource {
         let kinect = settings.sensor == .kinect
         var data = [UInt8](repeating: 0, count: rowBytes * h)
         data.withUnsafeMutableBytes { plane in
-            DispatchQueue.concurrentPerform(iterations: h) { v in
+            Parallel.parts(h) { v in
                 let row = UnsafeMutableRawBufferPointer(rebasing: plane[(v * rowBytes)..<((v + 1) * rowBytes)])
                 var random = SplitMix64(seed: seed, stream: UInt64(v))
                 let rowCandidates = rays.candidates(row: v)
@@ -145,7 +144,7 @@ public final class SyntheticCamera: DepthSource {
         let rowBytes = w * format.encoding.bytesPerSample
         var raw = [Double](repeating: 0, count: w * h)
         raw.withUnsafeMutableBufferPointer { raw in
-            DispatchQueue.concurrentPerform(iterations: h) { v in
+            Parallel.parts(h) { v in
                 var random = SplitMix64(seed: seed, stream: UInt64(v))
                 let rowCandidates = rays.candidates(row: v)
                 for u in 0..<w {
@@ -158,7 +157,7 @@ public final class SyntheticCamera: DepthSource {
         var data = [UInt8](repeating: 0, count: rowBytes * h)
         raw.withUnsafeBufferPointer { raw in
             data.withUnsafeMutableBytes { plane in
-                DispatchQueue.concurrentPerform(iterations: h) { v in
+                Parallel.parts(h) { v in
                     let row = UnsafeMutableRawBufferPointer(rebasing: plane[(v * rowBytes)..<((v + 1) * rowBytes)])
                     for u in 0..<w {
                         format.store(LiDARNoise.smoothed(raw, width: w, height: h, u: u, v: v), into: row, at: u)
@@ -180,7 +179,7 @@ public final class SyntheticCamera: DepthSource {
         var chroma = [UInt8](repeating: 0, count: cw * ch * 2)
         luma.withUnsafeMutableBufferPointer { luma in
             chroma.withUnsafeMutableBufferPointer { chroma in
-                DispatchQueue.concurrentPerform(iterations: ch) { by in
+                Parallel.parts(ch) { by in
                     let rows = (2 * by)..<min(2 * by + 2, h)
                     let rowCandidates = (rays.candidates(row: rows.lowerBound), rays.candidates(row: rows.upperBound - 1))
                     // Neighbouring pixels mostly share a color (flat surfaces, slow shading): reuse

@@ -13,9 +13,9 @@ enum FuzzContract {
     static func check(origin: String, _ read: () throws -> Void) {
         do {
             try read()
-            if verbose { fputs("fuzz: read without error\n", stderr) }
+            if verbose { say("fuzz: read without error") }
         } catch let error as CloudError {
-            if verbose { fputs("fuzz: \(error.message)\n", stderr) }
+            if verbose { say("fuzz: \(error.message)") }
             if error.kind != .badInput { fail("an I/O error for bad bytes: \(error.message)") }
             if !error.message.contains(origin) { fail("the message does not name \(origin): \(error.message)") }
         } catch {
@@ -28,8 +28,14 @@ enum FuzzContract {
     static let verbose = getenv("FUZZ_VERBOSE") != nil
 
     static func fail(_ what: String) -> Never {
-        fputs("fuzz contract broken: \(what)\n", stderr)
+        say("fuzz contract broken: \(what)")
         abort()
+    }
+
+    /// A line on stderr, unbuffered (the process may abort right after).
+    private static func say(_ line: String) {
+        var line = line + "\n"
+        line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }
 
