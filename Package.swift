@@ -90,12 +90,17 @@ let package = Package(
             name: "CloudCapture", dependencies: ["CloudCore", "SafeIO", "CloudImages", "CloudArchives", "CDevices"],
             swiftSettings: optimizedInDebug),
         .target(name: "CloudRender", dependencies: ["CloudCore"]),
+        // Poses from the frames themselves: RGB-D odometry against keyframes (`--register`).
+        .target(name: "CloudRegistration", dependencies: ["CloudCore"], swiftSettings: optimizedInDebug),
         // The capture stages (source -> frames -> cloud -> filters -> files and pictures) that the
         // CLI's `capture` and the service's uploads both drive.
         .target(name: "CloudMeasure", dependencies: ["CloudCore", "CloudPCL"], swiftSettings: optimizedInDebug),
         .target(
             name: "CloudPipeline",
-            dependencies: ["CloudCore", "SafeIO", "CloudImages", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender", "CloudMeasure"]),
+            dependencies: [
+                "CloudCore", "SafeIO", "CloudImages", "CloudFiles", "CloudPCL", "CloudCapture", "CloudRender", "CloudMeasure",
+                "CloudRegistration"
+            ]),
         // What a viewer is sent: clouds cut to a point budget and packed as int16 and RGB8, in the
         // length-prefixed JSON-header framing the stream sockets share.
         .target(name: "CloudStream", dependencies: ["CloudCore", "SafeIO", "CloudImages"]),
@@ -188,6 +193,7 @@ let package = Package(
             dependencies: ["CloudStream", "CloudCore", "CloudImages", "CloudCapture", "CloudFiles", "SharedTestData"]),
         .testTarget(name: "CloudStreamClientTests", dependencies: ["CloudStreamClient", "CloudCore", "SharedTestData"]),
         .testTarget(name: "CloudRenderTests", dependencies: ["CloudRender", "CloudImages", "SafeIO", "CloudCore"]),
+        .testTarget(name: "CloudRegistrationTests", dependencies: ["CloudRegistration", "CloudCapture", "CloudCore", "SharedTestData"]),
         .testTarget(
             name: "CloudMeasureTests",
             dependencies: ["CloudMeasure", "CloudPipeline", "CloudCapture", "CloudPCL", "CloudCore"]),

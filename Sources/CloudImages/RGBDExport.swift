@@ -91,15 +91,7 @@ public final class RGBDExporter {
             "{\n\t\"width\" : \(k.referenceWidth),\n\t\"height\" : \(k.referenceHeight),\n\t\"intrinsic_matrix\" : [ \(matrix) ]\n}\n"
         try AtomicFile.write(Data(json.utf8), to: "\(folder.staging.path)/camera_intrinsic.json")
         if poses.count == frames {
-            var log = ""
-            for (i, p) in poses.enumerated() {
-                log += "\(i) \(i) \(i + 1)\n"
-                for (row, t) in [(p.rotation.0, p.translation.x), (p.rotation.1, p.translation.y), (p.rotation.2, p.translation.z)] {
-                    log += "\(row.x) \(row.y) \(row.z) \(t)\n"
-                }
-                log += "0 0 0 1\n"
-            }
-            try AtomicFile.write(Data(log.utf8), to: "\(folder.staging.path)/trajectory.log")
+            try AtomicFile.write(Data(TrajectoryText.redwoodLog(poses).utf8), to: "\(folder.staging.path)/trajectory.log")
         }
     }
 }

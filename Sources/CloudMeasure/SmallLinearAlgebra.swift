@@ -59,20 +59,6 @@ struct SquareMatrix {
     }
 }
 
-/// The rotation by the rotation vector `w` (axis times angle, radians), as Pose rows (Rodrigues).
-func rotationRows(_ w: SIMD3<Double>) -> (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>) {
-    let angle = (w * w).sum().squareRoot()
-    guard angle > 1e-15 else { return (SIMD3(1, 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1)) }
-    let k = w / angle
-    let (s, c) = (sin(angle), cos(angle))
-    let t = 1 - c
-    return (
-        SIMD3(c + k.x * k.x * t, k.x * k.y * t - k.z * s, k.x * k.z * t + k.y * s),
-        SIMD3(k.y * k.x * t + k.z * s, c + k.y * k.y * t, k.y * k.z * t - k.x * s),
-        SIMD3(k.z * k.x * t - k.y * s, k.z * k.y * t + k.x * s, c + k.z * k.z * t)
-    )
-}
-
 extension Pose {
     /// `self` after `first`: p -> self.apply(first.apply(p)).
     func after(_ first: Pose) -> Pose {

@@ -3,6 +3,7 @@ import CloudCore
 import CloudFiles
 import CloudImages
 import CloudPCL
+import CloudRegistration
 import Foundation
 import SafeIO
 
@@ -21,6 +22,12 @@ public struct CapturePipeline {
     public var duration: Double?
     /// Merge the frames, each placed by its pose, into one world-frame cloud.
     public var fuse: Bool
+    /// Place each frame by a pose found from the frames themselves (`SequenceTracker`), in the
+    /// first frame's camera frame, whatever poses the source has.
+    public var register = false
+    /// Write the poses the frames were placed by: Redwood's trajectory.log for a `.log` path,
+    /// TUM's lines otherwise.
+    public var trajectoryPath: String?
     public var outputs: [(path: String, format: CloudFileFormat)]
     /// Also write each frame as color + 16-bit depth PNGs and Open3D intrinsics JSON.
     public var rgbdDirectory: String?
@@ -86,13 +93,13 @@ public struct CapturePipeline {
         let source = try (self.source ?? USBDiscovery.defaultSourceSpec()).open(options: sourceOptions)
         source.warnings.forEach(observer.warning)
         let needsPose = fuse || frame == .world
-        if needsPose && !source.knowsPose {
+        if needsPose && !source.knowsPose && !register {
             let what: CloudError.Reason =
                 fuse ? "\(switch: "fuse") needs a posed sequence" : "\(option: "frame", "world") needs the camera's pose"
             throw CloudError.badInput(.source(source.name), what + ", and this source has no poses")
         }
         // Find an unwritable output before spending a whole sequence on it.
-        for output in outputs { try AtomicFile.checkWritable(output.path) }
+        for path in outputs.map(\.path) + [trajectoryPath].compactMap({ $0 }) { try AtomicFile.checkWritable(path) }
         // The total the progress bar counts to: what was asked for, or all a recording has.
         let expected = [frameLimit, source.knownFrameCount].compactMap { $0 }.min()
         let expectedFrames = duration == nil ? expected : nil
@@ -114,23 +121,46 @@ public struct CapturePipeline {
         var unposed = 0
         // A frame of relative depth (a portrait photo's) makes every file written from then on say so.
         var relativeUnits = false
-        collector?.begin(worldUp: source.worldUp, worldFrame: needsPose)
+        // A registered world is the first camera's frame, not the source's.
+        collector?.begin(worldUp: register ? nil : source.worldUp, worldFrame: needsPose)
+        var tracker = register ? SequenceTracker() : nil
+        var trajectory: [(timestamp: Double, pose: Pose)] = []
+        // Frames the source delivered, counted as warnings name them (index counts those used).
+        var delivered = 0
         var stop = CaptureStop(source: source.name, duration: duration, observer: observer)
         let stage = FrameStage(range: range, posed: needsPose, filters: filters, filtersEachFrame: !fuse)
         while (frameLimit.map { index < $0 } ?? true) && !stop.due {
-            guard let captured = try stop.next(from: source, captured: index) else { break }
+            guard var captured = try stop.next(from: source, captured: index) else { break }
             clock.lap("acquire")
-            if needsPose && captured.pose == nil {
+            delivered += 1
+            if needsPose && captured.pose == nil && !register {
                 unposed += 1
                 continue
             }
+            var rgbd = try stage.decode(captured, origin: source.name)
+            clock.lap("convert")
+            if let step = tracker?.track(OdometryFrame(rgbd, timestamp: captured.timestamp)) {
+                clock.lap("register")
+                guard let pose = step.pose else {
+                    observer.warning(
+                        CloudWarning(.source(source.name), "frame \(delivered - 1) was not registered (\(step.problem ?? "")); left out"))
+                    continue
+                }
+                if step.newSegment {
+                    observer.warning(
+                        CloudWarning(
+                            .source(source.name),
+                            "frame \(delivered - 1) starts a new segment after frames that could not be registered; it is placed where the last registered frame was, so the two parts may not line up"
+                        ))
+                }
+                (rgbd.pose, captured.pose) = (pose, pose)
+            }
+            if trajectoryPath != nil, let pose = rgbd.pose { trajectory.append((captured.timestamp, pose)) }
             relativeUnits = relativeUnits || captured.depth.accuracy == .relative
             if let bundle {
                 try bundle.append(frame: captured)
                 clock.lap("bundle")
             }
-            let rgbd = try stage.decode(captured, origin: source.name)
-            clock.lap("convert")
             if let pictures {
                 // Also notes the first camera, which a world-frame preview looks from.
                 try pictures.writeDepthImage(rgbd, suffix: frameLimit == 1 ? nil : index, origin: source.name)
@@ -201,6 +231,10 @@ public struct CapturePipeline {
         // Once each, however many frames said so.
         var warned = Set<CloudWarning>()
         for warning in filterWarnings where warned.insert(warning).inserted { observer.warning(warning) }
+        if let trajectoryPath {
+            let text = trajectoryPath.hasSuffix(".log") ? TrajectoryText.redwoodLog(trajectory.map(\.pose)) : TrajectoryText.tum(trajectory)
+            try AtomicFile.write(Data(text.utf8), to: trajectoryPath)
+        }
         // Last, so that a capture that failed leaves neither folder behind.
         try bundle?.finish()
         if let exporter {

@@ -24,6 +24,8 @@ struct Capture: ParsableCommand {
 
     @OptionGroup var output: CloudOutputOptions
 
+    @OptionGroup(title: "Registration") var registration: RegistrationOptions
+
     @OptionGroup(title: "Filters, run in the order given") var filters: FilterOptions
 
     @Option(
@@ -47,7 +49,7 @@ struct Capture: ParsableCommand {
         let pipeline = try filters.pipeline(arguments: Array(CommandLine.arguments.dropFirst()))
         try output.checkEncoding()
         let frameLimit = input.frameLimit
-        let files = output.requested.map(\.path) + [pictures.preview, pictures.depthImage].compactMap { $0 }
+        let files = output.requested.map(\.path) + [pictures.preview, pictures.depthImage, registration.trajectory].compactMap { $0 }
         if frameLimit != 1 && !input.fuse, let device = files.first(where: AtomicFile.isWrittenInPlace) {
             throw CloudError.badInput(
                 "\(device): a sequence writes numbered files (NAME_000 ...) beside each output, which a device or pipe cannot hold; add --fuse or --frames 1"
@@ -57,12 +59,13 @@ struct Capture: ParsableCommand {
         CaptureInterrupt.install()
         // Every file and folder of the capture lands together once it has succeeded, or none does.
         let (report, filterReports, lost) = try OutputSet.all(subject: (files + [rgbd, bundle].compactMap { $0 }).joined(separator: ", ")) {
-            try CapturePipeline(
+            var capture = CapturePipeline(
                 source: try input.sourceSpec(), sourceOptions: input.sourceOptions, frame: input.frame, range: input.range?.limits,
                 frameLimit: frameLimit, duration: input.duration, fuse: input.fuse, outputs: output.requested,
                 rgbdDirectory: rgbd, bundleDirectory: bundle, filters: pipeline, pictures: try pictures.outputs(),
-                observer: Progress(quiet: frameLimit == 1)
-            ).run()
+                observer: Progress(quiet: frameLimit == 1))
+            (capture.register, capture.trajectoryPath) = (registration.register, registration.trajectory)
+            return try capture.run()
         }
         // The frames before a camera went away are written; the capture still failed.
         if let lost { throw lost }

@@ -21,6 +21,8 @@ struct Measure: ParsableCommand {
 
     @OptionGroup(title: "Capture (instead of a file)") var input: SourceArguments
 
+    @OptionGroup(title: "Registration (with --source)") var registration: RegistrationOptions
+
     @Option(
         help: ArgumentHelp(
             "Which way is up in the cloud's frame: auto (the source's gravity when it knows it, else the room's level planes), or an axis: x, y, z, -x, -y, -z (write --up=-y).",
@@ -41,6 +43,9 @@ struct Measure: ParsableCommand {
     func validate() throws {
         if file != nil && input.source != nil { throw ValidationError("give a file or --source, not both") }
         if file == nil && input.source == nil { throw ValidationError("give a cloud file to measure, or --source SPEC to capture one") }
+        if file != nil && (registration.register || registration.trajectory != nil) {
+            throw ValidationError("--register and --trajectory register a capture's frames: give --source, not a file")
+        }
     }
 
     func run() throws {
@@ -74,6 +79,7 @@ struct Measure: ParsableCommand {
             range: input.range?.limits, frameLimit: frameLimit, duration: input.duration, fuse: input.fuse,
             outputs: [], filters: FilterPipeline(steps: [], organized: false), observer: Progress(quiet: frameLimit == 1))
         pipeline.collector = collector
+        (pipeline.register, pipeline.trajectoryPath) = (registration.register, registration.trajectory)
         let (report, _, lost) = try pipeline.run()
         if let lost { throw lost }
         guard let scan = RoomScan.collected(collector, name: report.source) else {

@@ -18,11 +18,6 @@ extension Pose {
         return (SIMD3(c, -s, 0), SIMD3(s, c, 0), SIMD3(0, 0, 1))
     }
 
-    /// `self` after `inner`: p -> self(inner(p)).
-    func composed(after inner: Pose) -> Pose {
-        Pose(rows: Self.product(rotation, inner.rotation), translation: apply(inner.translation))
-    }
-
     /// The same camera, rotated in its own frame by `rows` (applied before the pose).
     func rotatedInCameraFrame(_ rows: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>)) -> Pose {
         Pose(rows: Self.product(rotation, rows), translation: translation)
