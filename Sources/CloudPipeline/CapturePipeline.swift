@@ -139,7 +139,7 @@ public struct CapturePipeline {
             }
             var rgbd = try stage.decode(captured, origin: source.name)
             clock.lap("convert")
-            if let step = tracker?.track(OdometryFrame(rgbd, timestamp: captured.timestamp)) {
+            if let step = tracker?.track(OdometryFrame(rgbd)) {
                 clock.lap("register")
                 guard let pose = step.pose else {
                     observer.warning(

@@ -108,7 +108,10 @@ public enum OptionCatalogue {
             CatalogueOption(flag: "frames", field: "frames", value: "N|all", commands: captured, routes: captureRoutes),
             // A request's work is bounded by frames; a duration is for live cameras on the CLI.
             CatalogueOption(flag: "duration", field: nil, value: "S", commands: captured, routes: []),
-            CatalogueOption(flag: "fuse", field: "fuse", commands: captured, routes: captureRoutes)
+            CatalogueOption(flag: "fuse", field: "fuse", commands: captured, routes: captureRoutes),
+            // Poses from the frames themselves; the HTTP doors do not take them yet.
+            CatalogueOption(flag: "register", field: nil, commands: captured, routes: []),
+            CatalogueOption(flag: "trajectory", field: nil, value: "FILE", commands: captured, routes: [])
         ] + filters + [
             CatalogueOption(flag: "organized", field: "organized", commands: filtered, routes: captureRoutes),
             // Any filter as a "voxel=0.01" step: the CLI's repeatable --filter, a JSON capture's array.

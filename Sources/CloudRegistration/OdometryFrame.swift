@@ -23,8 +23,6 @@ public struct OdometryFrame: Sendable {
     }
 
     let levels: [Level]
-    /// Seconds in the source's clock.
-    public let timestamp: Double
 
     /// Depth steps between neighbours larger than this share of their depth are edges (occlusions),
     /// not surface: no normal is taken across them and no coarser pixel averages over them.
@@ -32,7 +30,7 @@ public struct OdometryFrame: Sendable {
 
     /// `depthRange`: depth outside it is not trusted for registration (a Kinect-class sensor's
     /// noise grows with the square of depth; far pixels pull a pose more than they inform it).
-    public init(_ frame: RGBDFrame, timestamp: Double = 0, levels count: Int = 3, depthRange: ClosedRange<Float> = 0.1...4) {
+    public init(_ frame: RGBDFrame, levels count: Int = 3, depthRange: ClosedRange<Float> = 0.1...4) {
         let (w, h) = (frame.depth.width, frame.depth.height)
         let k = frame.intrinsics.scaled(toWidth: w, height: h)
         var depth = frame.depth.metres.map { depthRange.contains($0) ? $0 : 0 }
@@ -51,7 +49,6 @@ public struct OdometryFrame: Sendable {
             levels.append(Self.level(depth: depth, intensity: intensity, width: width, height: height, fx: fx, fy: fy, cx: cx, cy: cy))
         }
         self.levels = levels
-        self.timestamp = timestamp
     }
 
     /// Whether the frame has color (the photometric term needs it in both frames).

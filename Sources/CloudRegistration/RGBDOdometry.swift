@@ -47,7 +47,6 @@ public struct RGBDOdometry: Sendable {
     public func register(_ source: OdometryFrame, to target: OdometryFrame, initial: Pose = .identity) -> Result {
         var motion = Motion(initial)
         let photometric = photometricScale > 0 && source.hasIntensity && target.hasIntensity
-        var last = Normal()
         let levels = min(source.levels.count, target.levels.count, iterations.count)
         for level in stride(from: levels - 1, through: 0, by: -1) {
             let (s, t) = (source.levels[level], target.levels[level])
@@ -56,7 +55,6 @@ public struct RGBDOdometry: Sendable {
             }
             for _ in 0..<iterations[level] {
                 let normal = accumulate(s, t, motion: motion, photometric: photometric)
-                last = normal
                 guard let step = normal.solved() else { break }
                 motion.update(step)
                 // Converged: the step moves points by well under a tenth of a millimetre.
@@ -64,7 +62,7 @@ public struct RGBDOdometry: Sendable {
             }
         }
         // The residuals at the pose found, on the full-size level.
-        last = accumulate(source.levels[0], target.levels[0], motion: motion, photometric: false)
+        let last = accumulate(source.levels[0], target.levels[0], motion: motion, photometric: false)
         let fitness = overlap(source.levels[0], target.levels[0], motion: motion)
         let rmse = last.count > 0 ? (last.squares / Double(last.count)).squareRoot() : .infinity
         var problem: String?

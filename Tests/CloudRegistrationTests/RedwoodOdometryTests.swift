@@ -16,7 +16,7 @@ final class RedwoodOdometryTests: XCTestCase {
         var frames: [(OdometryFrame, Pose)] = []
         while let captured = try source.nextFrame() {
             let rgbd = try RGBDFrame(decoding: captured, origin: "redwood", colorAtDepthResolution: true)
-            frames.append((OdometryFrame(rgbd, timestamp: captured.timestamp), try XCTUnwrap(captured.pose)))
+            frames.append((OdometryFrame(rgbd), try XCTUnwrap(captured.pose)))
         }
         XCTAssertEqual(frames.count, 5)
         return frames
